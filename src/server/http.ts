@@ -1,0 +1,56 @@
+/**
+ * The HTTP API: a thin face on the application services. Routes parse, call
+ * src/app and render; every error becomes problem+json.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { secureHeaders } from "hono/secure-headers";
+import { NotFound } from "../core/errors.ts";
+import type { App } from "../app/context.ts";
+import { problemResponse } from "./problem.ts";
+import { statusRoutes } from "./routes/status.ts";
+import { sessionRoutes } from "./routes/sessions.ts";
+import { lapRoutes } from "./routes/laps.ts";
+
+/** Builds the Hono application for `app`. */
+export function createHttpApp(app: App): Hono {
+  const http = new Hono();
+  http.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
+  http.use("/api/*", async (c, next) => {
+    await next();
+    c.header("Cache-Control", "no-store");
+  });
+  http.route("/api", statusRoutes(app));
+  http.route("/api", sessionRoutes(app));
+  http.route("/api", lapRoutes(app));
+  http.notFound((c) => problemResponse(new NotFound(`no route for ${c.req.method} ${c.req.path}`)));
+  http.onError((err) => problemResponse(err));
+  return http;
+}
+
+/** A running HTTP server. */
+export interface HttpServer {
+  /** The base URL, such as http://127.0.0.1:8765. */
+  url: string;
+  /** The bound port (useful when 0 was asked for). */
+  port: number;
+  /** Stops accepting and waits for open requests to finish. */
+  close(): Promise<void>;
+}
+
+/** Serves the API on `hostname:port` (port 0 picks a free one). */
+export function startHttp(app: App, opts: { hostname: string; port: number }): HttpServer {
+  const http = createHttpApp(app);
+  const server = Deno.serve(
+    { hostname: opts.hostname, port: opts.port, onListen: () => {} },
+    http.fetch,
+  );
+  const addr = server.addr as Deno.NetAddr;
+  const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+  return {
+    url: `http://${host}:${addr.port}`,
+    port: addr.port,
+    close: () => server.shutdown(),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * A whole logger process in one call: store, application, HTTP API and UDP
+ * telemetry client. main.ts, the demo and the end-to-end tests all start it
+ * this way.
+ *
+ * @module
+ */
+import type { PacketFormat } from "../core/gt7/format.ts";
+import { type App, createApp } from "../app/context.ts";
+import { openStore } from "../storage/kv.ts";
+import { type HttpServer, startHttp } from "./http.ts";
+import { startUdpClient, type UdpClient } from "./udp_client.ts";
+
+/** Everything a logger needs to start. */
+export interface LoggerOptions {
+  /** Data directory, or ":memory:". */
+  data: string;
+  /** HTTP bind address (loopback by default). */
+  host: string;
+  /** HTTP port; 0 picks a free one. */
+  port: number;
+  /** The console's address, or null to listen passively. */
+  console: string | null;
+  consolePort: number;
+  /** Local UDP port for telemetry; 0 picks a free one. */
+  udpPort: number;
+  format: PacketFormat;
+  /** The clock; injectable for tests. */
+  now?: () => Date;
+}
+
+/** A running logger. */
+export interface Logger {
+  app: App;
+  http: HttpServer;
+  udp: UdpClient;
+  /** Stops telemetry and HTTP, flushes writes and closes the store. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The UDP address to bind: loopback when the console is on this machine (or
+ * none is set), every interface when it is on the network, since the console
+ * sends to this machine's LAN address.
+ */
+export function udpBindHost(console: string | null): string {
+  if (console === null) return "127.0.0.1";
+  return /^(127\.|localhost$|::1$)/.test(console) ? "127.0.0.1" : "0.0.0.0";
+}
+
+/** Opens the store and starts every part of the logger. */
+export async function startLogger(opts: LoggerOptions): Promise<Logger> {
+  const kv = await openStore(opts.data);
+  let app: App;
+  let http: HttpServer | null = null;
+  try {
+    app = await createApp({ kv, now: opts.now });
+    http = startHttp(app, { hostname: opts.host, port: opts.port });
+    const udp = startUdpClient({
+      hostname: udpBindHost(opts.console),
+      port: opts.udpPort,
+      console: opts.console,
+      consolePort: opts.consolePort,
+      format: opts.format,
+      onFrame: (frame) => app.live.ingest(frame),
+    });
+    app.attachTelemetry(udp);
+    let closing: Promise<void> | null = null;
+    return {
+      app,
+      http,
+      udp,
+      close() {
+        closing ??= (async () => {
+          await app.shutdown();
+          await http!.close();
+          kv.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    await http?.close();
+    kv.close();
+    throw err;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Lap exchange routes: JSON and CSV export, JSON import.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import type { App } from "../../app/context.ts";
+import { exportLapCsv, exportLapFile, importLapFile } from "../../app/lap_exchange.ts";
+import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
+import { idParam } from "../params.ts";
+
+/** GET /api/laps/{id}/export.json, GET /api/laps/{id}/export.csv, POST /api/laps/import. */
+export function lapRoutes(app: App): Hono {
+  const r = new Hono();
+  r.get("/laps/:id/export.json", async (c) => {
+    const id = idParam(c.req.param("id"), "id");
+    const file = await exportLapFile(app, id);
+    c.header("Content-Disposition", `attachment; filename="sim-datalogger-lap-${id}.json"`);
+    return c.json(file);
+  });
+  r.get("/laps/:id/export.csv", async (c) => {
+    const csv = await exportLapCsv(app, idParam(c.req.param("id"), "id"));
+    const encoder = new TextEncoder();
+    // Pull-based: a row is produced only when the client reads, so memory stays flat.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        let chunk = "";
+        for (let i = 0; i < 256; i++) {
+          const next = csv.lines.next();
+          if (next.done) {
+            if (chunk) controller.enqueue(encoder.encode(chunk));
+            controller.close();
+            return;
+          }
+          chunk += next.value;
+        }
+        controller.enqueue(encoder.encode(chunk));
+      },
+    });
+    return new Response(body, {
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="${csv.filename}"`,
+      },
+    });
+  });
+  r.post("/laps/import", async (c) => {
+    const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES);
+    const result = await importLapFile(app, json);
+    return c.json(result, 201);
+  });
+  return r;
+}

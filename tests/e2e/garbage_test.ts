@@ -1,0 +1,66 @@
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { noFixtures, SHARED_FIXTURES } from "../_fixtures.ts";
+import type { LapSummary } from "../../src/core/laps/lap.ts";
+import type { Session } from "../../src/core/laps/session.ts";
+import { createRng } from "../../src/core/synthetic/random.ts";
+import { getJson, replayInto } from "./harness.ts";
+
+const GARBAGE = 10_000;
+const VALID_SIZES = new Set([296, 316, 344, 368]);
+
+/** Deterministic garbage: a third random bytes of valid packet sizes, a third truncated, a third odd sizes. */
+function garbage(seed: number): Uint8Array[] {
+  const rng = createRng(seed);
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < GARBAGE; i++) {
+    let size: number;
+    if (i % 3 === 0) size = [296, 316, 344, 368][i % 4];
+    else if (i % 3 === 1) size = 1 + Math.floor(rng.next() * 295);
+    else {
+      do size = 369 + Math.floor(rng.next() * 1000); while (VALID_SIZES.has(size));
+    }
+    const bytes = new Uint8Array(size);
+    for (let b = 0; b < size; b++) bytes[b] = Math.floor(rng.next() * 256);
+    out.push(bytes);
+  }
+  return out;
+}
+
+Deno.test({
+  name: "10,000 bad datagrams during a replay change nothing but the rejected counter",
+  ignore: noFixtures,
+  async fn() {
+    const junk = garbage(99);
+    const { logger } = await replayInto(join(SHARED_FIXTURES, "gt7/suzuka-full-lap.A.gt7.gz"), {
+      async during(logger) {
+        const sock = Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });
+        const to: Deno.NetAddr = { transport: "udp", hostname: "127.0.0.1", port: logger.udp.port };
+        try {
+          for (let i = 0; i < junk.length; i++) {
+            await sock.send(junk[i], to);
+            // Stay within what the receive buffer holds alongside the replay.
+            if (i % 16 === 15) await new Promise((r) => setTimeout(r, 1));
+          }
+        } finally {
+          sock.close();
+        }
+      },
+    });
+    try {
+      const status = logger.udp.status();
+      assert.equal(status.rejected, GARBAGE);
+      assert.equal(status.rejected_magic, Math.ceil(GARBAGE / 3));
+      assert.equal(status.rejected_size, GARBAGE - Math.ceil(GARBAGE / 3));
+      assert.equal(status.decoded, 6420);
+      assert.equal(status.packets_received, 6420 + GARBAGE);
+      const [session] = await getJson<Session[]>(logger, "/api/sessions");
+      const laps = await getJson<LapSummary[]>(logger, `/api/sessions/${session.id}/laps`);
+      assert.equal(laps.length, 1);
+      assert.equal(laps[0].time_ms, 99036);
+      assert.equal(laps[0].total_ticks, 5942);
+    } finally {
+      await logger.close();
+    }
+  },
+});

@@ -1,0 +1,168 @@
+import { strict as assert } from "node:assert";
+import { createSession, getSession, listSessions } from "../../src/storage/sessions.ts";
+import {
+  getLap,
+  listLaps,
+  type NewLap,
+  saveLap,
+  sweepOrphanSamples,
+} from "../../src/storage/laps.ts";
+import { writeBlob } from "../../src/storage/blob.ts";
+import { decodeSamples, encodeSamples } from "../../src/storage/lap_codec.ts";
+import { sourceId } from "../../src/storage/source_id.ts";
+import type { LapSamples } from "../../src/core/laps/columns.ts";
+
+function samples(n: number, seed = 1): LapSamples {
+  const col = (f: (i: number) => number) => Array.from({ length: n }, (_, i) => f(i));
+  return {
+    t: col((i) => Math.round(i / 60 * 1e4) / 1e4),
+    dist: col((i) => i * 0.1 * seed),
+    speed: col((i) => 100 + Math.sin(i) * 0.1),
+    throttle: col(() => 100),
+    brake: col(() => 0),
+    coast: col(() => 0),
+    tire_slip: col(() => 1.0001),
+    body_height: col(() => 80.5),
+    pos_x: col((i) => i * 0.123456789),
+    pos_z: col((i) => -i / 3),
+    fuel: col((i) => 100 - i * 1e-7),
+  };
+}
+
+function newLap(n: number, time: number, span = 1): NewLap {
+  const s = samples(n, span);
+  return {
+    number: 1,
+    time_ms: time,
+    finished_at: "2026-11-21T10:00:00.000Z",
+    car_id: 3315,
+    car_category: "",
+    fuel_start: 100,
+    fuel_end: 99,
+    tod_ms: 0,
+    off_survey_count: -1,
+    salvaged: false,
+    race_position: -1,
+    frames_dropped: 0,
+    imported: false,
+    event_counts: {},
+    events: [],
+    gearing: null,
+    max_water_temp: 0,
+    max_oil_temp: 0,
+    min_oil_pressure: -1,
+    total_ticks: n,
+    fuel_consumed: 1,
+    full_throttle_pct: 100,
+    full_brake_pct: 0,
+    coasting_pct: 0,
+    tire_spin_pct: 0,
+    max_speed: 100,
+    min_body_height: 80.5,
+    tcs_active_pct: 0,
+    asm_active_pct: 0,
+    off_track_count: -1,
+    clean_lap: null,
+    samples: s,
+  };
+}
+
+Deno.test("sample codec round-trips bit for bit", () => {
+  const s = samples(1000);
+  s.surface = Array.from({ length: 1000 }, (_, i) => i & 0xffff);
+  const back = decodeSamples(encodeSamples(s));
+  assert.deepEqual(back, s);
+  for (let i = 0; i < 1000; i++) assert.ok(Object.is(back.pos_x[i], s.pos_x[i]));
+});
+
+Deno.test("a long lap is chunked under the value limit and reads back equal", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const session = await createSession(kv, {
+    kind: "live",
+    started_at: "2026-11-21T10:00:00.000Z",
+    car_id: 3315,
+    car_name: "x",
+  });
+  const lap = newLap(60 * 60 * 30, 90_000); // 30 minutes of samples
+  const summary = await saveLap(kv, session.id, lap);
+  let chunks = 0;
+  for await (const e of kv.list<Uint8Array>({ prefix: ["lap_samples", summary.id] })) {
+    chunks++;
+    assert.ok(e.value.byteLength <= 60_000);
+  }
+  assert.ok(chunks > 1, `expected several chunks, got ${chunks}`);
+  const back = await getLap(kv, summary.id);
+  assert.deepEqual(back?.samples, lap.samples);
+  const stored = await getSession(kv, session.id);
+  assert.equal(stored?.lap_count, 1);
+  assert.equal(stored?.best_lap_time_ms, 90_000);
+});
+
+Deno.test("the span guard excludes a short lap from the best and re-judges siblings", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const s = await createSession(kv, { kind: "live", started_at: "t", car_id: 1, car_name: "c" });
+  await saveLap(kv, s.id, newLap(700, 60_000, 1));
+  await saveLap(kv, s.id, newLap(700, 50_000, 0.5)); // half the distance: a cut
+  await saveLap(kv, s.id, newLap(700, 59_000, 1));
+  const laps = await listLaps(kv, s.id);
+  assert.deepEqual(laps.map((l) => l.counts_for_best), [true, false, true]);
+  assert.equal((await getSession(kv, s.id))?.best_lap_time_ms, 59_000);
+});
+
+Deno.test("chunks written without their lap are invisible and swept", async () => {
+  using kv = await Deno.openKv(":memory:");
+  // What a crash between writing chunks and committing the lap leaves behind.
+  await writeBlob(kv, ["lap_samples", 77], encodeSamples(samples(5000)));
+  assert.equal(await getLap(kv, 77), null);
+  assert.equal(await sweepOrphanSamples(kv), 1);
+  let left = 0;
+  for await (const _ of kv.list({ prefix: ["lap_samples"] })) left++;
+  assert.equal(left, 0);
+});
+
+Deno.test("concurrent laps into one session are all counted", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const s = await createSession(kv, { kind: "live", started_at: "t", car_id: 1, car_name: "c" });
+  await Promise.all(
+    Array.from({ length: 8 }, (_, i) => saveLap(kv, s.id, newLap(650, 60_000 + i))),
+  );
+  const stored = await getSession(kv, s.id);
+  assert.equal(stored?.lap_count, 8);
+  assert.equal(stored?.best_lap_time_ms, 60_000);
+  assert.equal((await listLaps(kv, s.id)).length, 8);
+  assert.equal((await listSessions(kv)).length, 1);
+});
+
+Deno.test("the source id is created once, kept, and valid", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const [a, b] = await Promise.all([sourceId(kv), sourceId(kv)]);
+  assert.match(a, /^[0-9a-f]{12}$/);
+  assert.equal(a, b);
+  assert.equal(await sourceId(kv), a);
+});
+
+Deno.test("a store on disk keeps laps across a restart", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { openStore } = await import("../../src/storage/kv.ts");
+    let id: number;
+    {
+      const kv = await openStore(dir);
+      const s = await createSession(kv, {
+        kind: "live",
+        started_at: "t",
+        car_id: 1,
+        car_name: "c",
+      });
+      id = (await saveLap(kv, s.id, newLap(800, 61_000))).id;
+      kv.close();
+    }
+    const kv = await openStore(dir);
+    const lap = await getLap(kv, id);
+    assert.equal(lap?.time_ms, 61_000);
+    assert.equal(lap?.samples.t.length, 800);
+    kv.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
