@@ -61,6 +61,7 @@ interface LoggerFlags {
   host: string;
   port: number;
   data: string;
+  token?: string;
 }
 
 function loggerOptions(cmd: Command, data?: string): Command {
@@ -74,7 +75,11 @@ function loggerOptions(cmd: Command, data?: string): Command {
     )
     .option("--host <address>", "HTTP bind address", "127.0.0.1")
     .option("--port <port>", "HTTP port", port, 8765)
-    .option("--data <dir>", 'data directory, or ":memory:"', data ?? defaultDataDir());
+    .option("--data <dir>", 'data directory, or ":memory:"', data ?? defaultDataDir())
+    .option(
+      "--token <token>",
+      "bearer token other machines must send to make changes (default: $SIM_DATALOGGER_TOKEN; none: refused)",
+    );
 }
 
 async function runHeadless(flags: LoggerFlags, mode: "start" | "serve"): Promise<void> {
@@ -86,6 +91,7 @@ async function runHeadless(flags: LoggerFlags, mode: "start" | "serve"): Promise
     consolePort: flags.consolePort,
     udpPort: flags.udpPort,
     format: flags.format,
+    token: flags.token ?? Deno.env.get("SIM_DATALOGGER_TOKEN") ?? null,
   });
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
   if (!flags.console) {

@@ -9,14 +9,31 @@ import { secureHeaders } from "hono/secure-headers";
 import { NotFound } from "../core/errors.ts";
 import type { App } from "../app/context.ts";
 import { problemResponse } from "./problem.ts";
+import { authorize } from "./auth.ts";
 import { statusRoutes } from "./routes/status.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { lapRoutes } from "./routes/laps.ts";
 
+/** HTTP options beyond the address. */
+export interface HttpOptions {
+  /** Bearer token that lets non-loopback callers make changes; null refuses them. */
+  token?: string | null;
+}
+
+/** What Deno.serve hands Hono as its environment. */
+type Env = { Bindings: { remoteAddr?: Deno.NetAddr } };
+
 /** Builds the Hono application for `app`. */
-export function createHttpApp(app: App): Hono {
-  const http = new Hono();
+export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
+  const http = new Hono<Env>();
+  const token = opts.token ?? null;
   http.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
+  http.use("*", async (c, next) => {
+    // Without a socket address (in-process calls) the caller is this process.
+    const remote = c.env?.remoteAddr?.hostname ?? "127.0.0.1";
+    authorize(c.req.method, remote, c.req.header("authorization") ?? null, token);
+    await next();
+  });
   http.use("/api/*", async (c, next) => {
     await next();
     c.header("Cache-Control", "no-store");
@@ -40,11 +57,14 @@ export interface HttpServer {
 }
 
 /** Serves the API on `hostname:port` (port 0 picks a free one). */
-export function startHttp(app: App, opts: { hostname: string; port: number }): HttpServer {
-  const http = createHttpApp(app);
+export function startHttp(
+  app: App,
+  opts: { hostname: string; port: number } & HttpOptions,
+): HttpServer {
+  const http = createHttpApp(app, opts);
   const server = Deno.serve(
     { hostname: opts.hostname, port: opts.port, onListen: () => {} },
-    http.fetch,
+    (req, info) => http.fetch(req, { remoteAddr: info.remoteAddr }),
   );
   const addr = server.addr as Deno.NetAddr;
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;

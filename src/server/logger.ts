@@ -25,6 +25,8 @@ export interface LoggerOptions {
   /** Local UDP port for telemetry; 0 picks a free one. */
   udpPort: number;
   format: PacketFormat;
+  /** Bearer token letting other machines make changes; null or absent refuses them. */
+  token?: string | null;
   /** The clock; injectable for tests. */
   now?: () => Date;
 }
@@ -55,7 +57,7 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
   let http: HttpServer | null = null;
   try {
     app = await createApp({ kv, now: opts.now });
-    http = startHttp(app, { hostname: opts.host, port: opts.port });
+    http = startHttp(app, { hostname: opts.host, port: opts.port, token: opts.token ?? null });
     const udp = startUdpClient({
       hostname: udpBindHost(opts.console),
       port: opts.udpPort,

@@ -89,7 +89,8 @@ export function startUdpClient(opts: UdpClientOptions): UdpClient {
       counters.rejectedSize++;
       return;
     }
-    const plain = decryptPacket(data, format);
+    // Each received datagram is a fresh buffer, so decrypting in place saves an allocation.
+    const plain = decryptPacket(data, format, data);
     if (plain === null) {
       counters.rejectedMagic++;
       return;

@@ -1,0 +1,63 @@
+import { strict as assert } from "node:assert";
+import { createApp } from "../../src/app/context.ts";
+import { createHttpApp } from "../../src/server/http.ts";
+import { authorize, isLoopback } from "../../src/server/auth.ts";
+import { Unauthorized } from "../../src/core/errors.ts";
+
+const remote = (hostname: string) => ({
+  remoteAddr: { transport: "tcp" as const, hostname, port: 50000 },
+});
+
+Deno.test("loopback addresses are recognised, others are not", () => {
+  for (const h of ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "::ffff:127.0.0.1"]) {
+    assert.ok(isLoopback(h), h);
+  }
+  for (
+    const h of ["192.168.1.5", "10.0.0.1", "::ffff:10.0.0.1", "0.0.0.0", "128.0.0.1", "fe80::1"]
+  ) {
+    assert.ok(!isLoopback(h), h);
+  }
+});
+
+Deno.test("the policy: reads open, changes from loopback, others need the token", () => {
+  authorize("GET", "192.168.1.5", null, null);
+  authorize("POST", "127.0.0.1", null, null);
+  assert.throws(
+    () => authorize("POST", "192.168.1.5", null, null),
+    (e: unknown) => e instanceof Unauthorized && e.status === 403,
+  );
+  assert.throws(
+    () => authorize("DELETE", "192.168.1.5", null, "s3cret"),
+    (e: unknown) => e instanceof Unauthorized && e.status === 401,
+  );
+  assert.throws(
+    () => authorize("PATCH", "192.168.1.5", "Bearer wrong!", "s3cret"),
+    (e: unknown) => e instanceof Unauthorized && e.status === 403,
+  );
+  authorize("PUT", "192.168.1.5", "Bearer s3cret", "s3cret");
+});
+
+Deno.test("the server applies the policy to the address it sees", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const app = await createApp({ kv });
+  const body = JSON.stringify({ format: "nope" });
+  const post = () => new Request("http://x/api/laps/import", { method: "POST", body });
+  const open = createHttpApp(app);
+  assert.equal((await open.fetch(post(), remote("192.168.1.5"))).status, 403);
+  // From loopback the request reaches validation (and is refused there, with 400).
+  assert.equal((await open.fetch(post(), remote("127.0.0.1"))).status, 400);
+  assert.equal(
+    (await open.fetch(new Request("http://x/api/sessions"), remote("192.168.1.5"))).status,
+    200,
+  );
+  const guarded = createHttpApp(app, { token: "t0k3n" });
+  assert.equal((await guarded.fetch(post(), remote("192.168.1.5"))).status, 401);
+  const withToken = new Request("http://x/api/laps/import", {
+    method: "POST",
+    body,
+    headers: { authorization: "Bearer t0k3n" },
+  });
+  assert.equal((await guarded.fetch(withToken, remote("192.168.1.5"))).status, 400);
+  const res = await open.fetch(post(), remote("192.168.1.5"));
+  assert.equal(res.headers.get("content-type"), "application/problem+json");
+});
