@@ -230,7 +230,7 @@ program.command("demo")
       controller.abort();
       await logger?.close();
     };
-    replay.then(async (r) => {
+    replay.then((r) => {
       console.log(`demo: the drive is over (${r.sent} packets); Ctrl-C to quit`);
     });
     await untilSignal(stop);

@@ -43,7 +43,14 @@ export interface ReplayResult {
 /** Packets sent back to back at `max` speed before yielding to the event loop. */
 const MAX_BURST = 24;
 
+/**
+ * Pause after a lap-counter change at `max` speed: a logger stores the lap it
+ * just completed then, and the stream must not overrun its socket meanwhile.
+ */
+const LAP_PAUSE_MS = 150;
+
 const PACKET_ID_OFFSET = 0x70;
+const LAP_OFFSET = 0x74;
 
 /**
  * Runs the fake console until the packets end (or forever with `loop`, until
@@ -71,6 +78,7 @@ export async function runFakeConsole(opts: FakeConsoleOptions): Promise<ReplayRe
     })();
     const start = performance.now();
     let idShift = 0;
+    let lastLap: number | null = null;
     do {
       let firstId: number | null = null;
       let lastId = 0;
@@ -83,6 +91,9 @@ export async function runFakeConsole(opts: FakeConsoleOptions): Promise<ReplayRe
         const iv = (Math.imul(sent + 1, 2654435761) ^ 0x5bd1e995) >>> 0;
         await conn.send(encryptPacket(packet, iv), target);
         sent++;
+        const lap = view.getInt16(LAP_OFFSET, true);
+        if (opts.speed === "max" && lastLap !== null && lap !== lastLap) await sleep(LAP_PAUSE_MS);
+        lastLap = lap;
         await pace(opts.speed, sent, start);
       }
       if (firstId === null) break;

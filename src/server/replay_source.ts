@@ -8,7 +8,8 @@ import { gunzipSync } from "node:zlib";
 import { isGzip, parseCapture } from "../core/gt7/capture.ts";
 import type { PacketFormat } from "../core/gt7/format.ts";
 import { encodeFrame } from "../core/gt7/encode.ts";
-import { type DriveMode, syntheticFrames } from "../core/synthetic/drive.ts";
+import { syntheticFrames } from "../core/synthetic/drive.ts";
+import type { DriveMode } from "../core/synthetic/driver.ts";
 
 /** A replayable stream of plaintext packets. */
 export interface ReplaySource {

@@ -68,7 +68,10 @@ Deno.test({
   name: "replaying the partial Nordschleife capture stores no lap",
   ignore: noFixtures,
   async fn() {
-    const { logger, result } = await replayInto(capture("nordschleife-partial.tilde.gt7.gz"));
+    // At "max" speed too, nothing may be lost.
+    const { logger, result } = await replayInto(capture("nordschleife-partial.tilde.gt7.gz"), {
+      speed: "max",
+    });
     try {
       assert.equal(result.sent, 3600);
       assert.equal(logger.udp.status().decoded, 3600);
