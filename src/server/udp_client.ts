@@ -55,7 +55,8 @@ export function startUdpClient(opts: UdpClientOptions): UdpClient {
   };
   let lastFormat: PacketFormat | null = null;
   let lastPid: number | null = null;
-  let lastPacketAt = 0;
+  // No packet yet counts as a stalled stream: keep asking until one arrives.
+  let lastPacketAt = -Infinity;
   let lastHeartbeatAt = 0;
   let windowStart = performance.now();
   let windowCount = 0;
@@ -80,7 +81,7 @@ export function startUdpClient(opts: UdpClientOptions): UdpClient {
     const stalled = now - lastPacketAt > STALL_MS;
     const due = now - lastHeartbeatAt >= HEARTBEAT_INTERVAL_MS;
     if (due || (stalled && now - lastHeartbeatAt >= 500)) sendHeartbeat();
-  }, 250);
+  }, 100);
 
   const handle = (data: Uint8Array) => {
     counters.received++;
@@ -134,7 +135,7 @@ export function startUdpClient(opts: UdpClientOptions): UdpClient {
     status(): TelemetryStatus {
       const rejected = counters.rejectedSize + counters.rejectedMagic;
       return {
-        connected: lastPacketAt > 0 && performance.now() - lastPacketAt < 2000,
+        connected: performance.now() - lastPacketAt < 2000,
         console: opts.console ? `${opts.console}:${opts.consolePort}` : null,
         format: opts.format,
         listen: `${local.hostname}:${local.port}`,
@@ -148,7 +149,7 @@ export function startUdpClient(opts: UdpClientOptions): UdpClient {
         packet_format: lastFormat,
         packets_per_second: Math.round(rate * 10) / 10,
         heartbeats_sent: counters.heartbeats,
-        last_packet_at: lastPacketAt
+        last_packet_at: Number.isFinite(lastPacketAt)
           ? new Date(Date.now() - (performance.now() - lastPacketAt)).toISOString()
           : null,
       };

@@ -1,0 +1,96 @@
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+const n = 700;
+const lapFile = {
+  format: "sim-datalogger-lap",
+  version: 2,
+  lap: {
+    number: 3,
+    time_ms: 61500,
+    car_id: 3315,
+    samples: Object.fromEntries(
+      [
+        "t",
+        "dist",
+        "speed",
+        "throttle",
+        "brake",
+        "coast",
+        "tire_slip",
+        "body_height",
+        "pos_x",
+        "pos_z",
+      ]
+        .map((c, k) => [c, Array.from({ length: n }, (_, i) => c === "t" ? (i + 1) / 60 : i * k)]),
+    ),
+  },
+};
+
+Deno.test("import and export a lap through the command line", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const data = join(dir, "store");
+    const file = join(dir, "lap.json");
+    await Deno.writeTextFile(file, JSON.stringify(lapFile));
+    const imported = await cli("import", file, "--data", data);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.match(
+      imported.stdout,
+      /imported lap 3 \(1:01\.500, 700 samples\) as lap 1 in new session 1/,
+    );
+
+    const json = await cli("export", "lap", "1", "--data", data);
+    assert.equal(json.code, 0, json.stderr);
+    const doc = JSON.parse(json.stdout);
+    assert.equal(doc.format, "sim-datalogger-lap");
+    assert.deepEqual(doc.lap.samples.speed, lapFile.lap.samples.speed);
+
+    const csvPath = join(dir, "lap.csv");
+    const csv = await cli("export", "lap", "1", "--csv", "--out", csvPath, "--data", data);
+    assert.equal(csv.code, 0, csv.stderr);
+    const text = await Deno.readTextFile(csvPath);
+    assert.ok(text.startsWith('"Format","MoTeC CSV File"\r\n'));
+    assert.match(text, /"Vehicle","McLaren VGT"/);
+
+    const missing = await cli("export", "lap", "9", "--data", data);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /lap 9 not found/);
+
+    await Deno.writeTextFile(file, JSON.stringify({ ...lapFile, version: 7 }));
+    const refused = await cli("import", file, "--data", data);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /rejected: \$\.version/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("every command has --help, and bad flags are refused with the rule", async () => {
+  for (
+    const cmd of [[], ["start"], ["serve"], ["replay"], ["demo"], ["import"], ["export", "lap"]]
+  ) {
+    const res = await cli(...cmd, "--help");
+    assert.equal(res.code, 0, `${cmd.join(" ")}: ${res.stderr}`);
+    assert.match(res.stdout, /Usage: sim-datalogger/);
+  }
+  const bad = await cli("serve", "--format", "Z");
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.stderr, /must be one of A, B, ~, C/);
+  const port = await cli("serve", "--port", "70000");
+  assert.notEqual(port.code, 0);
+  assert.match(port.stderr, /must be a port number/);
+});
