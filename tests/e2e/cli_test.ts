@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { minimalLapFile } from "../_lap_files.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 
@@ -14,31 +15,7 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }
 
-const n = 700;
-const lapFile = {
-  format: "sim-datalogger-lap",
-  version: 2,
-  lap: {
-    number: 3,
-    time_ms: 61500,
-    car_id: 3315,
-    samples: Object.fromEntries(
-      [
-        "t",
-        "dist",
-        "speed",
-        "throttle",
-        "brake",
-        "coast",
-        "tire_slip",
-        "body_height",
-        "pos_x",
-        "pos_z",
-      ]
-        .map((c, k) => [c, Array.from({ length: n }, (_, i) => c === "t" ? (i + 1) / 60 : i * k)]),
-    ),
-  },
-};
+const lapFile = minimalLapFile(700, { number: 3, time_ms: 61500, car_id: 3315 });
 
 Deno.test("import and export a lap through the command line", async () => {
   const dir = await Deno.makeTempDir();

@@ -12,6 +12,7 @@ import { createSession } from "../../src/storage/sessions.ts";
 import { saveLap } from "../../src/storage/laps.ts";
 import type { Lap } from "../../src/core/laps/lap.ts";
 import { TooLarge } from "../../src/core/errors.ts";
+import { minimalLapFile } from "../_lap_files.ts";
 
 async function withServer(fn: (url: string, kv: Deno.Kv) => Promise<void>) {
   const kv = await Deno.openKv(":memory:");
@@ -110,29 +111,7 @@ Deno.test({
 
 Deno.test("every rejected lap import answers 400 and writes nothing", async () => {
   await withServer(async (url) => {
-    const good = {
-      format: "sim-datalogger-lap",
-      version: 2,
-      lap: {
-        number: 1,
-        time_ms: 1000,
-        samples: Object.fromEntries(
-          [
-            "t",
-            "dist",
-            "speed",
-            "throttle",
-            "brake",
-            "coast",
-            "tire_slip",
-            "body_height",
-            "pos_x",
-            "pos_z",
-          ]
-            .map((c) => [c, [0, 1, 2]]),
-        ),
-      },
-    };
+    const good = minimalLapFile(3);
     const cases: [string, unknown, string][] = [
       ["wrong format", { ...good, format: "other" }, "$.format"],
       ["newer version", { ...good, version: 3 }, "$.version"],

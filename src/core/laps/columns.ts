@@ -105,3 +105,6 @@ export const WHEEL_CODES = ["fl", "fr", "rl", "rr"] as const;
 
 /** A wheel code. */
 export type WheelCode = typeof WHEEL_CODES[number];
+
+/** Bits of the `aids` channel. */
+export const AID = { tcs: 1, asm: 2, handbrake: 4, revLimiter: 8 } as const;

@@ -4,15 +4,9 @@
  *
  * @module
  */
-import type { LapSamples } from "./columns.ts";
+import { AID, type LapSamples } from "./columns.ts";
 import type { LapMetrics } from "./lap.ts";
 import { offTrackCount } from "./surface_code.ts";
-
-/** Bit of the `aids` column set while traction control intervenes. */
-export const AID_TCS = 1;
-
-/** Bit of the `aids` column set while stability management intervenes. */
-export const AID_ASM = 2;
 
 /**
  * Each tick's weight in time-weighted percentages: max(t[i] - t[i-1], 0), the
@@ -75,8 +69,8 @@ export function computeMetrics(
     tire_spin_pct: pct((i) => tire_slip[i] >= 1.1),
     max_speed: n === 0 ? 0 : extreme(samples.speed, Math.max),
     min_body_height: n === 0 ? 0 : extreme(samples.body_height, Math.min),
-    tcs_active_pct: aids ? pct((i) => (aids[i] & AID_TCS) !== 0) : 0,
-    asm_active_pct: aids ? pct((i) => (aids[i] & AID_ASM) !== 0) : 0,
+    tcs_active_pct: aids ? pct((i) => (aids[i] & AID.tcs) !== 0) : 0,
+    asm_active_pct: aids ? pct((i) => (aids[i] & AID.asm) !== 0) : 0,
     off_track_count: offTrack,
     clean_lap: offTrack < 0 ? null : offTrack === 0,
   };

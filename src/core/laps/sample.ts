@@ -7,6 +7,7 @@
 import { FLAG, type Frame } from "../gt7/frame.ts";
 import { packSurface } from "./surface_code.ts";
 import {
+  AID,
   BASE_COLUMNS,
   type LapSamples,
   OPTIONAL_COLUMNS,
@@ -23,9 +24,6 @@ export function round(value: number, dp: number): number {
   const f = 10 ** dp;
   return Math.round(value * f) / f + 0;
 }
-
-/** Driver-aid bits of the `aids` column. */
-export const AID = { tcs: 1, asm: 2, handbrake: 4, revLimiter: 8 } as const;
 
 /** The `aids` bitmask of a frame. */
 export function aidsOf(frame: Frame): number {
