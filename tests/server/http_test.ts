@@ -82,3 +82,25 @@ Deno.test("an unknown route is a 404 problem", async () => {
     assert.equal((await res.json()).detail, "no route for GET /api/nope");
   });
 });
+
+Deno.test("PATCH /api/sessions/{id} names the session's track, with precise refusals", async () => {
+  await withServer(async (url, kv) => {
+    const s = await createSession(kv, { kind: "live", started_at: "t", car_id: 1, car_name: "c" });
+    const patch = (id: number | string, body: string) =>
+      fetch(`${url}/api/sessions/${id}`, { method: "PATCH", body });
+    const ok = await patch(s.id, JSON.stringify({ name: "  Suzuka Circuit " }));
+    assert.equal(ok.status, 200);
+    const renamed = await ok.json();
+    assert.equal(renamed.track_name, "Suzuka Circuit");
+    assert.equal(renamed.track_source, "user");
+    const blank = await patch(s.id, JSON.stringify({ name: "   " }));
+    assert.equal(blank.status, 400);
+    assert.equal((await blank.json()).errors[0].path, "$.name");
+    assert.equal((await patch(s.id, JSON.stringify({}))).status, 400);
+    assert.equal((await patch(s.id, "[1]")).status, 400);
+    assert.equal((await patch(999, JSON.stringify({ name: "x" }))).status, 404);
+    assert.equal((await patch(s.id, JSON.stringify({ name: "x".repeat(81) }))).status, 400);
+    const stored = await (await fetch(`${url}/api/sessions/${s.id}`)).json();
+    assert.equal(stored.track_name, "Suzuka Circuit");
+  });
+});

@@ -6,9 +6,15 @@
 import { Hono } from "hono";
 import type { App } from "../../app/context.ts";
 import { lap, session, sessionLaps, sessions } from "../../app/sessions.ts";
+import { renameSession } from "../../app/session_admin.ts";
+import { BadRequest } from "../../core/errors.ts";
+import { readJsonBody } from "../body.ts";
 import { idParam } from "../params.ts";
 
-/** GET /api/sessions, /api/sessions/{id}, /api/sessions/{id}/laps and /api/laps/{id}. */
+/** A rename request is a few bytes; anything larger is not one. */
+const MAX_RENAME_BYTES = 4096;
+
+/** GET /api/sessions, /api/sessions/{id}, /api/sessions/{id}/laps, /api/laps/{id}; PATCH /api/sessions/{id}. */
 export function sessionRoutes(app: App): Hono {
   const r = new Hono();
   r.get("/sessions", async (c) => c.json(await sessions(app)));
@@ -17,6 +23,16 @@ export function sessionRoutes(app: App): Hono {
     "/sessions/:id/laps",
     async (c) => c.json(await sessionLaps(app, idParam(c.req.param("id"), "id"))),
   );
+  r.patch("/sessions/:id", async (c) => {
+    const id = idParam(c.req.param("id"), "id");
+    const body = await readJsonBody(c.req.raw, MAX_RENAME_BYTES);
+    if (typeof body !== "object" || body === null || Array.isArray(body) || !("name" in body)) {
+      throw new BadRequest("body must be an object with a name", [
+        { path: "$.name", message: "is required" },
+      ]);
+    }
+    return c.json(await renameSession(app, id, (body as { name: string }).name));
+  });
   r.get("/laps/:id", async (c) => c.json(await lap(app, idParam(c.req.param("id"), "id"))));
   return r;
 }

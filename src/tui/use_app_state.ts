@@ -1,0 +1,76 @@
+/**
+ * Hooks that turn the application's state into renders at a bounded rate.
+ * Packets never render anything: a timer samples the state every
+ * {@linkcode SAMPLE_MS} and a render happens only when the sample differs
+ * from the one on screen, so the dashboard redraws at most 20 times a second
+ * however fast telemetry arrives.
+ *
+ * @module
+ */
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { App } from "../app/context.ts";
+import { LiveModel, type LiveSnapshot } from "./live_model.ts";
+
+/** Sampling period: 20 samples, so at most 20 renders, a second. */
+export const SAMPLE_MS = 50;
+
+/**
+ * The latest value of `sample()`, re-read every `intervalMs`. The component
+ * re-renders only when a new value differs structurally (see
+ * {@linkcode sameValue}) from the current one. `sample` may change between
+ * renders; the newest one is used.
+ */
+export function useSampled<T>(sample: () => T, intervalMs: number = SAMPLE_MS): T {
+  const sampleRef = useRef(sample);
+  sampleRef.current = sample;
+  const [value, setValue] = useState(sample);
+  const shown = useRef(value);
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const next = sampleRef.current();
+      if (sameValue(shown.current, next)) return;
+      shown.current = next;
+      setValue(() => next);
+    }, intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return value;
+}
+
+/**
+ * The live view's state for `app`, sampled at most 20 times a second. The
+ * model behind it follows the app's bus while the component is mounted.
+ */
+export function useLiveState(app: App): LiveSnapshot {
+  const model = useMemo(() => new LiveModel(app), [app]);
+  useEffect(() => {
+    model.start();
+    return () => model.stop();
+  }, [model]);
+  return useSampled(() => model.snapshot());
+}
+
+/**
+ * Structural equality of plain data (primitives, arrays, plain objects):
+ * true when both would print the same. Identical references short-cut.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], bb[i])) return false;
+    return true;
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) {
+    if (!sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) {
+      return false;
+    }
+  }
+  return true;
+}

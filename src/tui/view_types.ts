@@ -1,0 +1,49 @@
+/**
+ * The contract between the dashboard's root and its views. A view is an
+ * entry in a list: the number key that opens it, its title, the keys it
+ * answers to (the help overlay lists them), and its component. Views to
+ * come (survey, tracks) are added by appending an entry.
+ *
+ * @module
+ */
+import type { ComponentType } from "react";
+import type { App } from "../app/context.ts";
+
+/** One key and what it does, as the help overlay lists it. */
+export interface KeyHelp {
+  /** The key as printed (`j`, `Enter`, `↑ ↓`). */
+  key: string;
+  /** What it does, in a few words. */
+  action: string;
+}
+
+/** What the root gives every view. */
+export interface ViewProps {
+  app: App;
+  /** Terminal width, in cells. */
+  columns: number;
+  /** Rows the view may use (the terminal's rows less the root's header). */
+  rows: number;
+  /** Folder that exports are written to. */
+  outDir: string;
+  /** False while an overlay has the keyboard: the view must ignore keys then. */
+  inputActive: boolean;
+  /**
+   * Called with true while the view reads free text (a name), so the root's
+   * own keys (view numbers, `?`, `q`) type into the text instead; false when done.
+   */
+  setCapturing(on: boolean): void;
+}
+
+/** A view of the dashboard. */
+export interface ViewDef {
+  /** The key that opens it: `1`, `2`, ... */
+  key: string;
+  /** Stable identifier (`live`, `sessions`). */
+  id: string;
+  /** Title in the header and the help. */
+  title: string;
+  /** The view's own keys. */
+  keys: readonly KeyHelp[];
+  Component: ComponentType<ViewProps>;
+}

@@ -1,0 +1,161 @@
+import { strict as assert } from "node:assert";
+import { useEffect } from "react";
+import { Text } from "ink";
+import { render } from "ink-testing-library";
+import { noFixtures } from "../_fixtures.ts";
+import { AppView } from "../../src/tui/app_view.tsx";
+import { GLOBAL_KEYS, VIEWS } from "../../src/tui/views.ts";
+import type { ViewDef, ViewProps } from "../../src/tui/view_types.ts";
+import {
+  feed,
+  frames,
+  KEY,
+  memoryApp,
+  plain,
+  renderSized,
+  sleep,
+  SUZUKA,
+  waitFor,
+} from "./_harness.tsx";
+
+Deno.test("number keys switch views; the header marks the current one", async () => {
+  const { app, close } = await memoryApp();
+  const r = render(<AppView app={app} />);
+  assert.match(plain(r.lastFrame()), /^\[1 Live\] {2}2 Sessions /);
+  assert.ok(plain(r.lastFrame()).includes("No telemetry yet."));
+  r.stdin.write("2");
+  let text = await waitFor(r.lastFrame, (t) => t.includes("No sessions yet"));
+  assert.match(text, /^ 1 Live {2}\[2 Sessions\]/);
+  // Keys that name no view do nothing.
+  r.stdin.write("7");
+  r.stdin.write("x");
+  await sleep(20);
+  assert.match(plain(r.lastFrame()), /^ 1 Live {2}\[2 Sessions\]/);
+  r.stdin.write("1");
+  text = await waitFor(r.lastFrame, (t) => t.includes("No telemetry yet."));
+  assert.match(text, /^\[1 Live\]/);
+  r.unmount();
+  close();
+});
+
+Deno.test("? shows every key of every view; ? or Esc hides it, keeping the view", async () => {
+  const { app, close } = await memoryApp();
+  const r = render(<AppView app={app} initialView="sessions" />);
+  await waitFor(r.lastFrame, (t) => t.includes("No sessions yet"));
+  r.stdin.write("?");
+  const text = await waitFor(r.lastFrame, (t) => t.includes("Keys"));
+  assert.ok(!text.includes("No sessions yet"), text);
+  const lines = text.split("\n");
+  for (const view of VIEWS) {
+    assert.ok(lines.includes(`  ${view.key.padEnd(7)} ${view.title} view`), view.title);
+    assert.ok(lines.includes(view.title), view.title);
+    for (const k of view.keys) assert.ok(lines.includes(`  ${k.key.padEnd(7)} ${k.action}`), k.key);
+  }
+  for (const k of GLOBAL_KEYS) assert.ok(lines.includes(`  ${k.key.padEnd(7)} ${k.action}`), k.key);
+  for (const key of ["1", "2", "?", "q", "↑ ↓", "Enter", "Esc", "j", "c", "r"]) {
+    assert.ok(lines.some((l) => l.startsWith(`  ${key.padEnd(7)} `)), key);
+  }
+  r.stdin.write("?");
+  await waitFor(r.lastFrame, (t) => t.includes("No sessions yet"));
+  r.stdin.write("?");
+  await waitFor(r.lastFrame, (t) => t.includes("Keys"));
+  r.stdin.write(KEY.escape);
+  const back = await waitFor(r.lastFrame, (t) => t.includes("No sessions yet"));
+  assert.match(back, /^ 1 Live {2}\[2 Sessions\]/);
+  r.unmount();
+  close();
+});
+
+Deno.test("q calls onQuit once and ends the Ink app", async () => {
+  const { app, close } = await memoryApp();
+  let quits = 0;
+  const r = renderSized(<AppView app={app} onQuit={() => quits++} />, 80, 24);
+  const exited = r.waitUntilExit();
+  r.stdin.write("q");
+  await exited;
+  assert.equal(quits, 1);
+  close();
+});
+
+Deno.test("while a view reads a name, q and the number keys are text", async () => {
+  const { app, close } = await memoryApp();
+  let quits = 0;
+  // A view that reads text from the start, as the sessions view does while renaming.
+  function Reader({ setCapturing }: ViewProps) {
+    useEffect(() => setCapturing(true), [setCapturing]);
+    return <Text>reading</Text>;
+  }
+  const views: ViewDef[] = [{
+    key: "1",
+    id: "reader",
+    title: "Reader",
+    keys: [],
+    Component: Reader,
+  }, VIEWS[1]];
+  const r = render(<AppView app={app} views={views} onQuit={() => quits++} />);
+  await waitFor(r.lastFrame, (t) => t.includes("reading"));
+  await sleep(20);
+  r.stdin.write("q");
+  r.stdin.write("2");
+  r.stdin.write("?");
+  await sleep(30);
+  assert.equal(quits, 0);
+  assert.ok(plain(r.lastFrame()).includes("reading"));
+  r.unmount();
+  close();
+});
+
+Deno.test("a view added to the list gets its number key, header tab and help entry", async () => {
+  const { app, close } = await memoryApp();
+  function Extra({ columns, rows }: ViewProps) {
+    return <Text>extra view {columns}x{rows}</Text>;
+  }
+  const views: ViewDef[] = [
+    ...VIEWS,
+    {
+      key: "3",
+      id: "extra",
+      title: "Extra",
+      keys: [{ key: "x", action: "do the extra thing" }],
+      Component: Extra,
+    },
+  ];
+  const r = renderSized(<AppView app={app} views={views} />, 90, 30);
+  assert.match(plain(r.lastFrame()), /^\[1 Live\] {2}2 Sessions {3}3 Extra /);
+  r.stdin.write("3");
+  await waitFor(r.lastFrame, (t) => t.includes("extra view 90x29"));
+  r.stdin.write("?");
+  const help = await waitFor(r.lastFrame, (t) => t.includes("Keys"));
+  assert.ok(help.includes("  3       Extra view"), help);
+  assert.ok(help.includes("  x       do the extra thing"), help);
+  r.unmount();
+  close();
+});
+
+Deno.test({
+  name: "every view fits 80x24, and follows a resize",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await feed(app, frames(SUZUKA));
+    const r = renderSized(<AppView app={app} />, 80, 24);
+    const check = (text: string) => {
+      const lines = text.split("\n");
+      assert.ok(lines.length <= 23, `${lines.length} lines:\n${text}`);
+      for (const line of lines) assert.ok([...line].length <= 80, `too wide: ${line}`);
+    };
+    check(await waitFor(r.lastFrame, (t) => t.includes("* best")));
+    r.stdin.write("2");
+    check(await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one")));
+    r.stdin.write("?");
+    check(await waitFor(r.lastFrame, (t) => t.includes("Keys")));
+    r.stdin.write("1");
+    await waitFor(r.lastFrame, (t) => t.includes("Throttle"));
+    r.stdout.columns = 120;
+    r.stdout.emit("resize");
+    const wide = await waitFor(r.lastFrame, (t) => t.includes("Top km/h"));
+    assert.ok(wide.split("\n").some((l) => [...l].length > 80), wide);
+    r.unmount();
+    close();
+  },
+});

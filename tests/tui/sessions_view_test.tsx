@@ -1,0 +1,241 @@
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { render } from "ink-testing-library";
+import { noFixtures } from "../_fixtures.ts";
+import { SessionsView } from "../../src/tui/sessions_view.tsx";
+import { AppView } from "../../src/tui/app_view.tsx";
+import { sessions } from "../../src/app/sessions.ts";
+import type { App } from "../../src/app/context.ts";
+import {
+  feed,
+  frames,
+  KEY,
+  memoryApp,
+  renderSized,
+  sleep,
+  SPA,
+  SUZUKA,
+  waitFor,
+} from "./_harness.tsx";
+
+/** Suzuka's lap in session 1, then Spa's (another car) in session 2. */
+async function twoSessions(app: App): Promise<void> {
+  await feed(app, frames(SUZUKA));
+  await feed(app, frames(SPA));
+  const all = await sessions(app);
+  assert.deepEqual(all.map((s) => [s.id, s.car_id, s.lap_count, s.best_lap_time_ms]), [
+    [2, 3582, 1, 115244],
+    [1, 3315, 1, 99036],
+  ]);
+}
+
+function sessionsView(app: App, outDir = ".", setCapturing: (on: boolean) => void = () => {}) {
+  return render(
+    <SessionsView
+      app={app}
+      columns={100}
+      rows={23}
+      outDir={outDir}
+      inputActive
+      setCapturing={setCapturing}
+    />,
+  );
+}
+
+/** Types `text` one key at a time, as a keyboard would. */
+async function type(stdin: { write(s: string): void }, text: string): Promise<void> {
+  for (const ch of text) {
+    stdin.write(ch);
+    await sleep(2);
+  }
+}
+
+Deno.test({
+  name: "sessions view lists the sessions newest first and the laps of the selected one",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await twoSessions(app);
+    const r = renderSized(<AppView app={app} initialView="sessions" />, 80, 24);
+    let text = await waitFor(r.lastFrame, (t) => t.includes("1:55.244  "));
+    const lines = text.split("\n");
+    assert.equal(lines[1], "Sessions (2)");
+    assert.equal(
+      lines[2].trimEnd(),
+      "    Id Kind     Car                      Track                Laps      Best",
+    );
+    assert.equal(
+      lines[3],
+      ">    2 live     Corvette CX.R Vision Gr… unnamed                 1  1:55.244",
+    );
+    assert.equal(
+      lines[4],
+      "     1 live     McLaren VGT              unnamed                 1  1:39.036",
+    );
+    assert.ok(text.includes("Laps of session 2 (unnamed)  Enter to pick one"), text);
+    assert.match(text, / {6}\d+ {4}1 {2}1:55\.244 .* \* best/);
+    for (const line of lines) assert.ok([...line].length <= 80, line);
+    assert.ok(lines.length <= 23);
+
+    r.stdin.write(KEY.down);
+    text = await waitFor(r.lastFrame, (t) => t.includes("Laps of session 1"));
+    assert.ok(text.includes("Loading laps...") || text.includes("1:39.036    0.00"), text);
+    text = await waitFor(r.lastFrame, (t) => t.includes("1:39.036    0.00"));
+    assert.ok(text.includes("      1    1  1:39.036    0.00      7  * best"), text);
+    assert.match(text, /^> {4}1 live {5}McLaren VGT/m);
+    r.stdin.write(KEY.up);
+    await waitFor(r.lastFrame, (t) => t.includes("Laps of session 2"));
+    r.unmount();
+    close();
+  },
+});
+
+Deno.test({
+  name: "j and c export the selected lap into the output folder and show the path",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await feed(app, frames(SUZUKA));
+    const dir = await Deno.makeTempDir();
+    const r = sessionsView(app, dir);
+    await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
+    // Not in the laps yet: nothing is written.
+    r.stdin.write("j");
+    await waitFor(r.lastFrame, (t) => t.includes("press Enter to go into the laps"));
+    assert.deepEqual([...Deno.readDirSync(dir)], []);
+
+    r.stdin.write(KEY.enter);
+    await waitFor(r.lastFrame, (t) => /^> {5}1 {4}1 {2}1:39\.036/m.test(t));
+    r.stdin.write("j");
+    const json = join(dir, "sim-datalogger-lap-1.json");
+    let text = await waitFor(r.lastFrame, (t) => t.includes("wrote"));
+    assert.ok(text.includes(`wrote ${json}`), text);
+    const doc = JSON.parse(await Deno.readTextFile(json));
+    assert.equal(doc.format, "sim-datalogger-lap");
+    assert.equal(doc.version, 2);
+    assert.equal(doc.lap.time_ms, 99036);
+    assert.equal(doc.lap.number, 1);
+    assert.equal(doc.lap.samples.t.length, 5942);
+
+    r.stdin.write("c");
+    const csv = join(dir, "sim-datalogger-lap-1.csv");
+    text = await waitFor(r.lastFrame, (t) => t.includes(`wrote ${csv}`));
+    const lines = (await Deno.readTextFile(csv)).split("\r\n");
+    assert.equal(lines[0], '"Format","MoTeC CSV File"');
+    assert.equal(lines[2], '"Vehicle","McLaren VGT"');
+    // Header rows, two blanks, names, units, two blanks, then one row per sample.
+    assert.equal(lines.filter((l) => /^"-?\d/.test(l)).length, 5942);
+
+    // Esc leaves the laps: j asks again.
+    r.stdin.write(KEY.escape);
+    await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
+    r.unmount();
+    await Deno.remove(dir, { recursive: true });
+    close();
+  },
+});
+
+Deno.test({
+  name: "an export into a missing folder reports the failure",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await feed(app, frames(SUZUKA));
+    const dir = await Deno.makeTempDir();
+    const r = sessionsView(app, join(dir, "missing"));
+    await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
+    r.stdin.write(KEY.enter);
+    await waitFor(r.lastFrame, (t) => t.includes("Esc back"));
+    r.stdin.write("j");
+    const text = await waitFor(r.lastFrame, (t) => t.includes("export failed"));
+    assert.match(text, /export failed: No such file or directory/);
+    r.unmount();
+    await Deno.remove(dir, { recursive: true });
+    close();
+  },
+});
+
+Deno.test({
+  name: "r names the session: Enter saves through renameSession, the live copy follows",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await feed(app, frames(SUZUKA));
+    const capturing: boolean[] = [];
+    const r = sessionsView(app, ".", (on) => capturing.push(on));
+    await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
+    r.stdin.write("r");
+    await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1:"));
+    assert.deepEqual(capturing, [true]);
+    // Keys that mean something elsewhere are text here.
+    await type(r.stdin, "Suzuka q2 jc");
+    await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka q2 jc"));
+    await type(r.stdin, KEY.backspace.repeat(6));
+    r.stdin.write(KEY.enter);
+    const text = await waitFor(r.lastFrame, (t) => t.includes('session 1 is now "Suzuka"'));
+    assert.match(text, /^> {4}1 live {5}McLaren VGT +Suzuka +1 {2}1:39\.036/m);
+    assert.ok(text.includes("Laps of session 1 (Suzuka)"));
+    assert.deepEqual(capturing, [true, false]);
+    const [stored] = await sessions(app);
+    assert.equal(stored.track_name, "Suzuka");
+    assert.equal(stored.track_source, "user");
+    assert.equal(app.live.session?.track_name, "Suzuka");
+    r.unmount();
+    close();
+  },
+});
+
+Deno.test({
+  name: "the name goes to the session it was typed for, even when a new session arrives meanwhile",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await feed(app, frames(SUZUKA));
+    const r = sessionsView(app);
+    await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
+    r.stdin.write("r");
+    await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1:"));
+    await type(r.stdin, "Suzuka");
+    // Another car: session 2 arrives at the top of the list.
+    await feed(app, frames(SPA));
+    await waitFor(r.lastFrame, (t) => t.includes("Sessions (2)"));
+    r.stdin.write(KEY.enter);
+    await waitFor(r.lastFrame, (t) => t.includes('session 1 is now "Suzuka"'));
+    const names = (await sessions(app)).map((s) => [s.id, s.track_name]);
+    assert.deepEqual(names, [[2, ""], [1, "Suzuka"]]);
+    r.unmount();
+    close();
+  },
+});
+
+Deno.test({
+  name: "a blank name is refused with the rule; Esc cancels and nothing changes",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await feed(app, frames(SUZUKA));
+    const r = sessionsView(app);
+    await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
+    r.stdin.write("r");
+    await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1:"));
+    await type(r.stdin, "   ");
+    r.stdin.write(KEY.enter);
+    await waitFor(r.lastFrame, (t) => t.includes("name must be 1 to 80 characters and not blank"));
+    // Still asking.
+    assert.ok(r.lastFrame()!.includes("Track name for session 1:"));
+    r.stdin.write(KEY.escape);
+    await waitFor(r.lastFrame, (t) => t.includes("rename cancelled"));
+    assert.equal((await sessions(app))[0].track_name, "");
+    assert.equal(app.live.session?.track_name, "");
+    r.unmount();
+    close();
+  },
+});
+
+Deno.test("with no sessions the view says so", async () => {
+  const { app, close } = await memoryApp();
+  const r = sessionsView(app);
+  await waitFor(r.lastFrame, (t) => t.includes("No sessions yet"));
+  r.unmount();
+  close();
+});
