@@ -13,10 +13,15 @@ import {
 import { defaultDataDir, openStore } from "./src/storage/kv.ts";
 import { type App, createApp } from "./src/app/context.ts";
 import { exportLapCsv, exportLapFile, importLapFile } from "./src/app/lap_exchange.ts";
+import { exportBundle, importBundle } from "./src/app/bundles.ts";
+import { BUNDLE_FORMAT } from "./src/core/bundle/types.ts";
+import { serialiseBundle } from "./src/core/bundle/serialise.ts";
+import { LAP_FILE_FORMAT } from "./src/core/laps/lap_file.ts";
 import { ImportRejected } from "./src/core/errors.ts";
 import { formatLapTime } from "./src/core/laps/lap_time.ts";
 import { type Logger, startLogger } from "./src/server/logger.ts";
-import { describeEvent, statusLine } from "./src/server/console_output.ts";
+import { describeEvent } from "./src/server/console_output.ts";
+import { runTui } from "./src/tui/run_tui.tsx";
 import { type ReplaySpeed, runFakeConsole } from "./src/server/fake_console.ts";
 import { openReplaySource } from "./src/server/replay_source.ts";
 
@@ -99,23 +104,24 @@ async function runHeadless(flags: LoggerFlags, mode: "start" | "serve"): Promise
       "no --console given: listening only; pass --console <PlayStation IP> to start the stream",
     );
   }
+  if (mode === "start") {
+    // The dashboard (or, without a terminal, its plain status lines) owns the
+    // screen until the driver quits.
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    Deno.addSignalListener("SIGINT", stop);
+    if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
+    await runTui(logger.app, { signal: controller.signal, outDir: Deno.cwd() });
+    Deno.removeSignalListener("SIGINT", stop);
+    if (Deno.build.os !== "windows") Deno.removeSignalListener("SIGTERM", stop);
+    await logger.close();
+    return;
+  }
   logger.app.bus.subscribe((event) => {
     const line = describeEvent(event);
     if (line) console.log(line);
   });
-  let timer: ReturnType<typeof setInterval> | undefined;
-  if (mode === "start") {
-    const tty = Deno.stdout.isTerminal();
-    timer = setInterval(() => {
-      const line = statusLine(logger.app, logger.http.url);
-      if (tty) Deno.stdout.writeSync(new TextEncoder().encode(`\r\x1b[2K${line}`));
-      else console.log(line);
-    }, tty ? 500 : 10_000);
-  }
-  await untilSignal(async () => {
-    clearInterval(timer);
-    await logger.close();
-  });
+  await untilSignal(() => logger.close());
 }
 
 function untilSignal(onStop: () => Promise<void>): Promise<void> {
@@ -138,7 +144,7 @@ const program = new Command()
 
 loggerOptions(
   program.command("start", { isDefault: true })
-    .description("run the logger with its live status (HTTP + UDP)"),
+    .description("run the logger with its terminal dashboard (HTTP + UDP)"),
 ).action((flags: LoggerFlags) => runHeadless(flags, "start"));
 
 loggerOptions(
@@ -247,12 +253,31 @@ async function withStore<T>(data: string, fn: (app: App) => Promise<T>): Promise
 }
 
 program.command("import")
-  .description("import a lap file (JSON, version 1 or 2) into the store")
-  .argument("<file>", "the JSON file")
+  .description("import a track bundle (versions 1-4) or a lap file (versions 1-2) into the store")
+  .argument("<file>", "the JSON file; its format field says which it is")
+  .option("--track <name>", "store a bundle under this circuit name instead of its own")
   .option("--data <dir>", 'data directory, or ":memory:"', defaultDataDir())
-  .action(async (file: string, flags: { data: string }) => {
+  .action(async (file: string, flags: { data: string; track?: string }) => {
     const json = await readJsonFile(file);
+    const format = (json as { format?: unknown } | null)?.format;
+    if (format !== BUNDLE_FORMAT && format !== LAP_FILE_FORMAT) {
+      throw new Error(
+        `${file} has format ${JSON.stringify(format ?? null)}; expected "${BUNDLE_FORMAT}" ` +
+          `(a track bundle) or "${LAP_FILE_FORMAT}" (a lap file)`,
+      );
+    }
     await withStore(flags.data, async (app) => {
+      if (format === BUNDLE_FORMAT) {
+        const r = await importBundle(app, json, { track: flags.track });
+        console.log(
+          `imported bundle "${r.track}" as ${r.slug}: ${r.edges_before} -> ${r.edges} edges ` +
+            `(+${r.added_edges}), ${r.runs} runs from ${r.sources} source(s)` +
+            (r.corners_kept ? "; kept the local corners" : "") +
+            (r.sections_kept ? "; kept the local sections" : "") +
+            (r.official_kept ? "; kept the local official match" : ""),
+        );
+        return;
+      }
       const result = await importLapFile(app, json);
       console.log(
         `imported lap ${result.lap.number} (${formatLapTime(result.lap.time_ms)}, ` +
@@ -262,9 +287,28 @@ program.command("import")
     });
   });
 
-program.command("export")
-  .description("export a stored lap")
-  .command("lap")
+const exportCommand = program.command("export").description("export a stored lap or bundle");
+
+exportCommand.command("bundle")
+  .description("write the track bundle SLUG as a version 4 bundle (JSON)")
+  .argument("<slug>", "the bundle's slug, as GET /api/track-bundles lists it")
+  .option("-o, --out <file>", "write to FILE instead of standard output")
+  .option("--data <dir>", 'data directory, or ":memory:"', defaultDataDir())
+  .action(async (slug: string, flags: { out?: string; data: string }) => {
+    await withStore(flags.data, async (app) => {
+      const text = serialiseBundle(await exportBundle(app, slug)) + "\n";
+      if (flags.out) {
+        await Deno.writeTextFile(flags.out, text);
+        console.error(`wrote ${flags.out}`);
+      } else {
+        const writer = Deno.stdout.writable.getWriter();
+        await writer.write(new TextEncoder().encode(text));
+        writer.releaseLock();
+      }
+    });
+  });
+
+exportCommand.command("lap")
   .description("write lap ID as a lap file (JSON), or as MoTeC CSV with --csv")
   .argument("<id>", "the lap's id")
   .option("--csv", "write MoTeC CSV instead of JSON", false)

@@ -11,7 +11,13 @@ import type { Session } from "../core/laps/session.ts";
 /** Everything the application announces. */
 export type AppEvent =
   | { type: "session"; session: Session | null; reason: string }
-  | { type: "lap"; lap: LapSummary; session: Session };
+  | { type: "lap"; lap: LapSummary; session: Session }
+  | {
+    type: "bundle";
+    slug: string;
+    track: string;
+    reason: "import" | "rename" | "delete" | "survey";
+  };
 
 /** A subscriber. */
 export type Listener = (event: AppEvent) => void;

@@ -10,6 +10,7 @@ import { LiveService } from "./live.ts";
 import type { TelemetrySource, TelemetryStatus } from "./telemetry_source.ts";
 import { sourceId } from "../storage/source_id.ts";
 import { sweepOrphanSamples } from "../storage/laps.ts";
+import { sweepOrphanBundleChunks } from "../storage/bundles.ts";
 
 /** The application's version, reported by /api/health. */
 export const APP_VERSION = "0.1.0";
@@ -70,5 +71,6 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const now = opts.now ?? (() => new Date());
   const id = await sourceId(opts.kv);
   await sweepOrphanSamples(opts.kv);
+  await sweepOrphanBundleChunks(opts.kv);
   return new App(opts.kv, id, now);
 }

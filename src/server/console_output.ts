@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { App } from "../app/context.ts";
 import type { AppEvent } from "../app/bus.ts";
 import { formatLapTime } from "../core/laps/lap_time.ts";
 
@@ -23,6 +22,8 @@ export function describeEvent(event: AppEvent): string | null {
         `session ${session.id}${session.track_name ? ` (${session.track_name})` : ""}` +
         (flags ? `  [${flags}]` : "");
     }
+    case "bundle":
+      return `bundle ${event.slug} (${event.track}): ${event.reason}`;
     case "session":
       if (event.session) {
         return `session ${event.session.id} started: ${event.session.car_name}`;
@@ -31,24 +32,4 @@ export function describeEvent(event: AppEvent): string | null {
         ? null
         : `session ended (${event.reason.replace("_", " ")})`;
   }
-}
-
-/** A one-line summary of telemetry and the live session. */
-export function statusLine(app: App, url: string): string {
-  const t = app.telemetryStatus();
-  const live = app.live.status();
-  const link = t?.connected
-    ? `connected ${t.packet_format ?? "?"} ${t.packets_per_second.toFixed(0)} pkt/s`
-    : t?.console
-    ? `waiting for ${t.console}`
-    : `listening on ${t?.listen ?? "?"} (no --console given)`;
-  const drops = t && (t.rejected || t.missing)
-    ? `  rejected ${t.rejected} missing ${t.missing}`
-    : "";
-  const session = live.session
-    ? `session ${live.session.id} ${live.session.track_name || "(unnamed)"} ` +
-      `laps ${live.session.lap_count} best ${formatLapTime(live.session.best_lap_time_ms ?? -1)}`
-    : "no session yet";
-  const lap = live.current_lap !== null ? `  lap ${live.current_lap}` : "";
-  return `${link}${drops} | ${session}${lap} | ${url}`;
 }

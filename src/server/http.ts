@@ -13,6 +13,8 @@ import { authorize } from "./auth.ts";
 import { statusRoutes } from "./routes/status.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { lapRoutes } from "./routes/laps.ts";
+import { bundleRoutes } from "./routes/bundles.ts";
+import { schemaRoutes } from "./routes/schemas.ts";
 
 /** HTTP options beyond the address. */
 export interface HttpOptions {
@@ -41,6 +43,8 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   http.route("/api", statusRoutes(app));
   http.route("/api", sessionRoutes(app));
   http.route("/api", lapRoutes(app));
+  http.route("/api", bundleRoutes(app));
+  http.route("/api", schemaRoutes());
   http.notFound((c) => problemResponse(new NotFound(`no route for ${c.req.method} ${c.req.path}`)));
   http.onError((err) => problemResponse(err));
   return http;

@@ -4,8 +4,9 @@
  *
  * As a script: `deno run -A bundle_crash_child.ts DATA_DIR BUNDLE_FILE NOW`
  * opens the store in DATA_DIR, reads BUNDLE_FILE, prints `ready`, imports it
- * through the application service with the clock fixed at NOW, and prints
- * `done <ms>` (the import's duration).
+ * through the application service with the clock fixed at NOW, printing
+ * `commit <n>` after each KV commit the import makes, and prints `done <ms>`
+ * (the import's duration).
  *
  * @module
  */
@@ -113,6 +114,19 @@ if (import.meta.main) {
   const kv = await openStore(dataDir);
   const app = await createApp({ kv, now: () => new Date(now) });
   const text = await Deno.readTextFile(file);
+  // Report every commit of the import, so the parent can also kill between two of them.
+  const atomic = kv.atomic.bind(kv);
+  let commits = 0;
+  kv.atomic = () => {
+    const op = atomic();
+    const commit = op.commit.bind(op);
+    op.commit = async () => {
+      const result = await commit();
+      console.log(`commit ${++commits}`);
+      return result;
+    };
+    return op;
+  };
   console.log("ready");
   const started = performance.now();
   await importBundle(app, JSON.parse(text));

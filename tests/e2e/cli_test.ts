@@ -58,7 +58,10 @@ Deno.test("import and export a lap through the command line", async () => {
 
 Deno.test("every command has --help, and bad flags are refused with the rule", async () => {
   for (
-    const cmd of [[], ["start"], ["serve"], ["replay"], ["demo"], ["import"], ["export", "lap"]]
+    const cmd of [[], ["start"], ["serve"], ["replay"], ["demo"], ["import"], ["export", "lap"], [
+      "export",
+      "bundle",
+    ]]
   ) {
     const res = await cli(...cmd, "--help");
     assert.equal(res.code, 0, `${cmd.join(" ")}: ${res.stderr}`);
@@ -70,4 +73,47 @@ Deno.test("every command has --help, and bad flags are refused with the rule", a
   const port = await cli("serve", "--port", "70000");
   assert.notEqual(port.code, 0);
   assert.match(port.stderr, /must be a port number/);
+});
+
+Deno.test("import and export a track bundle through the command line", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const data = join(dir, "store");
+    const v2 = join(dir, "lago.json");
+    await Deno.writeTextFile(
+      v2,
+      JSON.stringify({
+        format: "sim-datalogger-track-bundle",
+        version: 2,
+        meta: { track: "Lago", runs: 2, updated_at: "2026-01-01T00:00:00Z" },
+        edges: Array.from({ length: 12 }, (_, i) => ({
+          x: i * 1.0,
+          z: 5,
+          side: "L",
+          votes: { straddle: [1, 2] },
+          run: 2,
+        })),
+        finish_crossings: [],
+      }),
+    );
+    const first = await cli("import", v2, "--track", "Lago East", "--data", data);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /imported bundle "Lago East" as lago-east/);
+    const out = join(dir, "out.json");
+    const exported = await cli("export", "bundle", "lago-east", "-o", out, "--data", data);
+    assert.equal(exported.code, 0, exported.stderr);
+    const doc = JSON.parse(await Deno.readTextFile(out));
+    assert.equal(doc.version, 4);
+    assert.equal(doc.edges.length, 12);
+    const again = await cli("import", out, "--data", data);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /\(\+0\)/);
+    const other = join(dir, "other.json");
+    await Deno.writeTextFile(other, JSON.stringify({ format: "something-else" }));
+    const refused = await cli("import", other, "--data", data);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /has format/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -1,0 +1,169 @@
+/**
+ * Track bundle import at the size limit: a 50,000-edge document voted by 3
+ * sources, imported into a store that already holds a different
+ * 50,000-edge bundle of the same circuit (every cell shared, so the merge
+ * touches all of them and the result stays at the limit).
+ *
+ * Targets (issue 3): the whole import (parse the body text, validate,
+ * upgrade, read the stored bundle back and re-validate it, merge, serialise,
+ * compress and store in an in-memory KV) <= 1.5 s; the merge function alone
+ * <= 150 ms. The figures are printed once (median of 3 runs after one
+ * warm-up run, three for the merge), with a breakdown of the import, then registered as Deno.bench
+ * entries.
+ *
+ * @module
+ */
+import { createApp } from "../src/app/context.ts";
+import { importBundle } from "../src/app/bundles.ts";
+import { merge } from "../src/core/bundle/merge.ts";
+import { serialiseBundle } from "../src/core/bundle/serialise.ts";
+import type { BundleV4 } from "../src/core/bundle/types.ts";
+import { upgradeImported } from "../src/core/bundle/upgrade.ts";
+import { validateBundle } from "../src/core/bundle/validate.ts";
+import { parseJsonBytes, readBlob } from "../src/storage/blob.ts";
+import { bundleChunkPrefix, getBundleHead, readBundle } from "../src/storage/bundles.ts";
+import { syntheticBundle } from "../tests/e2e/bundle_crash_child.ts";
+
+const IMPORT_TARGET_MS = 1500;
+const MERGE_TARGET_MS = 150;
+const RUNS = 3;
+const SLUG = "crash-test-ring";
+const NOW = new Date("2026-11-21T12:00:00.000Z");
+
+const existingRaw = syntheticBundle({
+  cells: 50_000,
+  sources: ["a1b2c3d4e5f6"],
+  runs: 12,
+  seed: 11,
+});
+const incomingRaw = syntheticBundle({
+  cells: 50_000,
+  sources: ["0badc0ffee01", "f0e1d2c3b4a5", "a1b2c3d4e5f6"],
+  runs: 25,
+  seed: 12,
+  dx: 0.2,
+});
+const incomingText = JSON.stringify(incomingRaw);
+
+/** Every entry of a store, to copy into a fresh one. */
+async function snapshot(kv: Deno.Kv): Promise<Deno.KvEntry<unknown>[]> {
+  const out: Deno.KvEntry<unknown>[] = [];
+  for await (const e of kv.list({ prefix: [] })) out.push(e);
+  return out;
+}
+
+/** A fresh in-memory store holding the existing bundle (copied, not re-imported). */
+async function storeWithExisting(entries: Deno.KvEntry<unknown>[]): Promise<Deno.Kv> {
+  const kv = await Deno.openKv(":memory:");
+  for (let i = 0; i < entries.length; i += 10) {
+    const op = kv.atomic();
+    for (const e of entries.slice(i, i + 10)) op.set(e.key, e.value);
+    const res = await op.commit();
+    if (!res.ok) throw new Error("seeding the store failed");
+  }
+  return kv;
+}
+
+const seedKv = await Deno.openKv(":memory:");
+await importBundle(await createApp({ kv: seedKv, now: () => NOW }), existingRaw);
+const seeded = await snapshot(seedKv);
+const existingDoc: BundleV4 = (await readBundle(seedKv, SLUG))!.doc;
+seedKv.close();
+const incomingDoc = upgradeImported(validateBundle(JSON.parse(incomingText)));
+
+async function timeImport(): Promise<number> {
+  const kv = await storeWithExisting(seeded);
+  try {
+    const app = await createApp({ kv, now: () => NOW });
+    const started = performance.now();
+    const result = await importBundle(app, JSON.parse(incomingText));
+    const ms = performance.now() - started;
+    if (result.edges !== 50_000 || result.edges_before !== 50_000 || result.sources !== 3) {
+      throw new Error(`unexpected import result ${JSON.stringify(result).slice(0, 300)}`);
+    }
+    return ms;
+  } finally {
+    kv.close();
+  }
+}
+
+function timeMerge(): number {
+  const started = performance.now();
+  const { merged } = merge(existingDoc, incomingDoc, { now: NOW.toISOString() });
+  const ms = performance.now() - started;
+  if (merged.edges.length !== 50_000) throw new Error("merge lost cells");
+  return ms;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function medianOf(fn: () => number | Promise<number>, warmups = 1): Promise<number> {
+  for (let i = 0; i < warmups; i++) await fn();
+  const runs: number[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await fn());
+  return median(runs);
+}
+
+/** Median time of each step the import takes, to show where the time goes. */
+async function breakdown(): Promise<Record<string, number>> {
+  const steps: Record<string, number[]> = {};
+  const time = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
+    const started = performance.now();
+    const value = await fn();
+    (steps[name] ??= []).push(performance.now() - started);
+    return value;
+  };
+  for (let i = 0; i < RUNS; i++) {
+    const kv = await storeWithExisting(seeded);
+    const raw = await time("parse body", () => JSON.parse(incomingText));
+    const doc = await time("validate + upgrade", () => upgradeImported(validateBundle(raw)));
+    const head = (await getBundleHead(kv, SLUG))!;
+    const stored = await time("read stored (gunzip + parse)", async () => {
+      const prefix = bundleChunkPrefix(SLUG, head.generation);
+      return parseJsonBytes(await readBlob(kv, prefix, head.chunks));
+    });
+    const local = await time("re-validate stored", () => validateBundle(stored)) as BundleV4;
+    const { merged } = await time("merge", () => merge(local, doc, { now: "t" }));
+    await time("serialise", () => serialiseBundle(merged));
+    kv.close();
+  }
+  return Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, Math.round(median(v))]));
+}
+
+const importMs = await medianOf(timeImport);
+const mergeMs = await medianOf(timeMerge, 3);
+console.log(
+  `bundle import, 50,000 edges x 3 sources into 50,000 edges: ${Math.round(importMs)} ms ` +
+    `(target <= ${IMPORT_TARGET_MS} ms)`,
+);
+console.log(`  steps (median): ${JSON.stringify(await breakdown())}`);
+console.log(
+  `bundle merge alone, 50,000 into 50,000 edges: ${Math.round(mergeMs)} ms ` +
+    `(target <= ${MERGE_TARGET_MS} ms)`,
+);
+
+Deno.bench({
+  name: "import a 50,000-edge 3-source bundle into a 50,000-edge bundle",
+  n: 3,
+  warmup: 1,
+  async fn(b) {
+    const kv = await storeWithExisting(seeded);
+    const app = await createApp({ kv, now: () => NOW });
+    b.start();
+    await importBundle(app, JSON.parse(incomingText));
+    b.end();
+    kv.close();
+  },
+});
+
+Deno.bench({
+  name: "merge 50,000 edges into 50,000 edges",
+  n: 10,
+  warmup: 2,
+  fn() {
+    merge(existingDoc, incomingDoc, { now: NOW.toISOString() });
+  },
+});

@@ -1,0 +1,37 @@
+/**
+ * Track bundle routes: list, read, import.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import type { App } from "../../app/context.ts";
+import { exportBundle, importBundle, listBundles } from "../../app/bundles.ts";
+import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
+
+/** Options of {@linkcode bundleRoutes}. */
+export interface BundleRouteOptions {
+  /** Largest import body in bytes (default 64 MiB); tests lower it. */
+  maxImportBytes?: number;
+}
+
+/**
+ * GET /api/track-bundles, GET /api/track-bundles/{slug} and
+ * POST /api/track-bundles/import (optional `?track=` override).
+ */
+export function bundleRoutes(app: App, opts: BundleRouteOptions = {}): Hono {
+  const limit = opts.maxImportBytes ?? MAX_IMPORT_BYTES;
+  const r = new Hono();
+  r.get("/track-bundles", async (c) => c.json(await listBundles(app)));
+  r.get("/track-bundles/:slug", async (c) => {
+    const doc = await exportBundle(app, c.req.param("slug"));
+    return new Response(JSON.stringify(doc), {
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+  });
+  r.post("/track-bundles/import", async (c) => {
+    const track = c.req.query("track");
+    const json = await readJsonBody(c.req.raw, limit);
+    return c.json(await importBundle(app, json, { track }));
+  });
+  return r;
+}

@@ -1,0 +1,378 @@
+/**
+ * Track bundles in Deno KV (DESIGN.md "Storage"). A bundle is one document,
+ * stored compressed in chunks under a generation number,
+ * `["bundle_chunk", slug, generation, i]`; the head `["bundle", slug]` names
+ * the generation and carries the figures a list shows. A write lays every
+ * chunk of a fresh generation first and then flips the head in one commit
+ * checked against the head it started from, so a reader never sees a
+ * half-written bundle and a crash leaves the previous generation in place.
+ * While a generation is being written a marker `["bundle_pending", slug,
+ * generation]` stands; the flip requires it and removes it, and sweeps
+ * delete it before any chunk, which keeps sweeping safe beside writers.
+ *
+ * Reads re-validate the stored document (kinds re-resolved, every rule
+ * checked again): a damaged store surfaces as {@linkcode BundleCorrupt},
+ * never as bad data.
+ *
+ * @module
+ */
+import { Conflict, ImportRejected } from "../core/errors.ts";
+import { serialiseBundle } from "../core/bundle/serialise.ts";
+import { bundleStats } from "../core/bundle/stats.ts";
+import type { BundleV4, Official } from "../core/bundle/types.ts";
+import { validateBundle } from "../core/bundle/validate.ts";
+import { type BlobRef, deleteBlob, readBlob, withLockRetry, writeBlob } from "./blob.ts";
+import { nextId } from "./ids.ts";
+
+/** What the head of a bundle records: where its document is, and what a list shows. */
+export interface BundleHead {
+  slug: string;
+  /** meta.track of the stored document. */
+  track: string;
+  /** The generation whose chunks hold the document; increases with every write. */
+  generation: number;
+  /** The chunks of that generation. */
+  chunks: BlobRef;
+  /** Uncompressed size of the stored JSON, bytes. */
+  json_bytes: number;
+  /** Cells (edges). */
+  edges: number;
+  /** meta.runs. */
+  runs: number;
+  /** Installations with a run counter. */
+  sources: number;
+  updated_at: string;
+  official: Official | null;
+  /** Cells with a known elevation. */
+  elevation_points: number;
+  /** Cells whose kind is wall, runoff or edge. */
+  manual_points: number;
+  finish_crossings: number;
+  corners: number;
+  sections: number;
+}
+
+/** A stored bundle as read: its head and its re-validated document. */
+export interface StoredBundle {
+  head: BundleHead;
+  doc: BundleV4;
+}
+
+/** What a change to a bundle returns: the document to store and anything for the caller. */
+export interface BundleChange<R> {
+  doc: BundleV4;
+  result: R;
+}
+
+/** The outcome of {@linkcode updateBundle}. */
+export interface BundleUpdate<R> {
+  /** The head now in place. */
+  head: BundleHead;
+  /** What the change returned on the attempt that was committed. */
+  result: R;
+  /** Attempts made: 1 without contention. */
+  attempts: number;
+}
+
+/** Options of {@linkcode updateBundle}. */
+export interface UpdateOptions {
+  /** Most attempts before giving up with {@linkcode Conflict} (default 50). */
+  maxAttempts?: number;
+}
+
+/** The stored document of a bundle cannot be read back: a damaged store, not a user error. */
+export class BundleCorrupt extends Error {
+  /** Creates the error naming the bundle and what is wrong. */
+  constructor(slug: string, why: string, options?: ErrorOptions) {
+    super(`stored bundle "${slug}" is unreadable: ${why}`, options);
+    this.name = "BundleCorrupt";
+  }
+}
+
+const HEAD = "bundle";
+const CHUNK = "bundle_chunk";
+const PENDING = "bundle_pending";
+const GENERATION_COUNTER = "bundle_generation";
+const DEFAULT_ATTEMPTS = 50;
+/** Re-reads of a head whose chunks were swept by a concurrent write before giving up. */
+const READ_ATTEMPTS = 10;
+
+/** The head key of `slug`. */
+export const bundleHeadKey = (slug: string): Deno.KvKey => [HEAD, slug];
+
+/** The key prefix of one generation's chunks. */
+export const bundleChunkPrefix = (slug: string, generation: number): Deno.KvKey => [
+  CHUNK,
+  slug,
+  generation,
+];
+
+/**
+ * The key marking a generation as being written. A head may be flipped to a
+ * generation only while its marker is still in place, so a sweep that
+ * deletes the marker first can never race a writer into naming deleted chunks.
+ */
+export const bundlePendingKey = (slug: string, generation: number): Deno.KvKey => [
+  PENDING,
+  slug,
+  generation,
+];
+
+/** The head of `slug`, or null when no bundle is stored under it. */
+export async function getBundleHead(kv: Deno.Kv, slug: string): Promise<BundleHead | null> {
+  return (await kv.get<BundleHead>(bundleHeadKey(slug))).value;
+}
+
+/** Every head, in slug order. Reads no documents. */
+export async function listBundleHeads(kv: Deno.Kv): Promise<BundleHead[]> {
+  const heads: BundleHead[] = [];
+  for await (const e of kv.list<BundleHead>({ prefix: [HEAD] })) {
+    if (e.key.length === 2) heads.push(e.value);
+  }
+  return heads;
+}
+
+function decode(slug: string, bytes: Uint8Array): BundleV4 {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (err) {
+    throw new BundleCorrupt(slug, `not JSON: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    const doc = validateBundle(raw);
+    if (doc.version !== 4) throw new BundleCorrupt(slug, `stored as version ${doc.version}`);
+    return doc;
+  } catch (err) {
+    if (err instanceof ImportRejected) {
+      throw new BundleCorrupt(slug, `fails validation: ${err.message}`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+/**
+ * Reads the document the head `entry` names. Null when the chunks are gone
+ * because a concurrent write flipped the head and swept them meanwhile.
+ */
+async function readDocument(
+  kv: Deno.Kv,
+  entry: Deno.KvEntry<BundleHead>,
+): Promise<BundleV4 | null> {
+  const head = entry.value;
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBlob(kv, bundleChunkPrefix(head.slug, head.generation), head.chunks);
+  } catch (err) {
+    const now = await kv.get<BundleHead>(bundleHeadKey(head.slug));
+    if (now.versionstamp !== entry.versionstamp) return null;
+    throw new BundleCorrupt(head.slug, (err as Error).message, { cause: err });
+  }
+  return decode(head.slug, bytes);
+}
+
+/** The head entry and document of `slug` as one consistent pair, or null when none is stored. */
+async function readEntry(
+  kv: Deno.Kv,
+  slug: string,
+): Promise<{ entry: Deno.KvEntryMaybe<BundleHead>; stored: StoredBundle | null }> {
+  for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+    const entry = await kv.get<BundleHead>(bundleHeadKey(slug));
+    if (entry.versionstamp === null) return { entry, stored: null };
+    const doc = await readDocument(kv, entry as Deno.KvEntry<BundleHead>);
+    if (doc !== null) return { entry, stored: { head: entry.value!, doc } };
+  }
+  throw new Conflict(`bundle "${slug}" is changing too fast to be read; try again`);
+}
+
+/**
+ * The bundle stored under `slug`, re-validated, or null. The document is
+ * always one whole generation: never a mix, never a half-written one.
+ *
+ * @throws {BundleCorrupt} when the stored document cannot be decoded or fails validation.
+ */
+export async function readBundle(kv: Deno.Kv, slug: string): Promise<StoredBundle | null> {
+  return (await readEntry(kv, slug)).stored;
+}
+
+function headOf(
+  slug: string,
+  generation: number,
+  chunks: BlobRef,
+  json: number,
+  doc: BundleV4,
+): BundleHead {
+  const stats = bundleStats(doc);
+  return {
+    slug,
+    track: doc.meta.track,
+    generation,
+    chunks,
+    json_bytes: json,
+    edges: stats.points,
+    runs: doc.meta.runs,
+    sources: stats.sources,
+    updated_at: doc.meta.updated_at,
+    official: doc.meta.official && { ...doc.meta.official },
+    elevation_points: stats.elevation_points,
+    manual_points: stats.manual_points,
+    finish_crossings: stats.finish_crossings,
+    corners: stats.corners,
+    sections: stats.sections,
+  };
+}
+
+/** Best-effort cleanup: a failure here leaves orphans for the start-up sweep, never bad data. */
+async function quietly(what: string, fn: () => Promise<unknown>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    console.error(`bundle store: ${what} failed (the start-up sweep will retry):`, err);
+  }
+}
+
+/**
+ * Changes the bundle under `slug`: reads the current one (or null), calls
+ * `change` with it, writes the returned document as a new generation, and
+ * flips the head in one commit checked against the head that was read. When
+ * another writer got there first, the new generation is deleted and the
+ * whole step repeats on the newer bundle, so concurrent changes serialise
+ * and the end state is that of running them one after another (in the order
+ * their commits landed). Generations older than the new one are swept after
+ * the flip.
+ *
+ * `change` may run more than once and must not have side effects; whatever
+ * it throws propagates with nothing written.
+ *
+ * @throws {Conflict} after `maxAttempts` lost races.
+ * @throws {BundleCorrupt} when the current bundle cannot be read back.
+ */
+export async function updateBundle<R>(
+  kv: Deno.Kv,
+  slug: string,
+  change: (current: StoredBundle | null) => BundleChange<R> | Promise<BundleChange<R>>,
+  opts: UpdateOptions = {},
+): Promise<BundleUpdate<R>> {
+  const maxAttempts = opts.maxAttempts ?? DEFAULT_ATTEMPTS;
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    const { entry, stored } = await readEntry(kv, slug);
+    const { doc, result } = await change(stored);
+    const json = new TextEncoder().encode(serialiseBundle(doc));
+    // A fresh number per attempt: two writers never share a generation's keys.
+    const generation = await nextId(kv, GENERATION_COUNTER);
+    const pending = bundlePendingKey(slug, generation);
+    let marker: Deno.KvCommitResult;
+    let chunks: BlobRef;
+    try {
+      marker = await withLockRetry(() => kv.set(pending, new Date().toISOString()));
+      chunks = await writeBlob(kv, bundleChunkPrefix(slug, generation), json);
+    } catch (err) {
+      await quietly("removing a failed generation", () => dropGeneration(kv, slug, generation));
+      throw err;
+    }
+    const head = headOf(slug, generation, chunks, json.byteLength, doc);
+    const committed = await withLockRetry(() =>
+      kv.atomic()
+        .check(entry)
+        .check({ key: pending, versionstamp: marker.versionstamp })
+        .set(bundleHeadKey(slug), head)
+        .delete(pending)
+        .commit()
+    );
+    if (committed.ok) {
+      await quietly("sweeping old generations", () => sweepGenerations(kv, slug, generation));
+      return { head, result, attempts: attempt };
+    }
+    await quietly("removing a superseded generation", () => dropGeneration(kv, slug, generation));
+  }
+  throw new Conflict(
+    `bundle "${slug}" changed ${maxAttempts} times while this change was being written; try again`,
+  );
+}
+
+/**
+ * Deletes generation `generation` of `slug` (its marker and its chunks)
+ * unless the head names it. The first commit checks the head as read and
+ * removes the marker, so once it lands no writer can flip to this
+ * generation any more; only then are the chunks deleted. Safe while other
+ * writers run: one caught mid-write just has to try again. True when dropped.
+ */
+async function dropGeneration(kv: Deno.Kv, slug: string, generation: number): Promise<boolean> {
+  for (let attempt = 0; attempt < DEFAULT_ATTEMPTS; attempt++) {
+    const [head, marker] = await kv.getMany<[BundleHead, string]>([
+      bundleHeadKey(slug),
+      bundlePendingKey(slug, generation),
+    ]);
+    if (head.value?.generation === generation) return false;
+    const op = kv.atomic().check(head).check(marker);
+    if (marker.versionstamp !== null) op.delete(marker.key);
+    if ((await withLockRetry(() => op.commit())).ok) {
+      await deleteBlob(kv, bundleChunkPrefix(slug, generation));
+      return true;
+    }
+  }
+  throw new Conflict(`bundle "${slug}" is changing too fast to sweep generation ${generation}`);
+}
+
+/**
+ * The generations that have chunks under `prefix` (`[CHUNK]` or
+ * `[CHUNK, slug]`) as (slug, generation) pairs, in key order, reading one
+ * chunk per generation.
+ */
+async function* generations(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey,
+): AsyncGenerator<{ slug: string; generation: number }> {
+  let start: Deno.KvKey | null = null;
+  for (;;) {
+    const selector: Deno.KvListSelector = start === null ? { prefix } : { prefix, start };
+    let found: { slug: string; generation: number } | null = null;
+    for await (const e of kv.list<Uint8Array>(selector, { limit: 1 })) {
+      found = slugAndGeneration(e.key);
+    }
+    if (found === null) return;
+    yield found;
+    // Generations are integers, so generation + 1 is the first key past this one's chunks.
+    start = [CHUNK, found.slug, found.generation + 1];
+  }
+}
+
+function slugAndGeneration(key: Deno.KvKey): { slug: string; generation: number } {
+  const slug = key[1];
+  const generation = key[2];
+  if (typeof slug !== "string" || typeof generation !== "number") {
+    throw new Error(`unexpected bundle key ${JSON.stringify(key.map(String))}`);
+  }
+  return { slug, generation };
+}
+
+/** Drops every generation of `slug` older than `current` that still has chunks. */
+async function sweepGenerations(kv: Deno.Kv, slug: string, current: number): Promise<void> {
+  const old: number[] = [];
+  for await (const g of generations(kv, [CHUNK, slug])) {
+    if (g.generation >= current) break;
+    old.push(g.generation);
+  }
+  for (const generation of old) await dropGeneration(kv, slug, generation);
+}
+
+/**
+ * Deletes every generation no head names, chunks and markers: what a crash
+ * between writing a generation and flipping the head (or before sweeping
+ * the previous one) leaves behind. Returns how many generations were
+ * dropped. Meant for start-up; safe even while another process writes
+ * bundles to the same store (a write caught in progress is retried by its
+ * writer, never left pointing at deleted chunks).
+ */
+export async function sweepOrphanBundleChunks(kv: Deno.Kv): Promise<number> {
+  const candidates = new Map<string, { slug: string; generation: number }>();
+  const add = (g: { slug: string; generation: number }) =>
+    candidates.set(`${g.generation}/${g.slug}`, g);
+  for await (const g of generations(kv, [CHUNK])) add(g);
+  for await (const e of kv.list<string>({ prefix: [PENDING] })) add(slugAndGeneration(e.key));
+  let dropped = 0;
+  for (const g of candidates.values()) {
+    if (await dropGeneration(kv, g.slug, g.generation)) dropped++;
+  }
+  return dropped;
+}

@@ -1,0 +1,386 @@
+import { strict as assert } from "node:assert";
+import { Conflict } from "../../src/core/errors.ts";
+import { merge } from "../../src/core/bundle/merge.ts";
+import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
+import type { BundleV4 } from "../../src/core/bundle/types.ts";
+import { upgradeImported } from "../../src/core/bundle/upgrade.ts";
+import { validateBundle } from "../../src/core/bundle/validate.ts";
+import { jsonBytes, writeBlob } from "../../src/storage/blob.ts";
+import {
+  BundleCorrupt,
+  bundleHeadKey,
+  getBundleHead,
+  listBundleHeads,
+  readBundle,
+  sweepOrphanBundleChunks,
+  updateBundle,
+} from "../../src/storage/bundles.ts";
+import { clone, FRIEND, legacyDoc, ME, v4Doc } from "../core/bundle/arbitraries.ts";
+import { syntheticBundle } from "../e2e/bundle_crash_child.ts";
+
+const NOW = "2026-11-21T12:00:00.000Z";
+
+function read(raw: unknown): BundleV4 {
+  return upgradeImported(validateBundle(raw));
+}
+
+/** Every entry of the store: key, value and versionstamp. */
+async function snapshot(kv: Deno.Kv): Promise<[Deno.KvKey, unknown, string][]> {
+  const out: [Deno.KvKey, unknown, string][] = [];
+  for await (const e of kv.list({ prefix: [] })) out.push([e.key, e.value, e.versionstamp]);
+  return out;
+}
+
+/** The generations that have chunks under `slug`, with their chunk counts. */
+async function chunkGenerations(kv: Deno.Kv, slug: string): Promise<Map<number, number>> {
+  const gens = new Map<number, number>();
+  for await (const e of kv.list({ prefix: ["bundle_chunk", slug] })) {
+    const gen = e.key[2] as number;
+    gens.set(gen, (gens.get(gen) ?? 0) + 1);
+  }
+  return gens;
+}
+
+/** An update that merges `raw` into whatever is stored. */
+function mergeIn(kv: Deno.Kv, slug: string, raw: unknown, now = NOW) {
+  const incoming = read(raw);
+  return updateBundle(kv, slug, (current) => {
+    const r = merge(current?.doc ?? null, incoming, { now });
+    return { doc: r.merged, result: r.report };
+  });
+}
+
+async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await fn(kv);
+  } finally {
+    kv.close();
+  }
+}
+
+Deno.test("a written bundle reads back equal, with a head describing it", async () => {
+  await withKv(async (kv) => {
+    const raw = v4Doc(6, { source: FRIEND, run: 4 });
+    raw.corners = [{ apex: { x: 1, z: 2 } }];
+    const { head, result, attempts } = await mergeIn(kv, "test-ring", raw);
+    assert.equal(attempts, 1);
+    assert.equal(result.addedEdges, 6);
+    const stored = await readBundle(kv, "test-ring");
+    assert.ok(stored);
+    assert.deepEqual(stored.head, head);
+    const expected = merge(null, read(raw), { now: NOW }).merged;
+    assert.equal(serialiseBundle(stored.doc), serialiseBundle(expected));
+    assert.deepEqual({ ...head, generation: 0, chunks: null, json_bytes: 0 }, {
+      slug: "test-ring",
+      track: "Test Ring",
+      generation: 0,
+      chunks: null,
+      json_bytes: 0,
+      edges: 6,
+      runs: 4,
+      sources: 1,
+      updated_at: NOW,
+      official: null,
+      elevation_points: 6,
+      manual_points: 0,
+      finish_crossings: 0,
+      corners: 1,
+      sections: 0,
+    });
+    assert.equal(head.json_bytes, new TextEncoder().encode(serialiseBundle(expected)).byteLength);
+    assert.deepEqual(await chunkGenerations(kv, "test-ring"), new Map([[head.generation, 1]]));
+    assert.deepEqual(await getBundleHead(kv, "test-ring"), head);
+  });
+});
+
+Deno.test("nothing is stored under an unknown slug", async () => {
+  await withKv(async (kv) => {
+    assert.equal(await readBundle(kv, "nowhere"), null);
+    assert.equal(await getBundleHead(kv, "nowhere"), null);
+    assert.deepEqual(await listBundleHeads(kv), []);
+  });
+});
+
+Deno.test("each write flips to a newer generation and sweeps the older one", async () => {
+  await withKv(async (kv) => {
+    const first = await mergeIn(kv, "test-ring", v4Doc(3, { source: ME, run: 1 }));
+    const second = await mergeIn(kv, "test-ring", v4Doc(5, { source: FRIEND, run: 2 }));
+    assert.ok(second.head.generation > first.head.generation);
+    assert.deepEqual(
+      await chunkGenerations(kv, "test-ring"),
+      new Map([[second.head.generation, 1]]),
+    );
+    const stored = (await readBundle(kv, "test-ring"))!;
+    assert.equal(stored.head.generation, second.head.generation);
+    assert.equal(stored.doc.edges.length, 5);
+    assert.deepEqual(stored.doc.meta.source_runs, { [FRIEND]: 2, [ME]: 1 });
+  });
+});
+
+Deno.test("a 50,000-edge bundle spans many chunks and reads back byte for byte", async () => {
+  await withKv(async (kv) => {
+    const raw = syntheticBundle({ cells: 50_000, sources: [ME, FRIEND], runs: 9, seed: 3 });
+    const { head } = await mergeIn(kv, "crash-test-ring", raw);
+    assert.ok(head.chunks.chunks > 10, `only ${head.chunks.chunks} chunks`);
+    const gens = await chunkGenerations(kv, "crash-test-ring");
+    assert.deepEqual(gens, new Map([[head.generation, head.chunks.chunks]]));
+    const stored = (await readBundle(kv, "crash-test-ring"))!;
+    const expected = merge(null, read(raw), { now: NOW }).merged;
+    assert.equal(serialiseBundle(stored.doc), serialiseBundle(expected));
+  });
+});
+
+Deno.test("a change that throws writes nothing", async () => {
+  await withKv(async (kv) => {
+    await mergeIn(kv, "test-ring", v4Doc(3));
+    const before = await snapshot(kv);
+    await assert.rejects(
+      updateBundle(kv, "test-ring", () => {
+        throw new RangeError("refused");
+      }),
+      RangeError,
+    );
+    assert.deepEqual(await snapshot(kv), before);
+  });
+});
+
+Deno.test("heads are listed in slug order without reading documents", async () => {
+  await withKv(async (kv) => {
+    await mergeIn(kv, "zandvoort", v4Doc(2, { track: "Zandvoort" }));
+    await mergeIn(kv, "autopolis", v4Doc(4, { track: "Autopolis" }));
+    const heads = await listBundleHeads(kv);
+    assert.deepEqual(heads.map((h) => [h.slug, h.track, h.edges]), [
+      ["autopolis", "Autopolis", 4],
+      ["zandvoort", "Zandvoort", 2],
+    ]);
+  });
+});
+
+/** Stores `doc` (any JSON) directly as generation 900 of `slug`, bypassing every check. */
+async function plant(kv: Deno.Kv, slug: string, doc: unknown): Promise<void> {
+  const head = (await getBundleHead(kv, slug))!;
+  const bytes = jsonBytes(doc);
+  const chunks = await writeBlob(kv, ["bundle_chunk", slug, 900], bytes);
+  await kv.set(bundleHeadKey(slug), { ...head, generation: 900, chunks });
+}
+
+Deno.test("a read re-resolves kinds: a stored kind is never trusted", async () => {
+  await withKv(async (kv) => {
+    await mergeIn(kv, "test-ring", v4Doc(2));
+    const doc = clone(v4Doc(2)) as { edges: { kind: string }[] };
+    doc.edges[0].kind = "wall";
+    await plant(kv, "test-ring", doc);
+    const stored = (await readBundle(kv, "test-ring"))!;
+    assert.deepEqual(stored.doc.edges.map((e) => e.kind), ["auto", "auto"]);
+  });
+});
+
+Deno.test("a damaged store is reported as BundleCorrupt, never returned", async () => {
+  await withKv(async (kv) => {
+    await mergeIn(kv, "invalid", v4Doc(2));
+    const invalid = clone(v4Doc(2)) as { edges: { votes: unknown }[] };
+    invalid.edges[1].votes = {};
+    await plant(kv, "invalid", invalid);
+    await assert.rejects(readBundle(kv, "invalid"), (err: Error) => {
+      assert.ok(err instanceof BundleCorrupt);
+      assert.match(err.message, /"invalid" is unreadable: fails validation: \$\.edges\[1\]\.votes/);
+      return true;
+    });
+    // A write on top of an unreadable bundle refuses rather than losing what is there.
+    await assert.rejects(mergeIn(kv, "invalid", v4Doc(2)), BundleCorrupt);
+
+    await mergeIn(kv, "old", v4Doc(1));
+    await plant(kv, "old", legacyDoc(2, { version: 3 }));
+    await assert.rejects(readBundle(kv, "old"), /"old" is unreadable: stored as version 3/);
+
+    const garbled = await mergeIn(kv, "garbled", v4Doc(2));
+    await kv.set(
+      ["bundle_chunk", "garbled", garbled.head.generation, 0],
+      new Uint8Array([1, 2, 3]),
+    );
+    await assert.rejects(readBundle(kv, "garbled"), BundleCorrupt);
+
+    const lost = await mergeIn(kv, "lost", v4Doc(2));
+    await kv.delete(["bundle_chunk", "lost", lost.head.generation, 0]);
+    await assert.rejects(readBundle(kv, "lost"), /"lost" is unreadable: .*(missing|incomplete)/);
+  });
+});
+
+Deno.test("ten concurrent writes serialise: the end state is the sequential one", async () => {
+  await withKv(async (kv) => {
+    const docs = [
+      ...Array.from({ length: 4 }, (_, i) => v4Doc(3 + i, { source: FRIEND, run: 1 + i })),
+      ...Array.from({ length: 3 }, (_, i) => v4Doc(5, { source: ME, run: 2 + i })),
+      v4Doc(5, { source: ME, run: 4 }),
+      syntheticBundle({ cells: 40, sources: [ME, FRIEND], runs: 6, seed: 5, track: "Test Ring" }),
+      syntheticBundle({ cells: 60, sources: ["00aa00aa00"], runs: 2, seed: 6, track: "Test Ring" }),
+    ];
+    const updates = await Promise.all(docs.map((d) => mergeIn(kv, "test-ring", d)));
+    const attempts = updates.reduce((sum, u) => sum + u.attempts, 0);
+    assert.ok(attempts > docs.length, `only ${attempts} attempts: the writes never raced`);
+
+    // Commits land in generation order; replay the documents in that order.
+    const order = updates.map((u, i) => [u.head.generation, i]).sort((a, b) => a[0] - b[0]);
+    let expected: BundleV4 | null = null;
+    for (const [, i] of order) expected = merge(expected, read(docs[i]), { now: NOW }).merged;
+    const stored = (await readBundle(kv, "test-ring"))!;
+    assert.equal(serialiseBundle(stored.doc), serialiseBundle(expected!));
+    assert.equal(stored.head.generation, order[order.length - 1][0]);
+    // Losing attempts deleted their generations; the winners' old ones were swept.
+    assert.deepEqual(
+      [...(await chunkGenerations(kv, "test-ring")).keys()],
+      [stored.head.generation],
+    );
+  });
+});
+
+Deno.test("readers racing writers only ever see whole generations", async () => {
+  await withKv(async (kv) => {
+    await mergeIn(kv, "test-ring", v4Doc(3));
+    const docs = Array.from(
+      { length: 6 },
+      (_, i) =>
+        syntheticBundle({
+          cells: 3000,
+          sources: [FRIEND],
+          runs: 2 + i,
+          seed: 20 + i,
+          track: "Test Ring",
+        }),
+    );
+    let writing = true;
+    const seen: [number, string][] = [];
+    const reader = (async () => {
+      while (writing) {
+        const stored = (await readBundle(kv, "test-ring"))!;
+        seen.push([stored.head.generation, serialiseBundle(stored.doc)]);
+      }
+    })();
+    const byGeneration = new Map<number, string>();
+    await Promise.all(docs.map(async (d) => {
+      const incoming = read(d);
+      const u = await updateBundle(kv, "test-ring", (current) => {
+        const r = merge(current?.doc ?? null, incoming, { now: NOW });
+        return { doc: r.merged, result: serialiseBundle(r.merged) };
+      });
+      byGeneration.set(u.head.generation, u.result);
+    }));
+    writing = false;
+    await reader;
+    assert.ok(seen.length > 1);
+    for (const [generation, text] of seen) {
+      if (byGeneration.has(generation)) assert.equal(text, byGeneration.get(generation));
+    }
+  });
+});
+
+Deno.test("a writer that keeps losing gives up with Conflict and leaves no chunks behind", async () => {
+  await withKv(async (kv) => {
+    const { head } = await mergeIn(kv, "test-ring", v4Doc(3));
+    let calls = 0;
+    await assert.rejects(
+      updateBundle(kv, "test-ring", async (current) => {
+        calls++;
+        // Another writer touches the head after every read.
+        await kv.set(bundleHeadKey("test-ring"), current!.head);
+        return { doc: current!.doc, result: null };
+      }, { maxAttempts: 3 }),
+      (err: Error) => err instanceof Conflict && /changed 3 times/.test(err.message),
+    );
+    assert.equal(calls, 3);
+    assert.deepEqual([...(await chunkGenerations(kv, "test-ring")).keys()], [head.generation]);
+    assert.equal((await readBundle(kv, "test-ring"))!.doc.edges.length, 3);
+  });
+});
+
+/**
+ * `kv` with a pause: the `n`-th commit that writes bundle chunks waits until
+ * released. `reached` resolves when the pause begins.
+ */
+function pausedAt(kv: Deno.Kv, n: number) {
+  const reached = Promise.withResolvers<void>();
+  const release = Promise.withResolvers<void>();
+  let chunkCommits = 0;
+  const paused = new Proxy(kv, {
+    get(target, prop) {
+      if (prop === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const set = op.set.bind(op);
+          const commit = op.commit.bind(op);
+          let chunks = false;
+          op.set = (key, value, options) => {
+            chunks ||= key[0] === "bundle_chunk";
+            return set(key, value, options);
+          };
+          op.commit = async () => {
+            if (chunks && ++chunkCommits === n) {
+              reached.resolve();
+              await release.promise;
+            }
+            return await commit();
+          };
+          return op;
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { kv: paused, reached: reached.promise, release: () => release.resolve() };
+}
+
+Deno.test("a sweep in the middle of a write never leaves the head naming deleted chunks", async () => {
+  await withKv(async (kv) => {
+    const raw = syntheticBundle({ cells: 30_000, sources: [ME], runs: 3, seed: 8 });
+    // The writer stops after its first batch of chunks, before the second.
+    const writer = pausedAt(kv, 2);
+    const update = mergeIn(writer.kv, "crash-test-ring", raw);
+    await writer.reached;
+    const [generation] = (await chunkGenerations(kv, "crash-test-ring")).keys();
+    assert.equal(await sweepOrphanBundleChunks(kv), 1);
+    assert.deepEqual(await chunkGenerations(kv, "crash-test-ring"), new Map());
+    writer.release();
+    // The writer cannot flip to the swept generation; it writes a new one instead.
+    const { head, attempts } = await update;
+    assert.equal(attempts, 2);
+    assert.ok(head.generation > generation);
+    const stored = (await readBundle(kv, "crash-test-ring"))!;
+    assert.equal(
+      serialiseBundle(stored.doc),
+      serialiseBundle(merge(null, read(raw), { now: NOW }).merged),
+    );
+    assert.deepEqual(
+      await chunkGenerations(kv, "crash-test-ring"),
+      new Map([[head.generation, head.chunks.chunks]]),
+    );
+    assert.deepEqual(await Array.fromAsync(kv.list({ prefix: ["bundle_pending"] })), []);
+  });
+});
+
+Deno.test("the start-up sweep deletes generations no head names, and nothing else", async () => {
+  await withKv(async (kv) => {
+    const { head } = await mergeIn(kv, "test-ring", v4Doc(3));
+    const other = await mergeIn(kv, "other-ring", v4Doc(2, { track: "Other Ring" }));
+    const bytes = jsonBytes(syntheticBundle({ cells: 2000, sources: [ME], runs: 1, seed: 1 }));
+    // A crash mid-write of a newer generation, one after the flip before the sweep,
+    // and a first import of a circuit that never got a head.
+    await writeBlob(kv, ["bundle_chunk", "test-ring", head.generation + 50], bytes);
+    await writeBlob(kv, ["bundle_chunk", "test-ring", head.generation - 1], bytes);
+    await writeBlob(kv, ["bundle_chunk", "new-ring", 77], bytes);
+    // A crash after marking a generation pending, before its first chunk; and one mid-write.
+    await kv.set(["bundle_pending", "test-ring", head.generation + 60], "2026-11-21T12:00:00Z");
+    await kv.set(["bundle_pending", "test-ring", head.generation + 50], "2026-11-21T12:00:00Z");
+    assert.equal(await sweepOrphanBundleChunks(kv), 4);
+    assert.deepEqual(await Array.fromAsync(kv.list({ prefix: ["bundle_pending"] })), []);
+    assert.deepEqual([...(await chunkGenerations(kv, "test-ring")).keys()], [head.generation]);
+    assert.deepEqual([...(await chunkGenerations(kv, "other-ring")).keys()], [
+      other.head.generation,
+    ]);
+    assert.deepEqual([...(await chunkGenerations(kv, "new-ring")).keys()], []);
+    assert.equal((await readBundle(kv, "test-ring"))!.doc.edges.length, 3);
+    assert.equal((await readBundle(kv, "other-ring"))!.doc.edges.length, 2);
+    assert.equal(await sweepOrphanBundleChunks(kv), 0);
+  });
+});
