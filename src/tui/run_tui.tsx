@@ -60,6 +60,9 @@ export async function runTui(app: App, opts: TuiOptions = {}): Promise<void> {
     patchConsole: true,
     maxFps: 20,
     alternateScreen: true,
+    // We only get here on a terminal. Ink would otherwise fall back to
+    // printing one final frame whenever a CI variable is set.
+    interactive: true,
   });
   const unmount = () => instance.unmount();
   if (opts.signal?.aborted) unmount();
