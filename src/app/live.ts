@@ -7,7 +7,7 @@
  * @module
  */
 import type { Frame } from "../core/gt7/frame.ts";
-import { LapRecorder, type RecorderEvent, type RecorderStats } from "../core/laps/recorder.ts";
+import { LapRecorder, type RecorderEvent } from "../core/laps/recorder.ts";
 import { finishRecordedLap } from "../core/laps/recorded_lap.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
@@ -53,7 +53,6 @@ export class LiveService {
   #queue: Promise<void> = Promise.resolve();
   #lapsRecorded = 0;
   #lastFrame: Frame | null = null;
-  #failures = 0;
 
   /** Creates the service; nothing is stored until the first lap completes. */
   constructor(opts: LiveOptions) {
@@ -78,11 +77,6 @@ export class LiveService {
   /** The latest frame, for live displays. */
   get lastFrame(): Frame | null {
     return this.#lastFrame;
-  }
-
-  /** Recorder counters. */
-  get recorderStats(): RecorderStats {
-    return this.#recorder.stats;
   }
 
   /** The live session as stored, or null when none has laps yet. */
@@ -124,11 +118,6 @@ export class LiveService {
   /** Resolves once every queued write has been attempted. */
   flush(): Promise<void> {
     return this.#queue;
-  }
-
-  /** Storage writes that failed (each is logged). */
-  get failures(): number {
-    return this.#failures;
   }
 
   #handle(event: RecorderEvent): void {
@@ -180,7 +169,6 @@ export class LiveService {
 
   #enqueue(task: () => Promise<void>): void {
     this.#queue = this.#queue.then(task).catch((err) => {
-      this.#failures++;
       console.error("storing live telemetry failed:", err);
     });
   }

@@ -16,8 +16,6 @@ export interface ReplaySource {
   /** What is being replayed, for messages. */
   description: string;
   format: PacketFormat;
-  /** Packets in the stream (for progress), when known up front. */
-  count: number | null;
   /** A fresh iteration of the plaintext packets. */
   packets: () => Iterable<Uint8Array>;
 }
@@ -46,7 +44,6 @@ export async function openReplaySource(
     return {
       description: `synthetic drive (seed ${seed}, ${mode}, ${laps} laps)`,
       format: "C",
-      count: null,
       packets: () => mapIterable(syntheticFrames({ seed, laps, mode }), (f) => encodeFrame(f)),
     };
   }
@@ -73,7 +70,6 @@ export async function openReplaySource(
   return {
     description: `${spec} (${capture.packets.length} ${kind} packets, format ${capture.format})`,
     format: capture.format,
-    count: capture.packets.length,
     packets: () => capture.packets,
   };
 }

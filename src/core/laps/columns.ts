@@ -90,11 +90,6 @@ export function isSampleColumn(name: string): name is SampleColumn {
   return KNOWN.has(name);
 }
 
-/** The number of ticks in `samples` (the length of `t`). */
-export function sampleCount(samples: LapSamples): number {
-  return samples.t.length;
-}
-
 /** The channels present in `samples`, in canonical order. */
 export function presentColumns(samples: LapSamples): SampleColumn[] {
   return SAMPLE_COLUMNS.filter((c) => samples[c] !== undefined);
