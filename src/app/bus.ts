@@ -16,7 +16,8 @@ export type AppEvent =
     type: "bundle";
     slug: string;
     track: string;
-    reason: "import" | "rename" | "delete" | "survey";
+    /** What changed it: an import (merge), a rename (merge into the new slug), a delete, a survey save, an edit of corners/sections, or the official match. */
+    reason: "import" | "rename" | "delete" | "survey" | "authoring" | "official";
   };
 
 /** A subscriber. */

@@ -34,6 +34,16 @@ export interface LiveStatus {
   missing: number;
 }
 
+/** Sees every frame after the lap recorder, synchronously; must not block. */
+export type FrameTap = (frame: Frame) => void;
+
+/**
+ * Runs after a lap is stored and before it is announced, so listeners hear
+ * of the lap with the session as the hook left it (for example, named by
+ * identification). Returns the updated session, or nothing when unchanged.
+ */
+export type LapHook = (lap: LapSummary, session: Session) => Promise<Session | void>;
+
 /** Options for {@linkcode LiveService}. */
 export interface LiveOptions {
   kv: Deno.Kv;
@@ -53,6 +63,8 @@ export class LiveService {
   #queue: Promise<void> = Promise.resolve();
   #lapsRecorded = 0;
   #lastFrame: Frame | null = null;
+  #taps = new Set<FrameTap>();
+  #lapHooks: LapHook[] = [];
 
   /** Creates the service; nothing is stored until the first lap completes. */
   constructor(opts: LiveOptions) {
@@ -72,6 +84,24 @@ export class LiveService {
       return;
     }
     for (const event of events) this.#handle(event);
+    for (const tap of this.#taps) {
+      try {
+        tap(frame);
+      } catch (err) {
+        console.error("frame listener failed:", err);
+      }
+    }
+  }
+
+  /** Adds a frame tap; returns the function that removes it. */
+  tap(fn: FrameTap): () => void {
+    this.#taps.add(fn);
+    return () => this.#taps.delete(fn);
+  }
+
+  /** Adds a hook that runs, in order of addition, on every stored live lap. */
+  onLap(hook: LapHook): void {
+    this.#lapHooks.push(hook);
   }
 
   /** The latest frame, for live displays. */
@@ -144,9 +174,22 @@ export class LiveService {
           const lap = await saveLap(this.#kv, session.id, finished);
           this.#lapsRecorded++;
           this.#session = await getSession(this.#kv, session.id);
+          await this.#runLapHooks(lap);
           this.#emitLap(lap);
         });
         break;
+      }
+    }
+  }
+
+  async #runLapHooks(lap: LapSummary): Promise<void> {
+    for (const hook of this.#lapHooks) {
+      if (!this.#session) return;
+      try {
+        const updated = await hook(lap, this.#session);
+        if (updated) this.#session = updated;
+      } catch (err) {
+        console.error("lap hook failed:", err);
       }
     }
   }
