@@ -1,0 +1,83 @@
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { DB_FILE, openStore, StoreUnavailable } from "../../src/storage/kv.ts";
+
+const DENO = Deno.execPath();
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+const HOLDER = new URL("./_lock_holder.ts", import.meta.url).pathname;
+
+/** Starts a process that holds `dir`'s database locked; resolves once it does. */
+async function lockStore(dir: string): Promise<Deno.ChildProcess> {
+  // The file must exist and be a KV database before another process locks it.
+  const kv = await openStore(dir);
+  kv.close();
+  const child = new Deno.Command(DENO, {
+    args: ["run", "-A", HOLDER, join(dir, DB_FILE)],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const { value } = await reader.read();
+  assert.equal(value?.trim(), "locked");
+  reader.releaseLock();
+  return child;
+}
+
+async function release(child: Deno.ChildProcess): Promise<void> {
+  await child.stdin.close();
+  await child.stdout.cancel().catch(() => {});
+  await child.status;
+}
+
+Deno.test({
+  name: "openStore reports a store locked by another process instead of hanging",
+  // The abandoned open finishes only after the holder lets go, inside this test.
+  sanitizeOps: false,
+  sanitizeResources: false,
+}, async () => {
+  const dir = await Deno.makeTempDir();
+  const holder = await lockStore(dir);
+  try {
+    const t0 = performance.now();
+    await assert.rejects(
+      () => openStore(dir, { lockWaitMs: 300 }),
+      (err: unknown) => {
+        assert.ok(err instanceof StoreUnavailable);
+        assert.match(err.message, /is locked by another process/);
+        assert.ok(err.message.includes(join(dir, DB_FILE)));
+        return true;
+      },
+    );
+    assert.ok(performance.now() - t0 < 5_000);
+  } finally {
+    await release(holder);
+  }
+  // Once the other process lets go, the same directory opens normally.
+  const kv = await openStore(dir);
+  assert.notEqual((await kv.get(["meta", "opened_at"])).value, null);
+  kv.close();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("serve exits once with a clear message when the store is locked", async () => {
+  const dir = await Deno.makeTempDir();
+  const holder = await lockStore(dir);
+  try {
+    const out = await new Deno.Command(DENO, {
+      args: ["run", "-A", MAIN, "serve", "--data", dir, "--port", "0", "--udp-port", "0"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 1, stderr);
+    assert.match(
+      stderr,
+      /^sim-datalogger: the data store .* is locked by another process; stop it or pass a different --data directory\n$/,
+    );
+  } finally {
+    await release(holder);
+  }
+  await Deno.remove(dir, { recursive: true });
+});
