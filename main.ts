@@ -20,6 +20,7 @@ import { LAP_FILE_FORMAT } from "./src/core/laps/lap_file.ts";
 import { ImportRejected } from "./src/core/errors.ts";
 import { formatLapTime } from "./src/core/laps/lap_time.ts";
 import { type Logger, startLogger } from "./src/server/logger.ts";
+import { canonicalOrigin } from "./src/server/cors_origin.ts";
 import { describeEvent } from "./src/server/console_output.ts";
 import { runTui } from "./src/tui/run_tui.tsx";
 import { type ReplaySpeed, runFakeConsole } from "./src/server/fake_console.ts";
@@ -42,6 +43,16 @@ function address(value: string): string {
     throw new InvalidArgumentError("must be an IP address or host name");
   }
   return value;
+}
+
+function origin(value: string): string {
+  const canonical = canonicalOrigin(value);
+  if (canonical === null) {
+    throw new InvalidArgumentError(
+      "must be one origin such as http://localhost:3000 (no path, no wildcard)",
+    );
+  }
+  return canonical;
 }
 
 function speed(value: string): ReplaySpeed {
@@ -67,6 +78,7 @@ interface LoggerFlags {
   port: number;
   data: string;
   token?: string;
+  cors?: string;
 }
 
 function loggerOptions(cmd: Command, data?: string): Command {
@@ -84,6 +96,11 @@ function loggerOptions(cmd: Command, data?: string): Command {
     .option(
       "--token <token>",
       "bearer token other machines must send to make changes (default: $SIM_DATALOGGER_TOKEN; none: refused)",
+    )
+    .option(
+      "--cors <origin>",
+      "allow this one browser origin, such as http://localhost:3000",
+      origin,
     );
 }
 
@@ -97,6 +114,7 @@ async function runHeadless(flags: LoggerFlags, mode: "start" | "serve"): Promise
     udpPort: flags.udpPort,
     format: flags.format,
     token: flags.token ?? Deno.env.get("SIM_DATALOGGER_TOKEN") ?? null,
+    cors: flags.cors ?? null,
   });
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
   if (!flags.console) {

@@ -6,6 +6,7 @@
  */
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
+import { cors } from "hono/cors";
 import { NotFound } from "../core/errors.ts";
 import type { App } from "../app/context.ts";
 import { problemResponse } from "./problem.ts";
@@ -20,6 +21,8 @@ import { schemaRoutes } from "./routes/schemas.ts";
 export interface HttpOptions {
   /** Bearer token that lets non-loopback callers make changes; null refuses them. */
   token?: string | null;
+  /** The one browser origin allowed cross-origin access; null or absent sends no CORS headers. */
+  cors?: string | null;
 }
 
 /** What Deno.serve hands Hono as its environment. */
@@ -30,6 +33,17 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   const http = new Hono<Env>();
   const token = opts.token ?? null;
   http.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
+  if (opts.cors) {
+    http.use(
+      "/api/*",
+      cors({
+        origin: opts.cors,
+        allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+        allowHeaders: ["authorization", "content-type"],
+        maxAge: 600,
+      }),
+    );
+  }
   http.use("*", async (c, next) => {
     // Without a socket address (in-process calls) the caller is this process.
     const remote = c.env?.remoteAddr?.hostname ?? "127.0.0.1";

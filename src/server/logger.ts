@@ -27,6 +27,8 @@ export interface LoggerOptions {
   format: PacketFormat;
   /** Bearer token letting other machines make changes; null or absent refuses them. */
   token?: string | null;
+  /** The one browser origin allowed cross-origin access; null or absent allows none. */
+  cors?: string | null;
   /** The clock; injectable for tests. */
   now?: () => Date;
 }
@@ -57,7 +59,12 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
   let http: HttpServer | null = null;
   try {
     app = await createApp({ kv, now: opts.now });
-    http = startHttp(app, { hostname: opts.host, port: opts.port, token: opts.token ?? null });
+    http = startHttp(app, {
+      hostname: opts.host,
+      port: opts.port,
+      token: opts.token ?? null,
+      cors: opts.cors ?? null,
+    });
     const udp = startUdpClient({
       hostname: udpBindHost(opts.console),
       port: opts.udpPort,

@@ -1,0 +1,90 @@
+import { strict as assert } from "node:assert";
+import { createApp } from "../../src/app/context.ts";
+import { startHttp } from "../../src/server/http.ts";
+import { canonicalOrigin } from "../../src/server/cors_origin.ts";
+
+async function withServer(cors: string | null, fn: (url: string) => Promise<void>) {
+  const kv = await Deno.openKv(":memory:");
+  const app = await createApp({ kv });
+  const server = startHttp(app, { hostname: "127.0.0.1", port: 0, cors });
+  try {
+    await fn(server.url);
+  } finally {
+    await server.close();
+    kv.close();
+  }
+}
+
+const ORIGIN = "http://localhost:3000";
+
+Deno.test("no CORS headers are sent unless an origin is configured", async () => {
+  await withServer(null, async (url) => {
+    const get = await fetch(`${url}/api/sessions`, { headers: { origin: ORIGIN } });
+    await get.body?.cancel();
+    assert.equal(get.status, 200);
+    assert.equal(get.headers.get("access-control-allow-origin"), null);
+    const preflight = await fetch(`${url}/api/track-bundles/import`, {
+      method: "OPTIONS",
+      headers: { origin: ORIGIN, "access-control-request-method": "POST" },
+    });
+    await preflight.body?.cancel();
+    assert.equal(preflight.headers.get("access-control-allow-origin"), null);
+    assert.equal(preflight.headers.get("access-control-allow-methods"), null);
+  });
+});
+
+Deno.test("--cors allows exactly the configured origin", async () => {
+  await withServer(ORIGIN, async (url) => {
+    const get = await fetch(`${url}/api/sessions`, { headers: { origin: ORIGIN } });
+    await get.body?.cancel();
+    assert.equal(get.headers.get("access-control-allow-origin"), ORIGIN);
+    assert.equal(get.headers.get("vary"), "Origin");
+
+    const preflight = await fetch(`${url}/api/track-bundles/import`, {
+      method: "OPTIONS",
+      headers: {
+        origin: ORIGIN,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type, authorization",
+      },
+    });
+    await preflight.body?.cancel();
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get("access-control-allow-origin"), ORIGIN);
+    assert.equal(
+      preflight.headers.get("access-control-allow-methods"),
+      "GET,HEAD,POST,PUT,PATCH,DELETE",
+    );
+    assert.equal(
+      preflight.headers.get("access-control-allow-headers"),
+      "authorization,content-type",
+    );
+    assert.equal(preflight.headers.get("access-control-max-age"), "600");
+
+    const other = await fetch(`${url}/api/sessions`, { headers: { origin: "http://evil.test" } });
+    await other.body?.cancel();
+    assert.equal(other.headers.get("access-control-allow-origin"), null);
+  });
+});
+
+Deno.test("canonicalOrigin accepts one serialised http(s) origin and nothing else", () => {
+  for (const ok of ["http://localhost:3000", "https://example.org", "http://127.0.0.1:8080"]) {
+    assert.equal(canonicalOrigin(ok), ok);
+  }
+  for (
+    const bad of [
+      "*",
+      "",
+      "localhost:3000",
+      "http://localhost:3000/",
+      "http://localhost:3000/app",
+      "http://user:pw@localhost",
+      "HTTP://LOCALHOST",
+      "ftp://example.org",
+      "http://localhost:3000?x=1",
+      "null",
+    ]
+  ) {
+    assert.equal(canonicalOrigin(bad), null, bad);
+  }
+});
