@@ -7,6 +7,7 @@
  */
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
+import type { SurveyStatus } from "./survey.ts";
 
 /** Everything the application announces. */
 export type AppEvent =
@@ -18,6 +19,12 @@ export type AppEvent =
     track: string;
     /** What changed it: an import (merge), a rename (merge into the new slug), a delete, a survey save, an edit of corners/sections, or the official match. */
     reason: "import" | "rename" | "delete" | "survey" | "authoring" | "official";
+  }
+  | {
+    type: "survey";
+    /** What happened: a start, stop, circuit label, mark, changed coverage, or a save. */
+    reason: "start" | "stop" | "track" | "mark" | "coverage" | "save";
+    status: SurveyStatus;
   };
 
 /** A subscriber. */

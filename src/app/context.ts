@@ -7,6 +7,7 @@
  */
 import { EventBus } from "./bus.ts";
 import { LiveService } from "./live.ts";
+import { SurveyService } from "./survey.ts";
 import type { TelemetrySource, TelemetryStatus } from "./telemetry_source.ts";
 import { sourceId } from "../storage/source_id.ts";
 import { sweepOrphanSamples } from "../storage/laps.ts";
@@ -29,6 +30,8 @@ export class App {
   readonly bus = new EventBus();
   /** The live session. */
   readonly live: LiveService;
+  /** The border survey. */
+  readonly survey: SurveyService;
   /** The clock. */
   readonly now: () => Date;
   /** This installation's source id. */
@@ -44,6 +47,7 @@ export class App {
     this.sourceId = sourceId;
     this.startedAt = now();
     this.live = new LiveService({ kv, bus: this.bus, now });
+    this.survey = new SurveyService({ kv, bus: this.bus, live: this.live, now, sourceId });
   }
 
   /** Attaches the telemetry transport whose status the app reports. */
@@ -60,6 +64,8 @@ export class App {
   async shutdown(): Promise<void> {
     await this.#telemetry?.close();
     await this.live.flush();
+    // A running survey ends with the process: stopping it saves and counts the run.
+    await this.survey.shutdown();
   }
 }
 

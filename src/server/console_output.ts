@@ -24,12 +24,26 @@ export function describeEvent(event: AppEvent): string | null {
     }
     case "bundle":
       return `bundle ${event.slug} (${event.track}): ${event.reason}`;
-    case "session":
-      if (event.session) {
-        return `session ${event.session.id} started: ${event.session.car_name}`;
+    case "session": {
+      const session = event.session;
+      if (session && event.reason === "created") {
+        return `session ${session.id} started: ${session.car_name}`;
+      }
+      if (session) {
+        const name = session.track_name ? `"${session.track_name}"` : "unnamed";
+        return `session ${session.id} track ${name} (${event.reason.replaceAll("_", " ")})`;
       }
       return event.reason === "telemetry"
         ? null
-        : `session ended (${event.reason.replace("_", " ")})`;
+        : `session ended (${event.reason.replaceAll("_", " ")})`;
+    }
+    case "survey": {
+      // Coverage changes arrive many times a lap; the dashboard shows them.
+      if (event.reason === "coverage") return null;
+      const s = event.status;
+      return `survey ${event.reason}: ${s.running ? "running" : "stopped"}` +
+        (s.track ? ` on "${s.track}"` : "") + (s.run === null ? "" : `, run ${s.run}`) +
+        `, ${s.cells} cells`;
+    }
   }
 }

@@ -16,6 +16,8 @@ import { sessionRoutes } from "./routes/sessions.ts";
 import { lapRoutes } from "./routes/laps.ts";
 import { bundleRoutes } from "./routes/bundles.ts";
 import { schemaRoutes } from "./routes/schemas.ts";
+import { surveyRoutes } from "./routes/survey.ts";
+import { bundleAuthoringRoutes } from "./routes/bundle_authoring.ts";
 
 /** HTTP options beyond the address. */
 export interface HttpOptions {
@@ -58,6 +60,8 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   http.route("/api", sessionRoutes(app));
   http.route("/api", lapRoutes(app));
   http.route("/api", bundleRoutes(app));
+  http.route("/api", bundleAuthoringRoutes(app));
+  http.route("/api", surveyRoutes(app));
   http.route("/api", schemaRoutes());
   http.notFound((c) => problemResponse(new NotFound(`no route for ${c.req.method} ${c.req.path}`)));
   http.onError((err) => problemResponse(err));

@@ -13,7 +13,7 @@ import {
   smoothClosed,
 } from "./polyline.ts";
 import { roundCorners } from "./rounded_polygon.ts";
-import { leftOf } from "./handedness.ts";
+import { leftOf } from "../gt7/handedness.ts";
 import { createRng, deriveSeed } from "./random.ts";
 import { comesTooClose, selfIntersects } from "./self_overlap.ts";
 import { movingAverage } from "./smoothing.ts";

@@ -19,7 +19,7 @@ import {
   gripLeft,
   TICK_HZ,
 } from "./driver.ts";
-import { leftOf } from "./handedness.ts";
+import { leftOf } from "../gt7/handedness.ts";
 import { createRng, deriveSeed } from "./random.ts";
 
 /** What to drive. */

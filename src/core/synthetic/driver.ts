@@ -8,7 +8,7 @@
 import type { CarSpec } from "./car.ts";
 import { gearedTopSpeed, GRAVITY } from "./car.ts";
 import type { Circuit } from "./circuit.ts";
-import { leftOf } from "./handedness.ts";
+import { leftOf } from "../gt7/handedness.ts";
 import { movingAverage } from "./smoothing.ts";
 
 /** How the synthetic driver drives: flat out, or slowly along the borders. */

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { leftOf, rightOf } from "../../../src/core/synthetic/handedness.ts";
+import { leftOf, rightOf } from "../../../src/core/gt7/handedness.ts";
 import { noFixtures, readGzFixture } from "../../_fixtures.ts";
 
 Deno.test("leftOf and rightOf are opposite unit normals of the heading", () => {

@@ -1,0 +1,248 @@
+/**
+ * Hand-authored parts of a bundle (SPEC.md 2.1.5-2.1.6) and whole-bundle
+ * edits: corners and sections read and replaced, a circuit renamed (merged
+ * into the bundle already stored under the new name, if any), a bundle
+ * deleted. Survey saves never touch corners or sections; these use cases
+ * are the only way to change them.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { BadRequest, Conflict, type Issue, NotFound } from "../core/errors.ts";
+import { issuesFromZod } from "../core/bundle/issues.ts";
+import { MAX_TRACK_CHARS } from "../core/bundle/limits.ts";
+import { merge } from "../core/bundle/merge.ts";
+import { bundleV4Schema } from "../core/bundle/schema.ts";
+import { slugify } from "../core/bundle/slug.ts";
+import type { BundleV4, Corner, Point, Section } from "../core/bundle/types.ts";
+import { readBundle, updateBundle } from "../storage/bundles.ts";
+import { removeBundle } from "../storage/bundle_removal.ts";
+import { bundleSlug } from "./bundles.ts";
+import type { App } from "./context.ts";
+
+/** The corners of one circuit. */
+export interface CornersDoc {
+  slug: string;
+  track: string;
+  corners: Corner[];
+}
+
+/** The sections of one circuit. */
+export interface SectionsDoc {
+  slug: string;
+  track: string;
+  sections: Section[];
+}
+
+/** What a rename did. */
+export interface RenameResult {
+  /** The slug the bundle now lives under. */
+  slug: string;
+  /** The stored name. */
+  track: string;
+  /** The slug it came from. */
+  from: string;
+  /** True when it was merged into a bundle already stored under the new slug. */
+  merged: boolean;
+  edges: number;
+  runs: number;
+  generation: number;
+}
+
+const cornersSchema = z.object({
+  corners: bundleV4Schema.shape.corners.unwrap().unwrap(),
+}, { error: "body must be an object {corners: [...]} or an array of corners" });
+
+const sectionsSchema = z.object({
+  sections: bundleV4Schema.shape.sections.unwrap().unwrap(),
+}, { error: "body must be an object {sections: [...]} or an array of sections" });
+
+const TRACK_RULE = `track must be a string of 1 to ${MAX_TRACK_CHARS} characters, not blank`;
+
+const renameSchema = z.object({
+  track: z.string({ error: TRACK_RULE })
+    .transform((s) => s.trim())
+    .check(z.refine((s: string) => s !== "" && [...s].length <= MAX_TRACK_CHARS, TRACK_RULE)),
+}, { error: "body must be an object {track}" });
+
+function parse<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const issues: Issue[] = issuesFromZod(result.error.issues);
+    throw new BadRequest(`invalid ${what}: ${issues[0]?.path}: ${issues[0]?.message}`, issues);
+  }
+  return result.data;
+}
+
+function point(p: Point): Point {
+  return { x: p.x, z: p.z };
+}
+
+function notFound(slug: string): NotFound {
+  return new NotFound(`no bundle for this track: ${slug}`);
+}
+
+function refuseWhileSurveyed(app: App, slug: string, what: string): void {
+  if (app.survey.slug === slug) {
+    throw new Conflict(`a survey is running on "${slug}"; stop it before you ${what}`);
+  }
+}
+
+async function stored(app: App, slug: string): Promise<BundleV4> {
+  const found = await readBundle(app.kv, bundleSlug(slug));
+  if (found === null) throw notFound(slug);
+  return found.doc;
+}
+
+/**
+ * The corners of the bundle under `slug`, numbered 1..N.
+ *
+ * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is stored.
+ */
+export async function getCorners(app: App, slug: string): Promise<CornersDoc> {
+  const doc = await stored(app, slug);
+  return { slug, track: doc.meta.track, corners: doc.corners };
+}
+
+/**
+ * The sections of the bundle under `slug`, numbered 1..N.
+ *
+ * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is stored.
+ */
+export async function getSections(app: App, slug: string): Promise<SectionsDoc> {
+  const doc = await stored(app, slug);
+  return { slug, track: doc.meta.track, sections: doc.sections };
+}
+
+/**
+ * Replaces the corners of the bundle under `slug` with `raw` (an array, or
+ * an object {corners}), validated as a whole and renumbered 1..N from list
+ * order; a corner's own `n` is ignored. Nothing else in the bundle changes
+ * but `updated_at`. Announces `{type: "bundle", reason: "authoring"}`.
+ *
+ * @throws {BadRequest} with a JSON path per fault; {NotFound} when no bundle is stored.
+ */
+export async function putCorners(app: App, slug: string, raw: unknown): Promise<CornersDoc> {
+  bundleSlug(slug);
+  const body = parse(cornersSchema, Array.isArray(raw) ? { corners: raw } : raw, "corners");
+  const corners: Corner[] = body.corners.map((c, i) => ({
+    n: i + 1,
+    name: c.name,
+    direction: c.direction === "L" || c.direction === "R" ? c.direction : null,
+    apex: point(c.apex),
+    entry: c.entry ? point(c.entry) : null,
+    exit: c.exit ? point(c.exit) : null,
+    note: c.note,
+  }));
+  const doc = await replaceAuthored(app, slug, (d) => ({ ...d, corners }));
+  return { slug, track: doc.meta.track, corners: doc.corners };
+}
+
+/**
+ * Replaces the sections of the bundle under `slug`, like {@linkcode putCorners}.
+ *
+ * @throws {BadRequest} with a JSON path per fault; {NotFound} when no bundle is stored.
+ */
+export async function putSections(app: App, slug: string, raw: unknown): Promise<SectionsDoc> {
+  bundleSlug(slug);
+  const body = parse(sectionsSchema, Array.isArray(raw) ? { sections: raw } : raw, "sections");
+  const sections: Section[] = body.sections.map((s, i) => ({
+    n: i + 1,
+    name: s.name,
+    start: point(s.start),
+    end: point(s.end),
+  }));
+  const doc = await replaceAuthored(app, slug, (d) => ({ ...d, sections }));
+  return { slug, track: doc.meta.track, sections: doc.sections };
+}
+
+async function replaceAuthored(
+  app: App,
+  slug: string,
+  edit: (doc: BundleV4) => BundleV4,
+): Promise<BundleV4> {
+  const now = app.now().toISOString();
+  const { result } = await updateBundle<BundleV4>(app.kv, slug, (current) => {
+    if (current === null) throw notFound(slug);
+    const doc = edit({ ...current.doc, meta: { ...current.doc.meta, updated_at: now } });
+    return { doc, result: doc };
+  });
+  app.bus.emit({ type: "bundle", slug, track: result.meta.track, reason: "authoring" });
+  return result;
+}
+
+/**
+ * Renames the circuit under `slug` to `raw.track`. When the new name has
+ * the same slug only the stored spelling changes. Otherwise the bundle is
+ * merged into the one under the new slug (created if none) with the one
+ * merge, votes and counters joining as on import, and the old slug is
+ * removed afterwards; an interruption between the two leaves both, never
+ * neither. Announces `{type: "bundle", reason: "rename"}` for the new slug
+ * and `{reason: "delete"}` for the old one.
+ *
+ * @throws {BadRequest} for a bad body or slug; {NotFound} when none is
+ *   stored; {Conflict} while a survey runs on either slug.
+ */
+export async function renameBundle(app: App, slug: string, raw: unknown): Promise<RenameResult> {
+  bundleSlug(slug);
+  const body = parse(renameSchema, raw, "rename");
+  const target = slugify(body.track);
+  refuseWhileSurveyed(app, slug, "rename it");
+  refuseWhileSurveyed(app, target, "merge into it");
+  const source = await stored(app, slug);
+  const now = app.now().toISOString();
+  if (target === slug) {
+    const { head } = await updateBundle(app.kv, slug, (current) => {
+      if (current === null) throw notFound(slug);
+      const doc = {
+        ...current.doc,
+        meta: { ...current.doc.meta, track: body.track, updated_at: now },
+      };
+      return { doc, result: null };
+    });
+    app.bus.emit({ type: "bundle", slug, track: head.track, reason: "rename" });
+    return {
+      slug,
+      track: head.track,
+      from: slug,
+      merged: false,
+      edges: head.edges,
+      runs: head.runs,
+      generation: head.generation,
+    };
+  }
+  const { head, result: merged } = await updateBundle<boolean>(app.kv, target, (current) => {
+    const m = merge(current?.doc ?? null, source, { now, track: body.track });
+    return { doc: m.merged, result: current !== null };
+  });
+  await removeBundle(app.kv, slug);
+  app.bus.emit({ type: "bundle", slug: target, track: head.track, reason: "rename" });
+  app.bus.emit({ type: "bundle", slug, track: source.meta.track, reason: "delete" });
+  return {
+    slug: target,
+    track: head.track,
+    from: slug,
+    merged,
+    edges: head.edges,
+    runs: head.runs,
+    generation: head.generation,
+  };
+}
+
+/**
+ * Deletes the bundle under `slug`. Announces `{type: "bundle", reason: "delete"}`.
+ *
+ * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is
+ *   stored; {Conflict} while a survey runs on it.
+ */
+export async function deleteBundle(
+  app: App,
+  slug: string,
+): Promise<{ status: "deleted"; slug: string }> {
+  bundleSlug(slug);
+  refuseWhileSurveyed(app, slug, "delete it");
+  const removed = await removeBundle(app.kv, slug);
+  if (removed === null) throw notFound(slug);
+  app.bus.emit({ type: "bundle", slug, track: removed.track, reason: "delete" });
+  return { status: "deleted", slug };
+}

@@ -1,0 +1,482 @@
+/**
+ * The survey use cases: start and stop a run, name its circuit, arm manual
+ * marks, report status (REFERENCE.md 2.8-2.12). Frames arrive through
+ * `live.tap` and go straight to the pure engine; everything that touches
+ * the store runs in one ordered queue, so a save never overtakes the
+ * circuit change or the ordinal it depends on.
+ *
+ * Saves merge the run into the stored bundle with the one merge (authored
+ * corners, sections and the official match kept; run counters not
+ * reconciled), through the one atomic writer. Merging the same run twice
+ * changes no vote, so autosaves can repeat freely.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { BadRequest, Conflict, type Issue } from "../core/errors.ts";
+import { issuesFromZod } from "../core/bundle/issues.ts";
+import { MAX_TRACK_CHARS } from "../core/bundle/limits.ts";
+import { merge, type MergeReport } from "../core/bundle/merge.ts";
+import { slugify } from "../core/bundle/slug.ts";
+import type { Side } from "../core/bundle/types.ts";
+import type { Frame } from "../core/gt7/frame.ts";
+import { type FinishLineState, finishLineState } from "../core/survey/finish_line.ts";
+import { nextOrdinal, runBundle, type RunCell } from "../core/survey/run_evidence.ts";
+import { type ArmedMark, type MarkKind, SurveyEngine } from "../core/survey/survey_step.ts";
+import {
+  ASSUMED_WIDTH_BOUNDS,
+  DEFAULT_TRACK_WIDTH,
+  type WidthSource,
+} from "../core/survey/track_width.ts";
+import type { FinishCrossing } from "../core/bundle/types.ts";
+import { readBundle, updateBundle } from "../storage/bundles.ts";
+import { getCarWidth, rememberCarWidth } from "../storage/car_widths.ts";
+import type { EventBus } from "./bus.ts";
+import type { LiveService } from "./live.ts";
+
+/** Frames between autosaves: about 60 s at 60 Hz (SPEC.md section 8). */
+export const AUTOSAVE_FRAMES = 3600;
+
+/** Frames between checks for changed coverage (about 2 Hz). */
+const COVERAGE_FRAMES = 30;
+
+/** What a save wrote. */
+export interface SurveySave {
+  /** Why it was written. */
+  reason: "autosave" | "stop" | "track_change";
+  slug: string;
+  track: string;
+  /** The stored generation afterwards. */
+  generation: number;
+  /** The run ordinal the evidence was stamped with. */
+  run: number;
+  /** Run cells and crossings merged. */
+  cells: number;
+  crossings: number;
+  /** Cells in the bundle before and after. */
+  edges_before: number;
+  edges: number;
+  /** meta.runs afterwards. */
+  runs: number;
+  at: string;
+}
+
+/** Where the survey stands (GET /api/survey). */
+export interface SurveyStatus {
+  running: boolean;
+  /** The circuit label; "" while unlabelled (an unlabelled run saves nothing). */
+  track: string;
+  /** Where the run is saved, or null while unlabelled. */
+  slug: string | null;
+  /** This installation's run ordinal on the circuit; null while unlabelled or loading. */
+  run: number | null;
+  /** This installation's source id. */
+  source_id: string;
+  /** Axle track width in use, metres. */
+  tw_m: number;
+  tw_source: WidthSource;
+  /** Accepted cornering ticks and solved edge rides for the current car. */
+  tw_samples: { cornering: number; edge_ride: number };
+  /** Cells laid this run (since start or the last circuit change), per side and in all. */
+  cells: number;
+  cells_by_side: { L: number; R: number };
+  /** The armed mark, or null. */
+  mark: ArmedMark | null;
+  /** The start/finish line from stored and new crossings, or null with none. */
+  finish: FinishLineState | null;
+  /** Frames fed, surface transitions seen and points laid this run. */
+  frames: number;
+  transitions: number;
+  points: { auto: number; straddle: number; manual: number };
+  started_at: string | null;
+  /** The latest save, or null. */
+  last_save: SurveySave | null;
+}
+
+/** What the survey service needs from the application. */
+export interface SurveyDeps {
+  kv: Deno.Kv;
+  bus: EventBus;
+  live: LiveService;
+  now: () => Date;
+  sourceId: string;
+}
+
+/** The circuit a run is on: its label, slug and (once loaded) this run's ordinal there. */
+interface CircuitRef {
+  label: string;
+  slug: string;
+  ordinal: number | null;
+}
+
+function bodyObject(raw: unknown, what: string): Record<string, unknown> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new BadRequest(`${what} must be a JSON object`, [{
+      path: "$",
+      message: "must be an object",
+    }]);
+  }
+  return raw as Record<string, unknown>;
+}
+
+function parse<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const issues: Issue[] = issuesFromZod(result.error.issues);
+    throw new BadRequest(`invalid ${what}: ${issues[0]?.path}: ${issues[0]?.message}`, issues);
+  }
+  return result.data;
+}
+
+const TRACK_RULE = `track must be a string of 1 to ${MAX_TRACK_CHARS} characters, not blank`;
+
+const trackLabel = z.string({ error: TRACK_RULE })
+  .transform((s) => s.trim())
+  .check(z.refine((s: string) => s !== "" && [...s].length <= MAX_TRACK_CHARS, TRACK_RULE));
+
+const WIDTH_RULE =
+  `track_width_m must be a number greater than ${ASSUMED_WIDTH_BOUNDS.min} and less than ${ASSUMED_WIDTH_BOUNDS.max}`;
+
+const startSchema = z.object({
+  track: trackLabel.nullish(),
+  track_width_m: z.number({ error: WIDTH_RULE })
+    .gt(ASSUMED_WIDTH_BOUNDS.min, WIDTH_RULE)
+    .lt(ASSUMED_WIDTH_BOUNDS.max, WIDTH_RULE)
+    .nullish(),
+});
+
+const trackSchema = z.object({ track: trackLabel });
+
+const MARK_SIDE_RULE = 'side must be "L", "R" or null (null disarms)';
+const MARK_KIND_RULE = 'kind must be "edge", "runoff" or "wall"';
+
+const markSchema = z.object({
+  side: z.union([z.literal("L"), z.literal("R"), z.null()], {
+    error: (issue) => issue.input === undefined ? `required: ${MARK_SIDE_RULE}` : MARK_SIDE_RULE,
+  }),
+  kind: z.enum(["edge", "runoff", "wall"], { error: MARK_KIND_RULE }).default("edge"),
+});
+
+/** A survey start request (POST /api/survey/start). */
+export interface StartRequest {
+  track?: string | null;
+  track_width_m?: number | null;
+}
+
+/** The single survey of this process. */
+export class SurveyService {
+  readonly #deps: SurveyDeps;
+  #engine: SurveyEngine | null = null;
+  #circuit: CircuitRef | null = null;
+  #untap: (() => void) | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
+  #startedAt: string | null = null;
+  #lastSave: SurveySave | null = null;
+  #memoryCar: number | null = null;
+  #seenChanges = 0;
+
+  /** Creates the service; nothing runs until {@linkcode start}. */
+  constructor(deps: SurveyDeps) {
+    this.#deps = deps;
+  }
+
+  /** True while a run is going. */
+  get running(): boolean {
+    return this.#engine !== null;
+  }
+
+  /** The slug the running survey saves to, or null (not running or unlabelled). */
+  get slug(): string | null {
+    return this.#engine === null ? null : this.#circuit?.slug ?? null;
+  }
+
+  /**
+   * Starts a run, optionally on a named circuit and assuming a track width
+   * (default 1.6 m) until one is measured. Frames are taken from this call
+   * on; the result reports the run ordinal once the circuit's bundle is read.
+   *
+   * @throws {Conflict} while a run is going.
+   * @throws {BadRequest} for a malformed body, with the JSON path of each fault.
+   */
+  async start(raw: unknown = {}): Promise<SurveyStatus> {
+    const body = parse(startSchema, raw ?? {}, "survey start");
+    if (this.#engine !== null) throw new Conflict("a survey is already running; stop it first");
+    const engine = new SurveyEngine(body.track_width_m ?? DEFAULT_TRACK_WIDTH);
+    this.#engine = engine;
+    this.#circuit = null;
+    this.#lastSave = null;
+    this.#seenChanges = 0;
+    this.#memoryCar = null;
+    this.#startedAt = this.#deps.now().toISOString();
+    this.#untap = this.#deps.live.tap((frame) => this.#onFrame(frame));
+    const carId = this.#deps.live.status().car_id;
+    if (carId !== null) this.#loadMemory(engine, carId);
+    const label = body.track ?? this.#deps.live.session?.track_name ?? "";
+    if (label !== "") this.#enterCircuit(engine, label);
+    this.#emit("start");
+    await this.#queue;
+    return this.status();
+  }
+
+  /**
+   * Ends the run and saves it, counting it in this installation's run
+   * counter (a run with no evidence saves nothing). Returns the final status.
+   *
+   * @throws {Conflict} when no run is going.
+   */
+  async stop(): Promise<SurveyStatus> {
+    const engine = this.#engine;
+    if (engine === null) throw new Conflict("no survey is running");
+    this.#untap?.();
+    this.#untap = null;
+    const saving = this.#saveRun(engine, "stop", true);
+    this.#rememberWidth(engine);
+    const final = this.#status(engine);
+    this.#engine = null;
+    await saving;
+    await this.#queue;
+    const status: SurveyStatus = {
+      ...final,
+      running: false,
+      run: this.#circuit?.ordinal ?? null,
+      last_save: this.#lastSave,
+    };
+    this.#deps.bus.emit({ type: "survey", reason: "stop", status });
+    return status;
+  }
+
+  /**
+   * Names the running survey's circuit (the label is then the driver's and
+   * final). Evidence of an unlabelled run is kept for the named circuit.
+   * Moving from one circuit to another first saves what was gathered to the
+   * old one, uncounted, and starts the new one afresh, so evidence never
+   * leaks between circuits. Naming the same circuit again changes nothing.
+   *
+   * @throws {Conflict} when no run is going.
+   * @throws {BadRequest} for a missing or blank name.
+   */
+  async setTrack(raw: unknown): Promise<SurveyStatus> {
+    const body = parse(trackSchema, bodyObject(raw, "body"), "survey track");
+    const engine = this.#engine;
+    if (engine === null) throw new Conflict("no survey is running; start one first");
+    const current = this.#circuit;
+    if (current !== null && current.slug === slugify(body.track)) {
+      await this.#queue;
+      return this.status();
+    }
+    if (current !== null) {
+      void this.#saveRun(engine, "track_change", false);
+      engine.resetCircuit();
+    }
+    this.#enterCircuit(engine, body.track);
+    this.#emit("track");
+    await this.#queue;
+    return this.status();
+  }
+
+  /**
+   * Arms a manual mark of `kind` (default edge) for `side`, or disarms with
+   * side null. While armed, every 2 m driven lays a point of that kind half
+   * a track width to that side, and straddle tracing pauses.
+   *
+   * @throws {Conflict} when no run is going.
+   * @throws {BadRequest} for a bad side or kind.
+   */
+  mark(raw: unknown): SurveyStatus {
+    const body = parse(markSchema, bodyObject(raw, "body"), "survey mark");
+    const engine = this.#engine;
+    if (engine === null) throw new Conflict("no survey is running; start one before marking");
+    const side: Side | null = body.side;
+    engine.arm(side === null ? null : { side, kind: body.kind as MarkKind });
+    this.#emit("mark");
+    return this.status();
+  }
+
+  /** Where the survey stands. */
+  status(): SurveyStatus {
+    if (this.#engine === null) {
+      return {
+        running: false,
+        track: "",
+        slug: null,
+        run: null,
+        source_id: this.#deps.sourceId,
+        tw_m: DEFAULT_TRACK_WIDTH,
+        tw_source: "assumed",
+        tw_samples: { cornering: 0, edge_ride: 0 },
+        cells: 0,
+        cells_by_side: { L: 0, R: 0 },
+        mark: null,
+        finish: null,
+        frames: 0,
+        transitions: 0,
+        points: { auto: 0, straddle: 0, manual: 0 },
+        started_at: null,
+        last_save: this.#lastSave,
+      };
+    }
+    return this.#status(this.#engine);
+  }
+
+  /** Resolves once every queued load and save has been attempted. */
+  async flush(): Promise<void> {
+    await this.#queue;
+  }
+
+  /** Stops (and so saves) a running survey; waits for queued saves. */
+  async shutdown(): Promise<void> {
+    if (this.#engine !== null) await this.stop();
+    await this.#queue;
+  }
+
+  #status(engine: SurveyEngine): SurveyStatus {
+    const c = engine.counters;
+    const width = engine.width;
+    return {
+      running: true,
+      track: this.#circuit?.label ?? "",
+      slug: this.#circuit?.slug ?? null,
+      run: this.#circuit?.ordinal ?? null,
+      source_id: this.#deps.sourceId,
+      tw_m: Math.round(width.tw_m * 1000) / 1000,
+      tw_source: width.source,
+      tw_samples: engine.widthSamples,
+      cells: engine.evidence.size,
+      cells_by_side: engine.evidence.countBySide(),
+      mark: engine.mark,
+      finish: finishLineState([...engine.loadedCrossings, ...engine.crossings]),
+      frames: c.frames,
+      transitions: c.transitions,
+      points: { auto: c.auto, straddle: c.straddle, manual: c.manual },
+      started_at: this.#startedAt,
+      last_save: this.#lastSave,
+    };
+  }
+
+  #emit(reason: "start" | "track" | "mark" | "coverage" | "save"): void {
+    this.#deps.bus.emit({ type: "survey", reason, status: this.status() });
+  }
+
+  #onFrame(frame: Frame): void {
+    const engine = this.#engine;
+    if (engine === null) return;
+    engine.step(frame);
+    if (engine.carId !== null && engine.carId !== this.#memoryCar) {
+      this.#loadMemory(engine, engine.carId);
+    }
+    const frames = engine.counters.frames;
+    if (frames % COVERAGE_FRAMES === 0 && engine.changes !== this.#seenChanges) {
+      this.#seenChanges = engine.changes;
+      this.#emit("coverage");
+    }
+    if (frames % AUTOSAVE_FRAMES === 0) {
+      void this.#saveRun(engine, "autosave", false);
+      this.#rememberWidth(engine);
+    }
+  }
+
+  #enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task);
+    this.#queue = run.catch((err) => {
+      console.error("survey storage failed:", err);
+    });
+    return run;
+  }
+
+  /** Names the run's circuit and queues reading its ordinal and stored crossings. */
+  #enterCircuit(engine: SurveyEngine, label: string): void {
+    const circuit: CircuitRef = { label, slug: slugify(label), ordinal: null };
+    this.#circuit = circuit;
+    void this.#enqueue(async () => {
+      const stored = await readBundle(this.#deps.kv, circuit.slug);
+      circuit.ordinal = nextOrdinal(stored?.doc ?? null, this.#deps.sourceId);
+      if (this.#circuit === circuit && this.#engine === engine) {
+        engine.loadCrossings(stored?.doc.finish_crossings ?? []);
+      }
+    }).catch(() => {});
+  }
+
+  #loadMemory(engine: SurveyEngine, carId: number): void {
+    this.#memoryCar = carId;
+    void this.#enqueue(async () => {
+      const memory = await getCarWidth(this.#deps.kv, carId);
+      if (this.#engine === engine) engine.setMemory(carId, memory);
+    }).catch(() => {});
+  }
+
+  #rememberWidth(engine: SurveyEngine): void {
+    const carId = engine.carId;
+    const measured = engine.measuredWidth();
+    if (carId === null || measured === null) return;
+    void this.#enqueue(() => rememberCarWidth(this.#deps.kv, carId, measured)).catch(() => {});
+  }
+
+  /**
+   * Queues a save of what the run holds now (copied at once, so later frames
+   * or a circuit change cannot alter it). Unlabelled runs and runs without
+   * evidence save nothing.
+   */
+  #saveRun(
+    engine: SurveyEngine,
+    reason: SurveySave["reason"],
+    countRun: boolean,
+  ): Promise<SurveySave | null> {
+    const circuit = this.#circuit;
+    if (circuit === null) return Promise.resolve(null);
+    const cells = engine.evidence.snapshot();
+    const crossings = engine.crossings.map((c) => ({ ...c }));
+    if (cells.length === 0 && crossings.length === 0) return Promise.resolve(null);
+    return this.#enqueue(() => this.#write(circuit, cells, crossings, reason, countRun));
+  }
+
+  async #write(
+    circuit: CircuitRef,
+    cells: RunCell[],
+    crossings: FinishCrossing[],
+    reason: SurveySave["reason"],
+    countRun: boolean,
+  ): Promise<SurveySave> {
+    const { kv, sourceId, bus } = this.#deps;
+    const now = this.#deps.now().toISOString();
+    const { head, result } = await updateBundle<MergeReport & { ordinal: number }>(
+      kv,
+      circuit.slug,
+      (current) => {
+        const ordinal = circuit.ordinal ?? nextOrdinal(current?.doc ?? null, sourceId);
+        const incoming = runBundle(cells, crossings, {
+          track: circuit.label,
+          source: sourceId,
+          ordinal,
+          countRun,
+          now,
+        });
+        const merged = merge(current?.doc ?? null, incoming, {
+          now,
+          // A survey never respells a stored circuit's name.
+          track: current?.doc.meta.track ?? circuit.label,
+          keepAuthored: true,
+          reconcileRuns: false,
+        });
+        return { doc: merged.merged, result: { ...merged.report, ordinal } };
+      },
+    );
+    circuit.ordinal ??= result.ordinal;
+    const save: SurveySave = {
+      reason,
+      slug: circuit.slug,
+      track: head.track,
+      generation: head.generation,
+      run: result.ordinal,
+      cells: cells.length,
+      crossings: crossings.length,
+      edges_before: result.edgesBefore,
+      edges: result.edgesAfter,
+      runs: head.runs,
+      at: now,
+    };
+    this.#lastSave = save;
+    bus.emit({ type: "bundle", slug: circuit.slug, track: head.track, reason: "survey" });
+    if (this.#engine !== null) this.#emit("save");
+    return save;
+  }
+}

@@ -1,0 +1,74 @@
+import { strict as assert } from "node:assert";
+import { type App, createApp } from "../../src/app/context.ts";
+import { startHttp } from "../../src/server/http.ts";
+import type { SurveyStatus } from "../../src/app/survey.ts";
+import { straight } from "../core/survey/_frames.ts";
+
+async function withServer(fn: (url: string, app: App) => Promise<void>): Promise<void> {
+  const kv = await Deno.openKv(":memory:");
+  const app = await createApp({ kv, now: () => new Date("2026-11-21T12:00:00.000Z") });
+  const server = startHttp(app, { hostname: "127.0.0.1", port: 0 });
+  try {
+    await fn(server.url, app);
+  } finally {
+    await server.close();
+    kv.close();
+  }
+}
+
+async function call(url: string, method: string, path: string, body?: string) {
+  const res = await fetch(`${url}/api${path}`, { method, body });
+  const json = await res.json();
+  return { status: res.status, type: res.headers.get("content-type"), json };
+}
+
+Deno.test("survey endpoints: 409 when the action makes no sense, 400 with a JSON path for bad bodies", async () => {
+  await withServer(async (url, app) => {
+    for (
+      const [path, body] of [["/survey/stop", undefined], ["/survey/mark", '{"side":"L"}'], [
+        "/survey/track",
+        '{"track":"Ring"}',
+      ]] as const
+    ) {
+      const r = await call(url, "POST", path, body);
+      assert.equal(r.status, 409, path);
+      assert.equal(r.type, "application/problem+json");
+    }
+    const bad = await call(url, "POST", "/survey/start", '{"track_width_m":"wide"}');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json.errors[0].path, "$.track_width_m");
+    assert.equal((await call(url, "POST", "/survey/start", "{nope")).status, 400);
+    // An empty POST starts an unlabelled survey with the assumed 1.6 m.
+    const started = await call(url, "POST", "/survey/start");
+    assert.equal(started.status, 200);
+    assert.deepEqual(
+      [started.json.running, started.json.track, started.json.tw_m, started.json.source_id],
+      [true, "", 1.6, app.sourceId],
+    );
+    assert.equal((await call(url, "POST", "/survey/start", "{}")).status, 409);
+    const side = await call(url, "POST", "/survey/mark", '{"side":"X","kind":"wall"}');
+    assert.equal(side.status, 400);
+    assert.equal(side.json.errors[0].path, "$.side");
+    const blank = await call(url, "POST", "/survey/track", '{"track":"  "}');
+    assert.equal(blank.status, 400);
+    assert.equal(blank.json.errors[0].path, "$.track");
+    const named = await call(url, "POST", "/survey/track", '{"track":"Ring"}');
+    assert.deepEqual([named.status, named.json.slug, named.json.run], [200, "ring", 1]);
+    const mark = await call(url, "POST", "/survey/mark", '{"side":"L","kind":"runoff"}');
+    assert.deepEqual(mark.json.mark, { side: "L", kind: "runoff" });
+    for (const f of straight(60, 12, () => "TTTT")) app.live.ingest(f);
+    const status = await call(url, "GET", "/survey");
+    assert.equal((status.json as SurveyStatus).cells, 6);
+    assert.equal((status.json as SurveyStatus).points.manual, 6);
+    const stopped = await call(url, "POST", "/survey/stop");
+    assert.deepEqual([stopped.status, stopped.json.running, stopped.json.last_save.cells], [
+      200,
+      false,
+      6,
+    ]);
+    const doc = await call(url, "GET", "/track-bundles/ring");
+    assert.equal(doc.json.edges.length, 6);
+    assert.ok(doc.json.edges.every((e: { kind: string }) => e.kind === "runoff"));
+    assert.equal((await call(url, "POST", "/survey/stop")).status, 409);
+  });
+});
