@@ -7,6 +7,7 @@
  */
 import type { BundleV4, Edge, SourceVotes, Votes } from "./types.ts";
 import { BUNDLE_FORMAT, KINDS } from "./types.ts";
+import { cellKey } from "./cell.ts";
 
 function canonicalVotes(votes: Votes): Votes {
   const out: Votes = {};
@@ -41,8 +42,10 @@ function canonicalEdge(e: Edge): Edge {
 /**
  * A copy of `doc` in canonical form: keys in document order (format,
  * version, meta{track, runs, source_runs, updated_at, official}, edges,
- * finish_crossings, corners, sections), every nested object likewise, and
- * maps sorted. Two bundles with equal content give deep-equal results.
+ * finish_crossings, corners, sections), every nested object likewise, maps
+ * sorted, and edges in cell order (x, then z, then side). Two bundles with
+ * equal content give deep-equal results, however their cells arrived; the
+ * order of crossings, corners and sections means something and is kept.
  */
 export function canonicalBundle(doc: BundleV4): BundleV4 {
   const sourceRuns: Record<string, number> = {};
@@ -68,7 +71,7 @@ export function canonicalBundle(doc: BundleV4): BundleV4 {
         reverse: o.reverse,
       },
     },
-    edges: doc.edges.map(canonicalEdge),
+    edges: inCellOrder(doc.edges).map(canonicalEdge),
     finish_crossings: doc.finish_crossings.map((c) => ({
       x: c.x,
       z: c.z,
@@ -92,6 +95,12 @@ export function canonicalBundle(doc: BundleV4): BundleV4 {
       end: { x: s.end.x, z: s.end.z },
     })),
   };
+}
+
+function inCellOrder(edges: readonly Edge[]): Edge[] {
+  const keyed = edges.map((e) => ({ key: cellKey(e.x, e.z, e.side), e }));
+  keyed.sort((a, b) => a.key - b.key);
+  return keyed.map((k) => k.e);
 }
 
 /** The compact JSON text of {@link canonicalBundle}: equal bundles give equal strings. */
