@@ -14,6 +14,7 @@ import { defaultDataDir, openStore } from "./src/storage/kv.ts";
 import { type App, createApp } from "./src/app/context.ts";
 import { exportLapCsv, exportLapFile, importLapFile } from "./src/app/lap_exchange.ts";
 import { exportBundle, importBundle } from "./src/app/bundles.ts";
+import { identifyUnlabelled } from "./src/app/tracks.ts";
 import { BUNDLE_FORMAT } from "./src/core/bundle/types.ts";
 import { serialiseBundle } from "./src/core/bundle/serialise.ts";
 import { LAP_FILE_FORMAT } from "./src/core/laps/lap_file.ts";
@@ -353,6 +354,21 @@ exportCommand.command("lap")
         else writer.releaseLock();
       }
       if (flags.out) console.error(`wrote ${flags.out}`);
+    });
+  });
+
+program.command("identify")
+  .description("name every unlabelled session whose shortest full lap matches a known circuit")
+  .option("--data <dir>", 'data directory, or ":memory:"', defaultDataDir())
+  .action(async (flags: { data: string }) => {
+    await withStore(flags.data, async (app) => {
+      const r = await identifyUnlabelled(app);
+      const names = Object.entries(r.tracks).map(([name, n]) => `${name} x${n}`).join(", ");
+      console.log(
+        `identify: checked ${r.checked} unlabelled session(s), named ${r.identified}` +
+          (names ? ` (${names})` : ""),
+      );
+      console.log(JSON.stringify(r));
     });
   });
 

@@ -12,6 +12,7 @@ import type { TelemetrySource, TelemetryStatus } from "./telemetry_source.ts";
 import { sourceId } from "../storage/source_id.ts";
 import { sweepOrphanSamples } from "../storage/laps.ts";
 import { sweepOrphanBundleChunks } from "../storage/bundles.ts";
+import { installTrackIdentification } from "./tracks.ts";
 
 /** The application's version, reported by /api/health. */
 export const APP_VERSION = "0.1.0";
@@ -78,5 +79,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const id = await sourceId(opts.kv);
   await sweepOrphanSamples(opts.kv);
   await sweepOrphanBundleChunks(opts.kv);
-  return new App(opts.kv, id, now);
+  const app = new App(opts.kv, id, now);
+  // Names a new unnamed session from its laps; shares the fingerprint cache.
+  installTrackIdentification(app);
+  return app;
 }

@@ -47,8 +47,8 @@ export function validTrackName(name: unknown): string {
  * and the live session's in-memory copy follows when `id` is the live
  * session. Returns the updated session. Throws {@linkcode BadRequest} for a
  * bad name (nothing is written) and {@linkcode NotFound} for an unknown
- * session. Announces nothing on the bus: a name typed by hand is not news to
- * whoever typed it (SPEC.md broadcasts only names set by matching).
+ * session. Announces `{type: "session", reason: "renamed"}` on the bus, so
+ * every face (TUI, SSE clients) shows the new name.
  */
 export async function renameSession(app: App, id: number, name: string): Promise<Session> {
   const track = validTrackName(name);
@@ -64,5 +64,6 @@ export async function renameSession(app: App, id: number, name: string): Promise
     await app.live.flush();
     await app.live.refresh();
   }
+  app.bus.emit({ type: "session", session: updated, reason: "renamed" });
   return updated;
 }

@@ -16,6 +16,9 @@ import { sessionRoutes } from "./routes/sessions.ts";
 import { lapRoutes } from "./routes/laps.ts";
 import { bundleRoutes } from "./routes/bundles.ts";
 import { schemaRoutes } from "./routes/schemas.ts";
+import { trackRoutes } from "./routes/tracks.ts";
+import { officialRoutes } from "./routes/official.ts";
+import { closeEventStreams, eventRoutes } from "./routes/events.ts";
 import { surveyRoutes } from "./routes/survey.ts";
 import { bundleAuthoringRoutes } from "./routes/bundle_authoring.ts";
 
@@ -63,6 +66,9 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   http.route("/api", bundleAuthoringRoutes(app));
   http.route("/api", surveyRoutes(app));
   http.route("/api", schemaRoutes());
+  http.route("/api", trackRoutes(app));
+  http.route("/api", officialRoutes(app));
+  http.route("/api", eventRoutes(app));
   http.notFound((c) => problemResponse(new NotFound(`no route for ${c.req.method} ${c.req.path}`)));
   http.onError((err) => problemResponse(err));
   return http;
@@ -93,6 +99,10 @@ export function startHttp(
   return {
     url: `http://${host}:${addr.port}`,
     port: addr.port,
-    close: () => server.shutdown(),
+    close: () => {
+      // Open event streams would otherwise hold the shutdown forever.
+      closeEventStreams(app);
+      return server.shutdown();
+    },
   };
 }

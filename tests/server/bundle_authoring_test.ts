@@ -162,7 +162,9 @@ Deno.test("rename merges into an existing slug; delete removes; both refused whi
     const merged = await call(url, "GET", "/track-bundles/lago-east-end");
     assert.equal(merged.json.meta.track, "Lago - East End");
     assert.deepEqual(merged.json.meta.source_runs, { [FRIEND]: 1, [ME]: 1 });
-    assert.deepEqual(merged.json.edges[0].votes.auto, { [FRIEND]: [1, 1], [ME]: [1, 1] });
+    // Exports list cells in x order; x = 3 is the metre both sources surveyed.
+    assert.deepEqual(merged.json.edges.map((e: { x: number }) => e.x), [1, 2, 3, 4]);
+    assert.deepEqual(merged.json.edges[2].votes.auto, { [FRIEND]: [1, 1], [ME]: [1, 1] });
 
     // Same slug: only the spelling changes.
     const respelled = await call(url, "PATCH", "/track-bundles/lago-east-end", {

@@ -1,0 +1,33 @@
+/**
+ * Track signature and identification routes.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import type { App } from "../../app/context.ts";
+import { createTrack, deleteTrack, identifyUnlabelled, listTracks } from "../../app/tracks.ts";
+import { readJsonBody } from "../body.ts";
+import { idParam } from "../params.ts";
+
+/** A signature request is a few bytes; anything larger is not one. */
+const MAX_TRACK_BYTES = 4096;
+
+/**
+ * POST /api/tracks {name, lap_id} (201), GET /api/tracks,
+ * DELETE /api/tracks/{id} and POST /api/tracks/identify.
+ */
+export function trackRoutes(app: App): Hono {
+  const r = new Hono();
+  r.get("/tracks", async (c) => c.json(await listTracks(app)));
+  r.post("/tracks/identify", async (c) => c.json(await identifyUnlabelled(app)));
+  r.post("/tracks", async (c) => {
+    const body = await readJsonBody(c.req.raw, MAX_TRACK_BYTES);
+    return c.json(await createTrack(app, body), 201);
+  });
+  r.delete("/tracks/:id", async (c) => {
+    const id = idParam(c.req.param("id"), "id");
+    await deleteTrack(app, id);
+    return c.json({ id, deleted: true });
+  });
+  return r;
+}
