@@ -30,6 +30,12 @@ export interface FakeConsoleOptions {
   onHeartbeat?: (from: Deno.NetAddr) => void;
   /** Aborts streaming. */
   signal?: AbortSignal;
+  /**
+   * Awaited before each packet is sent, with the count sent so far: lets an
+   * in-process receiver hold the stream back while it is busy, so a loaded
+   * machine slows a replay down instead of losing packets.
+   */
+  backpressure?: (sent: number) => Promise<void> | void;
 }
 
 /** What a replay did. */
@@ -88,6 +94,7 @@ export async function runFakeConsole(opts: FakeConsoleOptions): Promise<ReplayRe
         const view = new DataView(packet.buffer, packet.byteOffset, packet.byteLength);
         lastId = view.getInt32(PACKET_ID_OFFSET, true);
         firstId ??= lastId;
+        await opts.backpressure?.(sent);
         const iv = (Math.imul(sent + 1, 2654435761) ^ 0x5bd1e995) >>> 0;
         await conn.send(encryptPacket(packet, iv), target);
         sent++;

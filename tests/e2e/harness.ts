@@ -33,17 +33,19 @@ export async function replayInto(
 ): Promise<{ logger: Logger; result: ReplayResult }> {
   const source = await openReplaySource(spec, { laps: opts.laps });
   const listening = Promise.withResolvers<number>();
+  let logger: Logger | null = null;
   const replay = runFakeConsole({
     hostname: "127.0.0.1",
     port: 0,
     packets: source.packets,
-    // Storing a lap blocks the logger for ~30 ms (events, encoding, gzip); at
-    // 20x real time (1,200 packets/s) that is ~40 packets, far below what the
-    // socket buffer holds even on a busy machine, so no packet is lost.
+    // 20x real time; the backpressure below slows the replay down whenever the
+    // logger falls behind (a lap being stored, a machine busy with other
+    // tests), so the kernel never has to drop a packet.
     speed: opts.speed ?? 20,
     onListen: (p) => listening.resolve(p),
+    backpressure: (sent) => logger ? keepUp(logger, sent) : undefined,
   });
-  const logger = await startTestLogger(await listening.promise);
+  logger = await startTestLogger(await listening.promise);
   try {
     const [result] = await Promise.all([replay, opts.during?.(logger)]);
     await settle(logger, result.sent);
@@ -51,6 +53,21 @@ export async function replayInto(
   } catch (err) {
     await logger.close();
     throw err;
+  }
+}
+
+/** Most packets in flight before the replay waits for the logger. */
+const IN_FLIGHT = 48;
+
+/**
+ * Holds the replay while the logger is more than {@link IN_FLIGHT} packets
+ * behind (a loaded machine or a lap being stored), for at most 250 ms, so a
+ * packet the kernel did drop still shows up as missing rather than hanging.
+ */
+async function keepUp(logger: Logger, sent: number): Promise<void> {
+  const deadline = Date.now() + 250;
+  while (sent - logger.udp.status().decoded >= IN_FLIGHT && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 1));
   }
 }
 
