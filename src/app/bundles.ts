@@ -16,6 +16,7 @@ import { upgradeImported } from "../core/bundle/upgrade.ts";
 import { validateBundle, validateTrackOverride } from "../core/bundle/validate.ts";
 import { listBundleHeads, readBundle, updateBundle } from "../storage/bundles.ts";
 import type { App } from "./context.ts";
+import { coverageFor, type ListCoverage } from "./geometry.ts";
 
 /** One row of the bundle list. */
 export interface BundleListItem {
@@ -28,8 +29,8 @@ export interface BundleListItem {
   sources: number;
   updated_at: string;
   official: Official | null;
-  /** Share of the circuit the survey covers; null until compiled geometry exists. */
-  coverage: null;
+  /** Share of the circuit the survey covers (from the compiled geometry); null without cells. */
+  coverage: ListCoverage | null;
 }
 
 /** What an import did (REFERENCE.md 1.9, with our `*_kept` flags). */
@@ -73,9 +74,15 @@ export function bundleSlug(slug: string): string {
   return slug;
 }
 
-/** Every stored bundle, in slug order; reads heads only. */
+/**
+ * Every stored bundle, in slug order. Reads heads and the cached coverage of
+ * each head's generation; compiles a bundle only when no compile of its
+ * current generation is cached.
+ */
 export async function listBundles(app: App): Promise<BundleListItem[]> {
-  return (await listBundleHeads(app.kv)).map((h) => ({
+  const heads = await listBundleHeads(app.kv);
+  const coverage = await Promise.all(heads.map((h) => coverageFor(app, h)));
+  return heads.map((h, i) => ({
     slug: h.slug,
     track: h.track,
     edges: h.edges,
@@ -83,7 +90,7 @@ export async function listBundles(app: App): Promise<BundleListItem[]> {
     sources: h.sources,
     updated_at: h.updated_at,
     official: h.official,
-    coverage: null,
+    coverage: coverage[i],
   }));
 }
 

@@ -16,6 +16,7 @@ import { sessionRoutes } from "./routes/sessions.ts";
 import { lapRoutes } from "./routes/laps.ts";
 import { bundleRoutes } from "./routes/bundles.ts";
 import { schemaRoutes } from "./routes/schemas.ts";
+import { compiledRoutes } from "./routes/compiled.ts";
 import { trackRoutes } from "./routes/tracks.ts";
 import { officialRoutes } from "./routes/official.ts";
 import { closeEventStreams, eventRoutes } from "./routes/events.ts";
@@ -66,6 +67,7 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   http.route("/api", bundleAuthoringRoutes(app));
   http.route("/api", surveyRoutes(app));
   http.route("/api", schemaRoutes());
+  http.route("/api", compiledRoutes(app));
   http.route("/api", trackRoutes(app));
   http.route("/api", officialRoutes(app));
   http.route("/api", eventRoutes(app));

@@ -8,6 +8,7 @@
 import type { PacketFormat } from "../core/gt7/format.ts";
 import { type App, createApp } from "../app/context.ts";
 import { openStore } from "../storage/kv.ts";
+import { watchBundles } from "../app/geometry.ts";
 import { type HttpServer, startHttp } from "./http.ts";
 import { startUdpClient, type UdpClient } from "./udp_client.ts";
 
@@ -74,6 +75,8 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
       onFrame: (frame) => app.live.ingest(frame),
     });
     app.attachTelemetry(udp);
+    // Compiled geometry follows every bundle change, so maps and coverage are ready when asked.
+    const watch = watchBundles(app);
     let closing: Promise<void> | null = null;
     return {
       app,
@@ -82,6 +85,7 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
       close() {
         closing ??= (async () => {
           await app.shutdown();
+          await watch.stop();
           await http!.close();
           kv.close();
         })();

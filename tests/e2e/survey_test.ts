@@ -4,6 +4,7 @@ import type { BorderPoint, Circuit } from "../../src/core/synthetic/circuit.ts";
 import { planDrive } from "../../src/core/synthetic/drive.ts";
 import type { SurveyStatus } from "../../src/app/survey.ts";
 import { getJson, replayInto } from "./harness.ts";
+import type { CompiledTrack } from "../../src/core/geometry/types.ts";
 
 /** Distance from (x, z) to the closed polyline `border`. */
 function distanceTo(border: readonly BorderPoint[], x: number, z: number): number {
@@ -117,6 +118,16 @@ Deno.test("the synthetic survey drive, replayed over UDP, surveys its own circui
     assert.ok(far.L < 0.4 && far.R < 0.4);
     assert.ok(covL >= 0.95, `left coverage ${covL}`);
     assert.ok(covR >= 0.95, `right coverage ${covR}`);
+    // Issue 5: the surveyed bundle compiles to a road over at least 95 % of the lap.
+    const compiled = await getJson<CompiledTrack>(
+      logger,
+      "/api/track-bundles/synthetic-7/compiled",
+    );
+    console.log(
+      `survey e2e compiled: road_pct ${compiled.coverage.road_pct}, ` +
+        `L ${compiled.coverage.L.pct} % R ${compiled.coverage.R.pct} %`,
+    );
+    assert.ok(compiled.coverage.road_pct >= 95, `road_pct ${compiled.coverage.road_pct}`);
     // Every vote is this installation's first run, once.
     for (const e of doc.edges) {
       for (const bySource of Object.values(e.votes)) {

@@ -7,6 +7,7 @@
 import { Hono } from "hono";
 import { bundleJsonSchema } from "../../core/bundle/json_schema.ts";
 import { lapFileJsonSchema } from "../../core/laps/lap_file.ts";
+import { compiledJsonSchema } from "../../core/geometry/schema.ts";
 
 const SCHEMA_TYPE = "application/schema+json";
 
@@ -16,11 +17,15 @@ function once(build: () => Record<string, unknown>): () => string {
   return () => text ??= JSON.stringify(build());
 }
 
-/** GET /api/schemas/track-bundle.v4.json and GET /api/schemas/lap.v2.json. */
+/**
+ * GET /api/schemas/track-bundle.v4.json, GET /api/schemas/lap.v2.json and
+ * GET /api/schemas/track-compiled.v1.json.
+ */
 export function schemaRoutes(): Hono {
   const schemas: Record<string, () => string> = {
     "track-bundle.v4.json": once(bundleJsonSchema),
     "lap.v2.json": once(lapFileJsonSchema),
+    "track-compiled.v1.json": once(compiledJsonSchema),
   };
   const r = new Hono();
   for (const [name, text] of Object.entries(schemas)) {

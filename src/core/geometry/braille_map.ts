@@ -1,0 +1,93 @@
+/**
+ * The track map for a terminal: borders (and the finish line) drawn in
+ * braille cells, each cell a 2 x 4 grid of dots, so a cols x rows block shows
+ * 2 * cols x 4 * rows dots. Terminal cells are about twice as tall as wide,
+ * which makes the dots about square, so the circuit keeps its shape.
+ *
+ * @module
+ */
+import { mapFrame } from "./map_frame.ts";
+import type { CompiledTrack } from "./types.ts";
+
+/** The character marking the car on the map. */
+export const CAR_MARKER = "●";
+
+/** Braille dot bits by [dot column][dot row]. */
+const DOT_BITS = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]];
+const BLANK = 0x2800;
+
+/** Options of {@linkcode renderBrailleMap}. */
+export interface BrailleMapOptions {
+  /** Width in terminal cells (at least 1). */
+  cols: number;
+  /** Height in terminal cells (at least 1). */
+  rows: number;
+  /** Where the car is, world metres; drawn as {@linkcode CAR_MARKER} when on the map. */
+  car?: { x: number; z: number } | null;
+}
+
+/** A drawn terminal map. */
+export interface BrailleMap {
+  /** Exactly `rows` strings of exactly `cols` characters each. */
+  lines: string[];
+  /** The cell holding the car marker, or null when there is no car or it is off the map. */
+  car: { col: number; row: number } | null;
+}
+
+/**
+ * Draws `doc`'s borders and finish line into `cols` x `rows` braille cells,
+ * scaled to fit with the shape kept, and marks the car when given. Pure: the
+ * same inputs always give the same lines.
+ */
+export function renderBrailleMap(doc: CompiledTrack, opts: BrailleMapOptions): BrailleMap {
+  const cols = Math.max(1, Math.floor(opts.cols));
+  const rows = Math.max(1, Math.floor(opts.rows));
+  const dotsX = 2 * cols;
+  const dotsY = 4 * rows;
+  const frame = mapFrame(doc, dotsX / dotsY, 0.02);
+  const scale = dotsX / frame.spanX;
+  const cells = new Uint8Array(cols * rows);
+  const plot = (dx: number, dy: number) => {
+    if (dx < 0 || dy < 0 || dx >= dotsX || dy >= dotsY) return;
+    cells[(dy >> 2) * cols + (dx >> 1)] |= DOT_BITS[dx & 1][dy & 3];
+  };
+  const toDot = (x: number, z: number): [number, number] => [
+    (x - frame.minX) * scale,
+    (z - frame.minZ) * scale,
+  ];
+  const line = (x1: number, z1: number, x2: number, z2: number) => {
+    const [ax, ay] = toDot(x1, z1);
+    const [bx, by] = toDot(x2, z2);
+    const steps = Math.max(1, Math.ceil(Math.max(Math.abs(bx - ax), Math.abs(by - ay))));
+    for (let i = 0; i <= steps; i++) {
+      const t = i / steps;
+      plot(Math.floor(ax + (bx - ax) * t), Math.floor(ay + (by - ay) * t));
+    }
+  };
+  for (const side of [doc.borders.L, doc.borders.R]) {
+    for (const poly of side) {
+      for (let i = 1; i < poly.length; i++) {
+        line(poly[i - 1][0], poly[i - 1][1], poly[i][0], poly[i][1]);
+      }
+    }
+  }
+  if (doc.finish) line(...doc.finish);
+  let car: BrailleMap["car"] = null;
+  if (opts.car) {
+    const [dx, dy] = toDot(opts.car.x, opts.car.z);
+    const col = Math.floor(dx / 2);
+    const row = Math.floor(dy / 4);
+    if (col >= 0 && row >= 0 && col < cols && row < rows) car = { col, row };
+  }
+  const lines: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    let text = "";
+    for (let c = 0; c < cols; c++) {
+      text += car && car.col === c && car.row === r
+        ? CAR_MARKER
+        : String.fromCharCode(BLANK + cells[r * cols + c]);
+    }
+    lines.push(text);
+  }
+  return { lines, car };
+}
