@@ -11,6 +11,7 @@ import { SurveyService } from "./survey.ts";
 import type { TelemetrySource, TelemetryStatus } from "./telemetry_source.ts";
 import { sourceId } from "../storage/source_id.ts";
 import { sweepOrphanSamples } from "../storage/laps.ts";
+import { sweepEmptyLiveSessions } from "../storage/sessions.ts";
 import { sweepOrphanBundleChunks } from "../storage/bundles.ts";
 import { installTrackIdentification } from "./tracks.ts";
 
@@ -78,6 +79,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const now = opts.now ?? (() => new Date());
   const id = await sourceId(opts.kv);
   await sweepOrphanSamples(opts.kv);
+  await sweepEmptyLiveSessions(opts.kv);
   await sweepOrphanBundleChunks(opts.kv);
   const app = new App(opts.kv, id, now);
   // Names a new unnamed session from its laps; shares the fingerprint cache.

@@ -79,3 +79,21 @@ export async function updateSession(
 export async function deleteSession(kv: Deno.Kv, id: number): Promise<void> {
   await withLockRetry(() => kv.delete(sessionKey(id)));
 }
+
+/**
+ * Deletes live sessions without laps. A live session is stored in its own
+ * write just before its first lap, so a process killed in between leaves one
+ * behind; at start-up no live session is active, so every such session is
+ * that leftover. Imported sessions are never empty (they are created with
+ * their lap). Returns how many were removed.
+ */
+export async function sweepEmptyLiveSessions(kv: Deno.Kv): Promise<number> {
+  let removed = 0;
+  for await (const e of kv.list<Session>({ prefix: ["session"] })) {
+    if (e.value.kind !== "live" || e.value.lap_count !== 0) continue;
+    // Checked against the versionstamp: a session that gained a lap meanwhile stays.
+    const res = await withLockRetry(() => kv.atomic().check(e).delete(e.key).commit());
+    if (res.ok) removed++;
+  }
+  return removed;
+}

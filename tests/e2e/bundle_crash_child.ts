@@ -1,12 +1,7 @@
 /**
- * Large synthetic bundles for the storage tests, the crash test and the
- * benchmark, and (run as a script) the child process the crash test kills.
- *
- * As a script: `deno run -A bundle_crash_child.ts DATA_DIR BUNDLE_FILE NOW`
- * opens the store in DATA_DIR, reads BUNDLE_FILE, prints `ready`, imports it
- * through the application service with the clock fixed at NOW, printing
- * `commit <n>` after each KV commit the import makes, and prints `done <ms>`
- * (the import's duration).
+ * Large synthetic bundles for the storage, app and server tests, the crash
+ * tests (tests/hardening/crash_bundle_import_test.ts) and the benchmark.
+ * The crash tests' child process is tests/hardening/_crash_bundle_child.ts.
  *
  * @module
  */
@@ -104,32 +99,4 @@ export function syntheticBundle(opts: SyntheticBundleOptions): Record<string, un
     corners: [],
     sections: [],
   };
-}
-
-if (import.meta.main) {
-  const [dataDir, file, now] = Deno.args;
-  const { openStore } = await import("../../src/storage/kv.ts");
-  const { createApp } = await import("../../src/app/context.ts");
-  const { importBundle } = await import("../../src/app/bundles.ts");
-  const kv = await openStore(dataDir);
-  const app = await createApp({ kv, now: () => new Date(now) });
-  const text = await Deno.readTextFile(file);
-  // Report every commit of the import, so the parent can also kill between two of them.
-  const atomic = kv.atomic.bind(kv);
-  let commits = 0;
-  kv.atomic = () => {
-    const op = atomic();
-    const commit = op.commit.bind(op);
-    op.commit = async () => {
-      const result = await commit();
-      console.log(`commit ${++commits}`);
-      return result;
-    };
-    return op;
-  };
-  console.log("ready");
-  const started = performance.now();
-  await importBundle(app, JSON.parse(text));
-  console.log(`done ${Math.round(performance.now() - started)}`);
-  kv.close();
 }
