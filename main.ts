@@ -23,7 +23,7 @@ import { formatLapTime } from "./src/core/laps/lap_time.ts";
 import { type Logger, startLogger } from "./src/server/logger.ts";
 import { canonicalOrigin } from "./src/server/cors_origin.ts";
 import { describeEvent } from "./src/server/console_output.ts";
-import { runTui } from "./src/tui/run_tui.tsx";
+import { runTui, tuiMode } from "./src/tui/run_tui.tsx";
 import { type ReplaySpeed, runFakeConsole } from "./src/server/fake_console.ts";
 import { openReplaySource } from "./src/server/replay_source.ts";
 
@@ -247,6 +247,17 @@ program.command("demo")
     });
     console.log(`demo: ${source.description} at ${flags.speed}x`);
     console.log(`demo: API on ${logger.http.url} (try ${logger.http.url}/api/sessions)`);
+    if (tuiMode() === "ink") {
+      // On a terminal the demo shows the dashboard, as start does; q or a signal ends it.
+      const quit = new AbortController();
+      const abort = () => quit.abort();
+      Deno.addSignalListener("SIGINT", abort);
+      if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", abort);
+      await runTui(logger.app, { signal: quit.signal, outDir: Deno.cwd() });
+      controller.abort();
+      await logger.close();
+      Deno.exit(0);
+    }
     logger.app.bus.subscribe((event) => {
       const line = describeEvent(event);
       if (line) console.log(line);

@@ -1,6 +1,7 @@
 /**
  * The dashboard's root: a header naming the views, the current view, the
- * help overlay, and the keys that work everywhere (view numbers, `?`, `q`).
+ * help overlay, the name prompt for a new session, and the keys that work
+ * everywhere (view numbers, `?`, `q`).
  *
  * @module
  */
@@ -10,6 +11,8 @@ import type { App } from "../app/context.ts";
 import type { KeyHelp, ViewDef } from "./view_types.ts";
 import { GLOBAL_KEYS, VIEWS } from "./views.ts";
 import { Help } from "./help.tsx";
+import { NamePrompt, useNamePrompt } from "./name_prompt.tsx";
+import { fit } from "./format.ts";
 
 /** Size assumed when the output does not say (not a terminal). */
 export const DEFAULT_SIZE = { columns: 80, rows: 24 } as const;
@@ -37,6 +40,8 @@ export function AppView(props: AppViewProps) {
   const [current, setCurrent] = useState(props.initialView ?? views[0].id);
   const [help, setHelp] = useState(false);
   const [capturing, setCapturing] = useState(false);
+  const prompt = useNamePrompt(props.app);
+  const prompting = prompt.target !== null;
 
   useInput((input, key) => {
     if (input === "q") {
@@ -53,23 +58,44 @@ export function AppView(props: AppViewProps) {
         setHelp(false);
       }
     }
-  }, { isActive: !capturing });
+  }, { isActive: !capturing && !prompting });
 
   const view = views.find((v) => v.id === current) ?? views[0];
   const { Component } = view;
+  const covered = help || prompting;
   return (
     <Box flexDirection="column" width={columns}>
-      <Header views={views} current={view.id} help={help} />
-      {help ? <Help views={views} globalKeys={props.globalKeys ?? GLOBAL_KEYS} /> : null}
-      {/* The view stays mounted under the help so its selection survives. */}
-      <Box display={help ? "none" : "flex"} flexDirection="column">
+      <Header
+        views={views}
+        current={view.id}
+        help={help}
+        notice={prompt.notice}
+        columns={columns}
+      />
+      {help && !prompting
+        ? <Help views={views} globalKeys={props.globalKeys ?? GLOBAL_KEYS} current={view} />
+        : null}
+      {prompt.target
+        ? (
+          <NamePrompt
+            key={prompt.target.sessionId}
+            app={props.app}
+            target={prompt.target}
+            columns={columns}
+            rows={rows - 1}
+            onClose={prompt.close}
+          />
+        )
+        : null}
+      {/* The view stays mounted under an overlay so its selection survives. */}
+      <Box display={covered ? "none" : "flex"} flexDirection="column">
         <Component
           key={view.id}
           app={props.app}
           columns={columns}
           rows={rows - 1}
           outDir={props.outDir ?? Deno.cwd()}
-          inputActive={!help}
+          inputActive={!covered}
           setCapturing={setCapturing}
         />
       </Box>
@@ -77,9 +103,22 @@ export function AppView(props: AppViewProps) {
   );
 }
 
-function Header(
-  { views, current, help }: { views: readonly ViewDef[]; current: string; help: boolean },
-) {
+interface HeaderProps {
+  views: readonly ViewDef[];
+  current: string;
+  help: boolean;
+  /** A passing message shown in place of the key hints. */
+  notice: string | null;
+  columns: number;
+}
+
+function Header({ views, current, help, notice, columns }: HeaderProps) {
+  const tabs = views.map((v) =>
+    v.id === current ? `[${v.key} ${v.title}]` : ` ${v.key} ${v.title} `
+  )
+    .join(" ");
+  const hint = help ? "? close help  q quit" : "? help  q quit";
+  const room = Math.max(0, columns - [...tabs].length - 2);
   return (
     <Box justifyContent="space-between">
       <Text wrap="truncate">
@@ -92,7 +131,9 @@ function Header(
           </Text>
         ))}
       </Text>
-      <Text color="gray">{help ? "? close help  q quit" : "? help  q quit"}</Text>
+      {notice === null
+        ? <Text color="gray">{hint}</Text>
+        : <Text color="cyan">{fit(notice, room).trimEnd()}</Text>}
     </Box>
   );
 }

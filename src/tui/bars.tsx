@@ -74,3 +74,25 @@ export function PedalBar({ label, pct, width, color }: PedalBarProps) {
     </Text>
   );
 }
+
+/** Props of {@linkcode ProgressBar}. */
+export interface ProgressBarProps {
+  /** Done, 0..1. */
+  fraction: number;
+  /** Width of the bar itself, in cells. */
+  width: number;
+}
+
+/** `[████░░░░]  42%`: a bar of `width` cells and the whole percentage. */
+export function ProgressBar({ fraction, width }: ProgressBarProps) {
+  const f = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
+  const filled = Math.round(f * width);
+  return (
+    <Text>
+      {"["}
+      <Text color="green">{BAR_ON.repeat(filled)}</Text>
+      <Text color="gray">{BAR_OFF.repeat(width - filled)}</Text>
+      {"]" + right(`${Math.floor(f * 100)}%`, 5)}
+    </Text>
+  );
+}

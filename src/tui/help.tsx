@@ -1,5 +1,7 @@
 /**
- * The help overlay: every key of every view.
+ * The help overlay: the keys that work everywhere, then the current view's
+ * own. Listing one view at a time keeps the overlay inside 80x24 however
+ * many views there are.
  *
  * @module
  */
@@ -10,12 +12,14 @@ import { fit } from "./format.ts";
 /** Props of {@linkcode Help}. */
 export interface HelpProps {
   views: readonly ViewDef[];
-  /** Keys of the root, listed first. */
+  /** Keys of the root, listed after the view numbers. */
   globalKeys: readonly KeyHelp[];
+  /** The view whose keys are listed. */
+  current: ViewDef;
 }
 
-/** Lists the keys: the root's (with one per view), then each view's own. */
-export function Help({ views, globalKeys }: HelpProps) {
+/** Lists the root's keys (with one per view), then the current view's own. */
+export function Help({ views, globalKeys, current }: HelpProps) {
   const global: KeyHelp[] = [
     ...views.map((v) => ({ key: v.key, action: `${v.title} view` })),
     ...globalKeys,
@@ -24,7 +28,10 @@ export function Help({ views, globalKeys }: HelpProps) {
     <Box flexDirection="column">
       <Text bold>Keys</Text>
       <KeyList title="Everywhere" keys={global} />
-      {views.map((v) => <KeyList key={v.id} title={v.title} keys={v.keys} />)}
+      <KeyList title={`${current.title} view`} keys={current.keys} />
+      {views.length > 1
+        ? <Text color="gray">Each view lists its own keys here: open it, then press ?</Text>
+        : null}
     </Box>
   );
 }

@@ -8,7 +8,7 @@ import { useEffect } from "react";
 import { Box, Text } from "ink";
 import type { ViewProps } from "./view_types.ts";
 import { useLiveState } from "./use_app_state.ts";
-import type { LapRow, LinkState, LiveSnapshot } from "./live_model.ts";
+import type { LapRow, LinkState, LiveSnapshot, SessionInfo } from "./live_model.ts";
 import { PedalBar, RevLights } from "./bars.tsx";
 import { delta, fit, lapTime, lapTimer, plural, right } from "./format.ts";
 
@@ -55,7 +55,7 @@ export function LiveScreen({ snapshot: s, columns, rows }: LiveScreenProps) {
   return (
     <Box flexDirection="column" width={width}>
       <LinkLine link={s.link} width={width} />
-      <Text wrap="truncate">{sessionLine(s)}</Text>
+      <SessionLine s={s} />
       <Box height={1} />
       <Text wrap="truncate">
         <Text bold>{s.lap === null ? "Lap -" : s.lap === 0 ? "Out lap" : `Lap ${s.lap}`}</Text>
@@ -129,11 +129,23 @@ function LinkLine({ link, width }: { link: LinkState; width: number }) {
   );
 }
 
-function sessionLine(s: LiveSnapshot): string {
+/** The badge of a name set by matching, or null for a name a driver gave (or none). */
+export function matchBadge(source: SessionInfo["trackSource"]): string | null {
+  return source === "signature" || source === "bundle" ? `matched by ${source}` : null;
+}
+
+function SessionLine({ s }: { s: LiveSnapshot }) {
   const session = s.session;
-  if (!session) return "No session yet: it starts with the first completed lap.";
-  const track = session.track || "unnamed";
-  return `Session ${session.id}  ${track}  ${session.car}  ${plural(session.laps, "lap")}`;
+  if (!session) return <Text>No session yet: it starts with the first completed lap.</Text>;
+  const badge = matchBadge(session.trackSource);
+  return (
+    <Text wrap="truncate">
+      {`Session ${session.id}  ${session.track || "unnamed"}`}
+      {badge ? " " : ""}
+      {badge ? <Text color="black" backgroundColor="green">{`[${badge}]`}</Text> : null}
+      {`  ${session.car}  ${plural(session.laps, "lap")}`}
+    </Text>
+  );
 }
 
 interface LapsTableProps {

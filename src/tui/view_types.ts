@@ -2,7 +2,7 @@
  * The contract between the dashboard's root and its views. A view is an
  * entry in a list: the number key that opens it, its title, the keys it
  * answers to (the help overlay lists them), and its component. Views to
- * come (survey, tracks) are added by appending an entry.
+ * come are added by appending an entry.
  *
  * @module
  */

@@ -47,7 +47,10 @@ Deno.test({
     const r = renderSized(<AppView app={app} outDir="." />, 80, 24);
     const text = await waitFor(r.lastFrame, (t) => t.includes("* best"));
     const lines = text.split("\n");
-    assert.equal(lines[0].trimEnd(), "[1 Live]  2 Sessions" + " ".repeat(46) + "? help  q quit");
+    assert.equal(
+      lines[0].trimEnd(),
+      "[1 Live]  2 Sessions   3 Survey   4 Tracks" + " ".repeat(24) + "? help  q quit",
+    );
     assert.equal(lines[1], "● connected  console 192.168.1.30  format A  60 pkt/s  drops 5");
     assert.equal(lines[2], "Session 1  unnamed  McLaren VGT  1 lap");
     // 103 packets into lap 2: 0:01.7 by the packet count.

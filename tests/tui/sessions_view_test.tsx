@@ -172,7 +172,11 @@ Deno.test({
     await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka q2 jc"));
     await type(r.stdin, KEY.backspace.repeat(6));
     r.stdin.write(KEY.enter);
-    const text = await waitFor(r.lastFrame, (t) => t.includes('session 1 is now "Suzuka"'));
+    // The notice comes with the answer; the list follows once it has re-read the store.
+    const text = await waitFor(
+      r.lastFrame,
+      (t) => t.includes('session 1 is now "Suzuka"') && t.includes("Laps of session 1 (Suzuka)"),
+    );
     assert.match(text, /^> {4}1 live {5}McLaren VGT +Suzuka +1 {2}1:39\.036/m);
     assert.ok(text.includes("Laps of session 1 (Suzuka)"));
     assert.deepEqual(capturing, [true, false]);

@@ -1,0 +1,206 @@
+/**
+ * The name prompt: when the live session's first full lap is stored and the
+ * session is still unnamed, the dashboard asks for the track's name, with
+ * official names from the catalogue as suggestions. Saving makes a track
+ * signature from that lap and names the session (POST /api/tracks
+ * semantics, through {@linkcode createTrack}); Esc dismisses the prompt for
+ * that session for good. A session named by matching never asks.
+ *
+ * @module
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Box, Text, useInput } from "ink";
+import TextInput from "ink-text-input";
+import type { AppEvent } from "../app/bus.ts";
+import type { App } from "../app/context.ts";
+import { lap as loadLap } from "../app/sessions.ts";
+import { createTrack } from "../app/tracks.ts";
+import { signatureOf } from "../core/identify/signature.ts";
+import { fit, lapTime, right } from "./format.ts";
+import { trackSuggestions } from "./track_suggestions.ts";
+
+/** What the prompt asks about: a session and the lap its signature is made from. */
+export interface PromptTarget {
+  sessionId: number;
+  lapId: number;
+  lapNumber: number;
+  timeMs: number;
+  car: string;
+}
+
+/**
+ * The prompt to open for `event`, or null: a stored lap that can hold a
+ * best, of a session still unnamed and not asked about before.
+ */
+export function promptFor(event: AppEvent, asked: ReadonlySet<number>): PromptTarget | null {
+  if (event.type !== "lap") return null;
+  const { lap, session } = event;
+  if (session.track_name !== "" || !lap.counts_for_best || asked.has(session.id)) return null;
+  return {
+    sessionId: session.id,
+    lapId: lap.id,
+    lapNumber: lap.number,
+    timeMs: lap.time_ms,
+    car: session.car_name,
+  };
+}
+
+/** The prompt's state at the root: what it asks, and a line saying how it ended. */
+export interface NamePromptState {
+  target: PromptTarget | null;
+  /** How the last prompt ended, for a few seconds; null otherwise. */
+  notice: string | null;
+  /** Closes the prompt with `notice` (null: silently). */
+  close(notice: string | null): void;
+}
+
+/** How long the notice of a closed prompt stays, ms. */
+export const NOTICE_MS = 5000;
+
+/**
+ * Follows `app`'s bus: opens the prompt on the first full lap of an unnamed
+ * session (once per session), and closes it when the session gets a name
+ * some other way (matching, a rename) or goes away.
+ */
+export function useNamePrompt(app: App): NamePromptState {
+  const [target, setTarget] = useState<PromptTarget | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const asked = useRef(new Set<number>());
+  // The bus listener outlives renders: it reads the open prompt from here.
+  const open = useRef<PromptTarget | null>(null);
+  const show = useCallback((next: PromptTarget | null, text: string | null) => {
+    open.current = next;
+    setTarget(next);
+    setNotice(text);
+  }, []);
+  useEffect(() =>
+    app.bus.subscribe((event) => {
+      const next = promptFor(event, asked.current);
+      if (next) {
+        asked.current.add(next.sessionId);
+        if (open.current === null) show(next, null);
+        return;
+      }
+      const named = event.type === "session" ? event.session : null;
+      if (named && named.track_name !== "" && open.current?.sessionId === named.id) {
+        show(null, `session ${named.id} is "${named.track_name}"`);
+      }
+    }), [app, show]);
+  useEffect(() => {
+    if (notice === null) return;
+    const timer = setTimeout(() => setNotice(null), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
+  const close = useCallback((text: string | null) => show(null, text), [show]);
+  return { target, notice, close };
+}
+
+/** Props of {@linkcode NamePrompt}. */
+export interface NamePromptProps {
+  app: App;
+  target: PromptTarget;
+  columns: number;
+  rows: number;
+  /** Called once the prompt is done: saved (with what to say) or dismissed. */
+  onClose(notice: string | null): void;
+}
+
+/** The prompt's keys, on its last line. */
+export const PROMPT_KEYS = "↑↓ pick a suggestion  Tab copy it  Enter save  Esc not now";
+
+/** Rows the prompt uses besides its suggestions. */
+const FIXED_ROWS = 6;
+
+/** The prompt itself; it has the keyboard while shown. */
+export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptProps) {
+  const [text, setText] = useState("");
+  const [pick, setPick] = useState(-1);
+  const [lengthM, setLengthM] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    loadLap(app, target.lapId).then(
+      (full) => live && setLengthM(signatureOf(full.samples)?.length_m ?? null),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [app, target.lapId]);
+
+  const limit = Math.max(1, Math.min(8, rows - FIXED_ROWS - 1));
+  const suggestions = trackSuggestions(text, lengthM, limit);
+  const chosen = pick >= 0 && pick < suggestions.length ? suggestions[pick] : null;
+
+  const save = useCallback((typed: string) => {
+    const name = chosen?.name ?? typed;
+    if (saving) return;
+    setSaving(true);
+    createTrack(app, { name, lap_id: target.lapId }).then(
+      (r) => onClose(`session ${target.sessionId} named "${r.signature.name}"`),
+      (err) => {
+        setSaving(false);
+        setError((err as Error).message);
+      },
+    );
+  }, [app, target, chosen?.name, saving, onClose]);
+
+  useInput((input, key) => {
+    if (key.escape) {
+      onClose(`session ${target.sessionId} left unnamed`);
+    } else if (key.upArrow) {
+      setPick((p) => Math.max(-1, p - 1));
+    } else if (key.downArrow) {
+      setPick((p) => Math.min(suggestions.length - 1, p + 1));
+    } else if (key.tab) {
+      const s = chosen ?? suggestions[0];
+      if (s) {
+        setText(s.name);
+        setPick(-1);
+      }
+    } else if (input !== "" && !key.return) {
+      setError(null);
+    }
+  });
+
+  const width = Math.max(40, columns);
+  const length = lengthM === null ? "" : `, ${(lengthM / 1000).toFixed(2)} km`;
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text bold wrap="truncate">
+        {`Name this track: session ${target.sessionId}, lap ${target.lapNumber} ` +
+          `${lapTime(target.timeMs)}${length}`}
+      </Text>
+      <Text wrap="truncate">
+        {"Track name: "}
+        <TextInput
+          value={text}
+          onChange={(v) => {
+            setText(v);
+            setPick(-1);
+          }}
+          onSubmit={save}
+          focus
+        />
+      </Text>
+      <Text color="gray">
+        {suggestions.length === 0
+          ? "No official circuit matches; Enter saves the name as typed."
+          : "Official circuits:"}
+      </Text>
+      {suggestions.map((s, i) => (
+        <Text key={s.name} wrap="truncate" inverse={i === pick}>
+          {`${i === pick ? ">" : " "} ${fit(s.name, width - 22)} ${
+            right((s.length_m / 1000).toFixed(3) + " km", 9)
+          }${s.off === null ? "" : right(`${(s.off * 100).toFixed(1)}%`, 7)}`}
+        </Text>
+      ))}
+      <Text color={error ? "red" : "cyan"} wrap="truncate">
+        {error ?? (saving ? "saving..." : " ")}
+      </Text>
+      <Text color="gray" wrap="truncate">{PROMPT_KEYS}</Text>
+    </Box>
+  );
+}

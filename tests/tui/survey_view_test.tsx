@@ -1,0 +1,155 @@
+import { strict as assert } from "node:assert";
+import { AppView } from "../../src/tui/app_view.tsx";
+import { baseMap, carCell, withCar } from "../../src/tui/survey_map.ts";
+import { finishText, MARK_KEYS } from "../../src/tui/survey_view.tsx";
+import { compiledFor } from "../../src/app/geometry.ts";
+import { listBundles } from "../../src/app/bundles.ts";
+import { renderBrailleMap } from "../../src/core/geometry/braille_map.ts";
+import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
+import { feed, KEY, memoryApp, renderSized, sleep, waitFor } from "./_harness.tsx";
+
+/** Types `text` one key at a time, as a keyboard would. */
+async function type(stdin: { write(s: string): void }, text: string): Promise<void> {
+  for (const ch of text) {
+    stdin.write(ch);
+    await sleep(2);
+  }
+}
+
+/** One surveying lap of synthetic circuit 7 (left border), after its out-lap. */
+const SURVEY_7 = [...syntheticFrames({ seed: 7, laps: 1, mode: "survey" })];
+
+Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follows the car", async () => {
+  const { app, close } = await memoryApp();
+  const r = renderSized(<AppView app={app} initialView="survey" />, 80, 24);
+  let text = await waitFor(r.lastFrame, (t) => t.includes("Survey stopped"));
+  let lines = text.split("\n");
+  assert.equal(
+    lines[0].trimEnd(),
+    " 1 Live   2 Sessions  [3 Survey]  4 Tracks" + " ".repeat(24) + "? help  q quit",
+  );
+  assert.equal(lines[1], "Survey stopped                           No map: label the circuit (t).");
+  assert.equal(lines[2].trimEnd(), "Circuit  (unlabelled)");
+  assert.ok(text.includes("Finish line not crossed yet"), text);
+  assert.ok(text.includes("s start  t label  z x c left  , . / right  Space disarm"), text);
+  await sleep(50);
+
+  // Marks need a running survey: the service's refusal is shown.
+  r.stdin.write("z");
+  await waitFor(r.lastFrame, (t) => t.includes("no survey is running; start one before marking"));
+  r.stdin.write("s");
+  await waitFor(r.lastFrame, (t) => t.includes("survey started: press t to label"));
+  assert.equal(app.survey.running, true);
+  assert.equal(app.survey.status().track, "");
+
+  r.stdin.write("t");
+  await waitFor(r.lastFrame, (t) => t.includes("Circuit label: "));
+  // A newly drawn text field takes keys once its handler attaches, just after the frame.
+  await sleep(50);
+  await type(r.stdin, "Synthetic Seven");
+  r.stdin.write(KEY.enter);
+  text = await waitFor(r.lastFrame, (t) => t.includes('circuit is now "Synthetic Seven"'));
+  const labelled = app.survey.status();
+  assert.deepEqual([labelled.track, labelled.slug, labelled.run], [
+    "Synthetic Seven",
+    "synthetic-seven",
+    1,
+  ]);
+  text = await waitFor(r.lastFrame, (t) => t.includes("Run      1  (synthetic-seven)"));
+  assert.ok(text.includes("Circuit  Synthetic Seven"), text);
+  assert.ok(text.includes("No map until the first save."), text);
+
+  // Each key arms its mark, shown big; Space disarms.
+  for (const [key, word] of [["z", "L E F T   W A L L"], ["/", "R I G H T   E D G E"]] as const) {
+    r.stdin.write(key);
+    text = await waitFor(r.lastFrame, (t) => t.includes(word));
+    assert.deepEqual(app.survey.status().mark, MARK_KEYS[key]);
+  }
+  assert.match(text, /┃R I G H T {3}E D G E ▶▶ +┃/);
+  r.stdin.write(" ");
+  await waitFor(r.lastFrame, (t) => t.includes("Mark     none"));
+  assert.equal(app.survey.status().mark, null);
+
+  // One lap straddling the left border.
+  await feed(app, SURVEY_7);
+  await app.survey.flush();
+  // The lap is the session's first: the name prompt covers the view until dismissed.
+  await waitFor(r.lastFrame, (t) => t.includes("Name this track: session 1, lap 1 2:49.633"));
+  await sleep(50);
+  r.stdin.write(KEY.escape);
+  await waitFor(r.lastFrame, (t) => t.includes("Survey running"));
+  await sleep(50);
+  const running = app.survey.status();
+  assert.equal(running.frames, SURVEY_7.length);
+  assert.equal(running.cells, running.cells_by_side.L + running.cells_by_side.R);
+  text = await waitFor(r.lastFrame, (t) => t.includes(`Cells this run ${running.cells}`));
+  assert.ok(
+    text.includes(`  left ${running.cells_by_side.L}  right ${running.cells_by_side.R}`),
+    text,
+  );
+  assert.ok(text.includes(finishText(running.finish)), text);
+
+  r.stdin.write("s");
+  text = await waitFor(r.lastFrame, (t) => t.includes("stopped: saved run 1"));
+  const [bundle] = await listBundles(app);
+  assert.equal(bundle.slug, "synthetic-seven");
+  assert.equal(bundle.runs, 1);
+  assert.ok(
+    text.includes(`stopped: saved run 1 of "Synthetic Seven", ${bundle.edges} cells in all`),
+    text,
+  );
+  assert.equal(app.survey.running, false);
+
+  // The map comes from the compiled bundle: coverage and drawing, with the car marked.
+  const doc = await compiledFor(app, "synthetic-seven");
+  const cov = doc.coverage;
+  const last = app.live.lastFrame!;
+  const expected = renderBrailleMap(doc, {
+    cols: 39,
+    rows: 20,
+    car: { x: last.posX, z: last.posZ },
+  });
+  assert.ok(expected.car !== null, "the car is on the map");
+  const mapOf = (t: string) => t.split("\n").slice(1, 21).map((l) => [...l].slice(41).join(""));
+  // Autosaves drew earlier maps; the stop's save brings the final one.
+  text = await waitFor(r.lastFrame, (t) => mapOf(t).join("\n") === expected.lines.join("\n"));
+  assert.ok(
+    text.includes(`Coverage L ${cov.L.pct.toFixed(1)}%  R ${cov.R.pct.toFixed(1)}%`),
+    text,
+  );
+  assert.ok(text.includes(`Road ${cov.road_pct.toFixed(1)}%`), text);
+  lines = text.split("\n");
+  // One lap on the left border: the left side closes, nothing of the right is known yet.
+  assert.equal(lines[7].trimEnd().slice(0, 40).trimEnd(), "Cells this run 1908");
+  assert.equal(lines[8].slice(0, 40).trimEnd(), "  left 1908  right 0");
+  assert.equal(lines[9].slice(0, 40).trimEnd(), "Coverage L 100.0%  R 0.0%");
+  assert.equal(lines[10].slice(0, 40).trimEnd(), "Road 0.0%  left side closed");
+  assert.equal(lines[11].slice(0, 40).trimEnd(), "Finish line unsure (1 crossing, ±0.0 m)");
+  assert.equal(bundle.edges, 1908);
+  assert.ok(lines.length <= 23, String(lines.length));
+  for (const line of lines) assert.ok([...line].length <= 80, line);
+  r.unmount();
+  close();
+});
+
+Deno.test("the map's car overlay matches the braille renderer's own marker", async () => {
+  const { app, close } = await memoryApp();
+  await app.survey.start({ track: "Synthetic Seven" });
+  await feed(app, SURVEY_7);
+  await app.survey.stop();
+  const doc = await compiledFor(app, "synthetic-seven");
+  for (const [cols, rows] of [[39, 20], [80, 35], [12, 5]]) {
+    const map = baseMap(doc, cols, rows);
+    assert.deepEqual(map.lines, renderBrailleMap(doc, { cols, rows }).lines);
+    // Every 500th position of the drive, and one far off the map.
+    const spots = SURVEY_7.filter((_, i) => i % 500 === 0).map((f) => ({ x: f.posX, z: f.posZ }));
+    spots.push({ x: 1e6, z: 1e6 });
+    for (const car of spots) {
+      const want = renderBrailleMap(doc, { cols, rows, car });
+      const cell = carCell(map, car.x, car.z);
+      assert.deepEqual(cell, want.car, `${cols}x${rows} at ${car.x},${car.z}`);
+      assert.deepEqual(withCar(map, cell), want.lines);
+    }
+  }
+  close();
+});

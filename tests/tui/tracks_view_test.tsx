@@ -1,0 +1,196 @@
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { AppView } from "../../src/tui/app_view.tsx";
+import {
+  bundleFilename,
+  CHUNK_BYTES,
+  importBundleFile,
+  importFraction,
+  type ImportProgress,
+} from "../../src/tui/bundle_files.ts";
+import { exportBundle, listBundles } from "../../src/app/bundles.ts";
+import { sessions } from "../../src/app/sessions.ts";
+import type { App } from "../../src/app/context.ts";
+import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
+import { CONFIGURATIONS } from "../../src/core/catalog/tracks.ts";
+import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
+import { feed, KEY, memoryApp, renderSized, sleep, waitFor } from "./_harness.tsx";
+
+const SURVEY_7 = [...syntheticFrames({ seed: 7, laps: 1, mode: "survey" })];
+
+/** A one-lap survey of circuit 7 saved as "Suzuka Circuit" (so the catalogue suggests Suzuka). */
+async function surveyed(app: App): Promise<void> {
+  await app.survey.start({ track: "Suzuka Circuit" });
+  await feed(app, SURVEY_7);
+  await app.survey.stop();
+}
+
+/** Types `text` one key at a time, as a keyboard would. */
+async function type(stdin: { write(s: string): void }, text: string): Promise<void> {
+  for (const ch of text) {
+    stdin.write(ch);
+    await sleep(2);
+  }
+}
+
+Deno.test("tracks view lists bundles with coverage, runs, sources; o confirms the suggestion", async () => {
+  const { app, close } = await memoryApp();
+  await surveyed(app);
+  const r = renderSized(<AppView app={app} initialView="tracks" />, 80, 24);
+  let text = await waitFor(r.lastFrame, (t) => t.includes("Suggested:"));
+  const lines = text.split("\n");
+  assert.equal(lines[1], "Track bundles (1)");
+  assert.equal(
+    lines[2],
+    "  Track                    Left  Right   Road Runs Src  Official",
+  );
+  assert.equal(
+    lines[3],
+    "> Suzuka Circuit         100.0%   0.0%   0.0%    1   1  -",
+  );
+  assert.ok(
+    text.includes("Suggested: Suzuka Circuit, 5.807 km, confidence 1.00  o confirms"),
+    text,
+  );
+  assert.ok(text.includes("↑↓ bundle  o confirm official  e export  i import  u identify"), text);
+  for (const line of lines) assert.ok([...line].length <= 80, line);
+  assert.ok(lines.length <= 23);
+  await sleep(50);
+
+  r.stdin.write("o");
+  text = await waitFor(r.lastFrame, (t) => t.includes("Suzuka Circuit is Suzuka Circuit"));
+  text = await waitFor(r.lastFrame, (t) => t.includes("(confirmed)"));
+  assert.ok(text.includes("Official: Suzuka Circuit (confirmed)"), text);
+  assert.match(text, /^> Suzuka Circuit +100\.0% +0\.0% +0\.0% +1 +1 {2}Suzuka Circuit$/m);
+  const [bundle] = await listBundles(app);
+  const suzuka = CONFIGURATIONS.find((c) => c.official_name === "Suzuka Circuit")!;
+  assert.deepEqual(bundle.official, {
+    track: suzuka.track,
+    layout: suzuka.layout,
+    official_id: suzuka.official_id,
+    official_name: "Suzuka Circuit",
+    turns: suzuka.turns,
+    length_m: 5807,
+    reverse: false,
+  });
+  r.stdin.write("o");
+  await waitFor(r.lastFrame, (t) => t.includes("already confirmed"));
+  r.unmount();
+  close();
+});
+
+Deno.test("e exports the bundle into the output folder; i imports it elsewhere with progress", async () => {
+  const { app, close } = await memoryApp();
+  await surveyed(app);
+  const dir = await Deno.makeTempDir();
+  const r = renderSized(<AppView app={app} initialView="tracks" outDir={dir} />, 80, 24);
+  await waitFor(r.lastFrame, (t) => t.includes("Suzuka Circuit"));
+  await sleep(50);
+  r.stdin.write("e");
+  const path = join(dir, bundleFilename("suzuka-circuit"));
+  await waitFor(r.lastFrame, (t) => t.includes(`wrote ${path}`.slice(0, 80)));
+  const written = await Deno.readTextFile(path);
+  assert.equal(written, serialiseBundle(await exportBundle(app, "suzuka-circuit")) + "\n");
+  r.unmount();
+  close();
+
+  // A fresh store: the file typed at the prompt (relative to the output folder) comes in.
+  const other = await memoryApp();
+  const r2 = renderSized(<AppView app={other.app} initialView="tracks" outDir={dir} />, 80, 24);
+  await waitFor(r2.lastFrame, (t) => t.includes("No track bundles yet"));
+  await sleep(50);
+  r2.stdin.write("i");
+  await waitFor(r2.lastFrame, (t) => t.includes("Import bundle from: "));
+  await sleep(50);
+  await type(r2.stdin, bundleFilename("suzuka-circuit"));
+  r2.stdin.write(KEY.enter);
+  const kb = Math.ceil(written.length / 1024);
+  const text = await waitFor(r2.lastFrame, (t) => t.includes('imported "Suzuka Circuit"'));
+  assert.ok(text.includes('imported "Suzuka Circuit": 0 -> 1908 cells (+1908), 1 run'), text);
+  assert.ok(text.includes(`Import [${"█".repeat(30)}] 100% 3/3 imported ${kb} kB`), text);
+  const [bundle] = await listBundles(other.app);
+  assert.deepEqual([bundle.slug, bundle.edges, bundle.runs], ["suzuka-circuit", 1908, 1]);
+  await waitFor(r2.lastFrame, (t) => /^> Suzuka Circuit +100\.0%/m.test(t));
+  r2.unmount();
+  other.close();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("importBundleFile reports each chunk read, then parse, import and done", async () => {
+  const { app, close } = await memoryApp();
+  await surveyed(app);
+  const dir = await Deno.makeTempDir();
+  const text = serialiseBundle(await exportBundle(app, "suzuka-circuit"));
+  await Deno.writeTextFile(join(dir, "b.json"), text);
+  const size = new TextEncoder().encode(text).length;
+  const other = await memoryApp();
+  const seen: ImportProgress[] = [];
+  let pauses = 0;
+  const result = await importBundleFile(other.app, "b.json", dir, (p) => seen.push(p), () => {
+    pauses++;
+    return Promise.resolve();
+  });
+  assert.equal(result.edges, 1908);
+  const reads = seen.filter((p) => p.phase === "read");
+  // One report before the first chunk, then one per chunk.
+  assert.equal(reads.length, 1 + Math.ceil(size / CHUNK_BYTES));
+  assert.deepEqual(reads.map((p) => p.bytes), [
+    0,
+    ...Array.from({ length: reads.length - 1 }, (_, i) => Math.min(size, (i + 1) * CHUNK_BYTES)),
+  ]);
+  assert.deepEqual(seen.slice(reads.length).map((p) => [p.phase, p.bytes, p.total]), [
+    ["parse", size, size],
+    ["import", size, size],
+    ["done", size, size],
+  ]);
+  assert.equal(pauses, 2);
+  const fractions = seen.map(importFraction);
+  assert.deepEqual(fractions.slice(-3), [1 / 3, 2 / 3, 1]);
+  for (let i = 1; i < fractions.length; i++) assert.ok(fractions[i] >= fractions[i - 1]);
+  other.close();
+  close();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a refused import names the fault and stores nothing; u identifies unlabelled sessions", async () => {
+  const { app, close } = await memoryApp();
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(join(dir, "bad.json"), JSON.stringify({ format: "nope" }));
+  const r = renderSized(<AppView app={app} initialView="tracks" outDir={dir} />, 80, 24);
+  await waitFor(r.lastFrame, (t) => t.includes("No track bundles yet"));
+  await sleep(50);
+  r.stdin.write("u");
+  await waitFor(r.lastFrame, (t) => t.includes("identify: no circuits are known yet"));
+  r.stdin.write("i");
+  await waitFor(r.lastFrame, (t) => t.includes("Import bundle from: "));
+  await sleep(50);
+  await type(r.stdin, "bad.json");
+  r.stdin.write(KEY.enter);
+  let text = await waitFor(r.lastFrame, (t) => t.includes("import failed: "));
+  assert.match(text, /import failed: \$\.format: /);
+  assert.deepEqual(await listBundles(app), []);
+  r.stdin.write("i");
+  await waitFor(r.lastFrame, (t) => t.includes("Import bundle from: "));
+  await sleep(50);
+  await type(r.stdin, "missing.json");
+  r.stdin.write(KEY.enter);
+  await waitFor(r.lastFrame, (t) => t.includes("import failed: No such file"));
+
+  // The survey's session is unnamed; the surveyed bundle names it by its borders.
+  await surveyed(app);
+  assert.deepEqual((await sessions(app)).map((s) => s.track_name), [""]);
+  // Its lap asked for a name; not now.
+  await waitFor(r.lastFrame, (t) => t.includes("Name this track: session 1"));
+  await sleep(50);
+  r.stdin.write(KEY.escape);
+  await waitFor(r.lastFrame, (t) => t.includes("session 1 left unnamed"));
+  await sleep(50);
+  r.stdin.write("u");
+  text = await waitFor(r.lastFrame, (t) => t.includes("identify: checked"));
+  assert.ok(text.includes("identify: checked 1, identified 1 (Suzuka Circuit x1)"), text);
+  const [session] = await sessions(app);
+  assert.deepEqual([session.track_name, session.track_source], ["Suzuka Circuit", "bundle"]);
+  r.unmount();
+  close();
+  await Deno.remove(dir, { recursive: true });
+});
