@@ -77,7 +77,7 @@ export function plain(text: string | undefined): string {
 export async function waitFor(
   read: () => string | undefined,
   ok: (text: string) => boolean,
-  ms = 3000,
+  ms = 10_000,
 ): Promise<string> {
   const deadline = Date.now() + ms;
   for (;;) {

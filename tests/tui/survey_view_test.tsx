@@ -89,6 +89,7 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   );
   assert.ok(text.includes(finishText(running.finish)), text);
 
+  await sleep(50);
   r.stdin.write("s");
   text = await waitFor(r.lastFrame, (t) => t.includes("stopped: saved run 1"));
   const [bundle] = await listBundles(app);
