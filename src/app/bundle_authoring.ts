@@ -14,7 +14,8 @@ import { MAX_TRACK_CHARS } from "../core/bundle/limits.ts";
 import { merge } from "../core/bundle/merge.ts";
 import { bundleV4Schema } from "../core/bundle/schema.ts";
 import { slugify } from "../core/bundle/slug.ts";
-import type { BundleV4, Corner, Point, Section } from "../core/bundle/types.ts";
+import type { BundleV4, Corner, Section } from "../core/bundle/types.ts";
+import { authoredCorners, authoredSections } from "../core/bundle/validate.ts";
 import { readBundle, updateBundle } from "../storage/bundles.ts";
 import { removeBundle } from "../storage/bundle_removal.ts";
 import { bundleSlug } from "./bundles.ts";
@@ -74,10 +75,6 @@ function parse<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
   return result.data;
 }
 
-function point(p: Point): Point {
-  return { x: p.x, z: p.z };
-}
-
 function notFound(slug: string): NotFound {
   return new NotFound(`no bundle for this track: ${slug}`);
 }
@@ -125,15 +122,7 @@ export async function getSections(app: App, slug: string): Promise<SectionsDoc> 
 export async function putCorners(app: App, slug: string, raw: unknown): Promise<CornersDoc> {
   bundleSlug(slug);
   const body = parse(cornersSchema, Array.isArray(raw) ? { corners: raw } : raw, "corners");
-  const corners: Corner[] = body.corners.map((c, i) => ({
-    n: i + 1,
-    name: c.name,
-    direction: c.direction === "L" || c.direction === "R" ? c.direction : null,
-    apex: point(c.apex),
-    entry: c.entry ? point(c.entry) : null,
-    exit: c.exit ? point(c.exit) : null,
-    note: c.note,
-  }));
+  const corners = authoredCorners(body.corners);
   const doc = await replaceAuthored(app, slug, (d) => ({ ...d, corners }));
   return { slug, track: doc.meta.track, corners: doc.corners };
 }
@@ -146,12 +135,7 @@ export async function putCorners(app: App, slug: string, raw: unknown): Promise<
 export async function putSections(app: App, slug: string, raw: unknown): Promise<SectionsDoc> {
   bundleSlug(slug);
   const body = parse(sectionsSchema, Array.isArray(raw) ? { sections: raw } : raw, "sections");
-  const sections: Section[] = body.sections.map((s, i) => ({
-    n: i + 1,
-    name: s.name,
-    start: point(s.start),
-    end: point(s.end),
-  }));
+  const sections = authoredSections(body.sections);
   const doc = await replaceAuthored(app, slug, (d) => ({ ...d, sections }));
   return { slug, track: doc.meta.track, sections: doc.sections };
 }

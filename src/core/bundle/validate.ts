@@ -68,7 +68,11 @@ function official(parsed: ParsedV4["meta"]["official"]): Official | null {
   };
 }
 
-function corners(parsed: ParsedV4["corners"]): Corner[] {
+/**
+ * Validated corners as stored: renumbered 1..N in list order (a corner's own
+ * `n` is ignored), a direction other than L or R read as none.
+ */
+export function authoredCorners(parsed: ParsedV4["corners"]): Corner[] {
   return (parsed ?? []).map((c, i) => ({
     n: i + 1,
     name: c.name,
@@ -80,7 +84,8 @@ function corners(parsed: ParsedV4["corners"]): Corner[] {
   }));
 }
 
-function sections(parsed: ParsedV4["sections"]): Section[] {
+/** Validated sections as stored: renumbered 1..N in list order. */
+export function authoredSections(parsed: ParsedV4["sections"]): Section[] {
   return (parsed ?? []).map((s, i) => ({
     n: i + 1,
     name: s.name,
@@ -123,8 +128,8 @@ function finishV4(parsed: ParsedV4): BundleV4 {
     },
     edges,
     finish_crossings: crossings(parsed.finish_crossings),
-    corners: corners(parsed.corners),
-    sections: sections(parsed.sections),
+    corners: authoredCorners(parsed.corners),
+    sections: authoredSections(parsed.sections),
   };
 }
 
