@@ -4,6 +4,7 @@
  * @module
  */
 import type { Edge, FinishCrossing } from "../bundle/types.ts";
+import { crossingSums } from "../bundle/crossing_sums.ts";
 import { roundTo } from "./planar.ts";
 import type { Segment } from "./types.ts";
 
@@ -18,16 +19,7 @@ export const WALL_TICK_HALF_M = 0.9;
  */
 export function finishLine(crossings: readonly FinishCrossing[]): Segment | null {
   if (crossings.length === 0) return null;
-  let x = 0;
-  let z = 0;
-  let hx = 0;
-  let hz = 0;
-  for (const c of crossings) {
-    x += c.x;
-    z += c.z;
-    hx += c.hx;
-    hz += c.hz;
-  }
+  let { x, z, hx, hz } = crossingSums(crossings);
   const n = crossings.length;
   x /= n;
   z /= n;

@@ -6,6 +6,7 @@
  * @module
  */
 import type { FinishCrossing } from "../bundle/types.ts";
+import { crossingSums } from "../bundle/crossing_sums.ts";
 
 /** The rules of crossings and confidence. */
 export const FINISH = {
@@ -73,18 +74,10 @@ export function crossingAt(
 export function finishLineState(crossings: readonly FinishCrossing[]): FinishLineState | null {
   const n = crossings.length;
   if (n === 0) return null;
-  let sx = 0;
-  let sz = 0;
-  let hx = 0;
-  let hz = 0;
-  for (const c of crossings) {
-    sx += c.x;
-    sz += c.z;
-    hx += c.hx;
-    hz += c.hz;
-  }
-  const mx = sx / n;
-  const mz = sz / n;
+  const sums = crossingSums(crossings);
+  let { hx, hz } = sums;
+  const mx = sums.x / n;
+  const mz = sums.z / n;
   let spread = 0;
   for (const c of crossings) spread = Math.max(spread, Math.hypot(c.x - mx, c.z - mz));
   const norm = Math.hypot(hx, hz);
