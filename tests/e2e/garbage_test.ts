@@ -3,35 +3,15 @@ import { join } from "node:path";
 import { noFixtures, SHARED_FIXTURES } from "../_fixtures.ts";
 import type { LapSummary } from "../../src/core/laps/lap.ts";
 import type { Session } from "../../src/core/laps/session.ts";
-import { createRng } from "../../src/core/synthetic/random.ts";
+import { garbageDatagrams } from "../_garbage.ts";
 import { getJson, replayInto } from "./harness.ts";
 
 const GARBAGE = 10_000;
-const VALID_SIZES = new Set([296, 316, 344, 368]);
-
-/** Deterministic garbage: a third random bytes of valid packet sizes, a third truncated, a third odd sizes. */
-function garbage(seed: number): Uint8Array[] {
-  const rng = createRng(seed);
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < GARBAGE; i++) {
-    let size: number;
-    if (i % 3 === 0) size = [296, 316, 344, 368][i % 4];
-    else if (i % 3 === 1) size = 1 + Math.floor(rng.next() * 295);
-    else {
-      do size = 369 + Math.floor(rng.next() * 1000); while (VALID_SIZES.has(size));
-    }
-    const bytes = new Uint8Array(size);
-    for (let b = 0; b < size; b++) bytes[b] = Math.floor(rng.next() * 256);
-    out.push(bytes);
-  }
-  return out;
-}
-
 Deno.test({
   name: "10,000 bad datagrams during a replay change nothing but the rejected counter",
   ignore: noFixtures,
   async fn() {
-    const junk = garbage(99);
+    const junk = garbageDatagrams(99, GARBAGE);
     const { logger } = await replayInto(join(SHARED_FIXTURES, "gt7/suzuka-full-lap.A.gt7.gz"), {
       async during(logger) {
         const sock = Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });

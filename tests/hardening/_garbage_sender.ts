@@ -7,28 +7,10 @@
  *
  * @module
  */
-import { createRng } from "../../src/core/synthetic/random.ts";
+import { garbageDatagrams } from "../_garbage.ts";
 
 const [port, seconds, rate] = Deno.args.map(Number);
-const VALID_SIZES = new Set([296, 316, 344, 368]);
-
-/** Every bad kind: valid sizes with random bytes, short ones, and odd sizes. */
-function garbagePool(count: number): Uint8Array[] {
-  const rng = createRng(5);
-  return Array.from({ length: count }, (_, i) => {
-    let size: number;
-    if (i % 3 === 0) size = [296, 316, 344, 368][i % 4];
-    else if (i % 3 === 1) size = 1 + Math.floor(rng.next() * 295);
-    else {
-      do size = 369 + Math.floor(rng.next() * 1000); while (VALID_SIZES.has(size));
-    }
-    const bytes = new Uint8Array(size);
-    for (let b = 0; b < size; b++) bytes[b] = Math.floor(rng.next() * 256);
-    return bytes;
-  });
-}
-
-const pool = garbagePool(997);
+const pool = garbageDatagrams(5, 997);
 const sock = Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });
 const to: Deno.NetAddr = { transport: "udp", hostname: "127.0.0.1", port };
 const start = performance.now();
