@@ -8,9 +8,7 @@
  * @module
  */
 import { z } from "zod";
-import { BadRequest, Conflict, type Issue, NotFound } from "../core/errors.ts";
-import { issuesFromZod } from "../core/bundle/issues.ts";
-import { MAX_TRACK_CHARS } from "../core/bundle/limits.ts";
+import { Conflict, NotFound } from "../core/errors.ts";
 import { merge } from "../core/bundle/merge.ts";
 import { bundleV4Schema } from "../core/bundle/schema.ts";
 import { slugify } from "../core/bundle/slug.ts";
@@ -20,6 +18,7 @@ import { readBundle, updateBundle } from "../storage/bundles.ts";
 import { removeBundle } from "../storage/bundle_removal.ts";
 import { bundleSlug } from "./bundles.ts";
 import type { App } from "./context.ts";
+import { parseBody, trackLabelSchema } from "./request_body.ts";
 
 /** The corners of one circuit. */
 export interface CornersDoc {
@@ -58,22 +57,9 @@ const sectionsSchema = z.object({
   sections: bundleV4Schema.shape.sections.unwrap().unwrap(),
 }, { error: "body must be an object {sections: [...]} or an array of sections" });
 
-const TRACK_RULE = `track must be a string of 1 to ${MAX_TRACK_CHARS} characters, not blank`;
-
 const renameSchema = z.object({
-  track: z.string({ error: TRACK_RULE })
-    .transform((s) => s.trim())
-    .check(z.refine((s: string) => s !== "" && [...s].length <= MAX_TRACK_CHARS, TRACK_RULE)),
+  track: trackLabelSchema,
 }, { error: "body must be an object {track}" });
-
-function parse<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
-  const result = schema.safeParse(raw);
-  if (!result.success) {
-    const issues: Issue[] = issuesFromZod(result.error.issues);
-    throw new BadRequest(`invalid ${what}: ${issues[0]?.path}: ${issues[0]?.message}`, issues);
-  }
-  return result.data;
-}
 
 function notFound(slug: string): NotFound {
   return new NotFound(`no bundle for this track: ${slug}`);
@@ -121,7 +107,7 @@ export async function getSections(app: App, slug: string): Promise<SectionsDoc> 
  */
 export async function putCorners(app: App, slug: string, raw: unknown): Promise<CornersDoc> {
   bundleSlug(slug);
-  const body = parse(cornersSchema, Array.isArray(raw) ? { corners: raw } : raw, "corners");
+  const body = parseBody(cornersSchema, Array.isArray(raw) ? { corners: raw } : raw, "corners");
   const corners = authoredCorners(body.corners);
   const doc = await replaceAuthored(app, slug, (d) => ({ ...d, corners }));
   return { slug, track: doc.meta.track, corners: doc.corners };
@@ -134,7 +120,7 @@ export async function putCorners(app: App, slug: string, raw: unknown): Promise<
  */
 export async function putSections(app: App, slug: string, raw: unknown): Promise<SectionsDoc> {
   bundleSlug(slug);
-  const body = parse(sectionsSchema, Array.isArray(raw) ? { sections: raw } : raw, "sections");
+  const body = parseBody(sectionsSchema, Array.isArray(raw) ? { sections: raw } : raw, "sections");
   const sections = authoredSections(body.sections);
   const doc = await replaceAuthored(app, slug, (d) => ({ ...d, sections }));
   return { slug, track: doc.meta.track, sections: doc.sections };
@@ -169,7 +155,7 @@ async function replaceAuthored(
  */
 export async function renameBundle(app: App, slug: string, raw: unknown): Promise<RenameResult> {
   bundleSlug(slug);
-  const body = parse(renameSchema, raw, "rename");
+  const body = parseBody(renameSchema, raw, "rename");
   const target = slugify(body.track);
   refuseWhileSurveyed(app, slug, "rename it");
   refuseWhileSurveyed(app, target, "merge into it");

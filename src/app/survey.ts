@@ -13,9 +13,7 @@
  * @module
  */
 import { z } from "zod";
-import { BadRequest, Conflict, type Issue } from "../core/errors.ts";
-import { issuesFromZod } from "../core/bundle/issues.ts";
-import { MAX_TRACK_CHARS } from "../core/bundle/limits.ts";
+import { BadRequest, Conflict } from "../core/errors.ts";
 import { merge, type MergeReport } from "../core/bundle/merge.ts";
 import { slugify } from "../core/bundle/slug.ts";
 import type { Side } from "../core/bundle/types.ts";
@@ -33,6 +31,7 @@ import { readBundle, updateBundle } from "../storage/bundles.ts";
 import { getCarWidth, rememberCarWidth } from "../storage/car_widths.ts";
 import type { EventBus } from "./bus.ts";
 import type { LiveService } from "./live.ts";
+import { parseBody, trackLabelSchema } from "./request_body.ts";
 
 /** Frames between autosaves: about 60 s at 60 Hz (SPEC.md section 8). */
 export const AUTOSAVE_FRAMES = 3600;
@@ -119,33 +118,18 @@ function bodyObject(raw: unknown, what: string): Record<string, unknown> {
   return raw as Record<string, unknown>;
 }
 
-function parse<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
-  const result = schema.safeParse(raw);
-  if (!result.success) {
-    const issues: Issue[] = issuesFromZod(result.error.issues);
-    throw new BadRequest(`invalid ${what}: ${issues[0]?.path}: ${issues[0]?.message}`, issues);
-  }
-  return result.data;
-}
-
-const TRACK_RULE = `track must be a string of 1 to ${MAX_TRACK_CHARS} characters, not blank`;
-
-const trackLabel = z.string({ error: TRACK_RULE })
-  .transform((s) => s.trim())
-  .check(z.refine((s: string) => s !== "" && [...s].length <= MAX_TRACK_CHARS, TRACK_RULE));
-
 const WIDTH_RULE =
   `track_width_m must be a number greater than ${ASSUMED_WIDTH_BOUNDS.min} and less than ${ASSUMED_WIDTH_BOUNDS.max}`;
 
 const startSchema = z.object({
-  track: trackLabel.nullish(),
+  track: trackLabelSchema.nullish(),
   track_width_m: z.number({ error: WIDTH_RULE })
     .gt(ASSUMED_WIDTH_BOUNDS.min, WIDTH_RULE)
     .lt(ASSUMED_WIDTH_BOUNDS.max, WIDTH_RULE)
     .nullish(),
 });
 
-const trackSchema = z.object({ track: trackLabel });
+const trackSchema = z.object({ track: trackLabelSchema });
 
 const MARK_SIDE_RULE = 'side must be "L", "R" or null (null disarms)';
 const MARK_KIND_RULE = 'kind must be "edge", "runoff" or "wall"';
@@ -199,7 +183,7 @@ export class SurveyService {
    * @throws {BadRequest} for a malformed body, with the JSON path of each fault.
    */
   async start(raw: unknown = {}): Promise<SurveyStatus> {
-    const body = parse(startSchema, raw ?? {}, "survey start");
+    const body = parseBody(startSchema, raw ?? {}, "survey start");
     if (this.#engine !== null) throw new Conflict("a survey is already running; stop it first");
     const engine = new SurveyEngine(body.track_width_m ?? DEFAULT_TRACK_WIDTH);
     this.#engine = engine;
@@ -256,7 +240,7 @@ export class SurveyService {
    * @throws {BadRequest} for a missing or blank name.
    */
   async setTrack(raw: unknown): Promise<SurveyStatus> {
-    const body = parse(trackSchema, bodyObject(raw, "body"), "survey track");
+    const body = parseBody(trackSchema, bodyObject(raw, "body"), "survey track");
     const engine = this.#engine;
     if (engine === null) throw new Conflict("no survey is running; start one first");
     const current = this.#circuit;
@@ -283,7 +267,7 @@ export class SurveyService {
    * @throws {BadRequest} for a bad side or kind.
    */
   mark(raw: unknown): SurveyStatus {
-    const body = parse(markSchema, bodyObject(raw, "body"), "survey mark");
+    const body = parseBody(markSchema, bodyObject(raw, "body"), "survey mark");
     const engine = this.#engine;
     if (engine === null) throw new Conflict("no survey is running; start one before marking");
     const side: Side | null = body.side;

@@ -1,0 +1,32 @@
+/**
+ * Parsing the bodies of application commands: one zod schema, and every
+ * failure reported with its JSON path.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { BadRequest } from "../core/errors.ts";
+import { issuesFromZod } from "../core/bundle/issues.ts";
+import { MAX_TRACK_CHARS } from "../core/bundle/limits.ts";
+
+/**
+ * `raw` parsed by `schema`.
+ *
+ * @throws {BadRequest} "invalid WHAT: PATH: RULE" naming the first fault,
+ *   with every fault's path in `issues`.
+ */
+export function parseBody<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const issues = issuesFromZod(result.error.issues);
+    throw new BadRequest(`invalid ${what}: ${issues[0]?.path}: ${issues[0]?.message}`, issues);
+  }
+  return result.data;
+}
+
+const TRACK_RULE = `track must be a string of 1 to ${MAX_TRACK_CHARS} characters, not blank`;
+
+/** A circuit name in a body: trimmed, 1 to 80 characters (code points), not blank. */
+export const trackLabelSchema = z.string({ error: TRACK_RULE })
+  .transform((s) => s.trim())
+  .check(z.refine((s: string) => s !== "" && [...s].length <= MAX_TRACK_CHARS, TRACK_RULE));
