@@ -12,7 +12,8 @@ import { encryptPacket } from "../../src/core/gt7/cipher.ts";
 import { decodeFrame, readCurrentLap } from "../../src/core/gt7/decode.ts";
 import type { Lap } from "../../src/core/laps/lap.ts";
 import { openReplaySource } from "../../src/server/replay_source.ts";
-import { type Logger, startLogger } from "../../src/server/logger.ts";
+import type { Logger } from "../../src/server/logger.ts";
+import { startTestLogger } from "../e2e/harness.ts";
 import { getLap, listLaps } from "../../src/storage/laps.ts";
 import { listSessions } from "../../src/storage/sessions.ts";
 
@@ -75,16 +76,7 @@ export async function startFedLogger(): Promise<FedLogger> {
       for await (const _ of sink) { /* heartbeats are not needed */ }
     } catch { /* closed */ }
   })();
-  const logger = await startLogger({
-    data: ":memory:",
-    host: "127.0.0.1",
-    port: 0,
-    console: "127.0.0.1",
-    consolePort: (sink.addr as Deno.NetAddr).port,
-    udpPort: 0,
-    format: "C",
-    now: NOW,
-  });
+  const logger = await startTestLogger((sink.addr as Deno.NetAddr).port, NOW);
   const to: Deno.NetAddr = { transport: "udp", hostname: "127.0.0.1", port: logger.udp.port };
   const sock = Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });
   const send = (packets: readonly Uint8Array[], i: number) =>
