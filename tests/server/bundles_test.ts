@@ -1,7 +1,6 @@
 import { strict as assert } from "node:assert";
 import { Hono } from "hono";
 import { type App, createApp } from "../../src/app/context.ts";
-import { startHttp } from "../../src/server/http.ts";
 import { problemResponse } from "../../src/server/problem.ts";
 import { bundleRoutes } from "../../src/server/routes/bundles.ts";
 import { bundleJsonSchema } from "../../src/core/bundle/json_schema.ts";
@@ -9,6 +8,7 @@ import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { lapFileJsonSchema } from "../../src/core/laps/lap_file.ts";
 import { clone, FORMAT, FRIEND, legacyDoc, ME, v4Doc } from "../core/bundle/arbitraries.ts";
 import { syntheticBundle } from "../e2e/bundle_crash_child.ts";
+import { withServer as serve } from "./_server.ts";
 
 type Raw = Record<string, unknown>;
 // Rejection cases write ill-typed values anywhere in a document.
@@ -17,16 +17,8 @@ type Loose = any;
 
 const NOW = new Date("2026-11-21T12:00:00.000Z");
 
-async function withServer(fn: (url: string, app: App) => Promise<void>): Promise<void> {
-  const kv = await Deno.openKv(":memory:");
-  const app = await createApp({ kv, now: () => NOW });
-  const server = startHttp(app, { hostname: "127.0.0.1", port: 0 });
-  try {
-    await fn(server.url, app);
-  } finally {
-    await server.close();
-    kv.close();
-  }
+function withServer(fn: (url: string, app: App) => Promise<void>): Promise<void> {
+  return serve(fn, { now: NOW });
 }
 
 /** Every entry of the store: key, value and versionstamp. */

@@ -1,18 +1,9 @@
 import { strict as assert } from "node:assert";
-import { createApp } from "../../src/app/context.ts";
-import { startHttp } from "../../src/server/http.ts";
 import { canonicalOrigin } from "../../src/server/cors_origin.ts";
+import { withServer as serve } from "./_server.ts";
 
-async function withServer(cors: string | null, fn: (url: string) => Promise<void>) {
-  const kv = await Deno.openKv(":memory:");
-  const app = await createApp({ kv });
-  const server = startHttp(app, { hostname: "127.0.0.1", port: 0, cors });
-  try {
-    await fn(server.url);
-  } finally {
-    await server.close();
-    kv.close();
-  }
+function withServer(cors: string | null, fn: (url: string) => Promise<void>): Promise<void> {
+  return serve((url) => fn(url), { http: { cors } });
 }
 
 const ORIGIN = "http://localhost:3000";

@@ -1,18 +1,9 @@
 import { strict as assert } from "node:assert";
-import { createApp } from "../../src/app/context.ts";
-import { startHttp } from "../../src/server/http.ts";
 import { createSession } from "../../src/storage/sessions.ts";
+import { withServer as serve } from "./_server.ts";
 
-async function withServer(fn: (url: string, kv: Deno.Kv) => Promise<void>) {
-  const kv = await Deno.openKv(":memory:");
-  const app = await createApp({ kv });
-  const server = startHttp(app, { hostname: "127.0.0.1", port: 0 });
-  try {
-    await fn(server.url, kv);
-  } finally {
-    await server.close();
-    kv.close();
-  }
+function withServer(fn: (url: string, kv: Deno.Kv) => Promise<void>): Promise<void> {
+  return serve((url, app) => fn(url, app.kv));
 }
 
 Deno.test("health answers ok with the version", async () => {

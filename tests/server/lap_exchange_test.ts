@@ -1,8 +1,6 @@
 import { strict as assert } from "node:assert";
 import { parse } from "csv-parse/sync";
 import { noFixtures, readGzFixture } from "../_fixtures.ts";
-import { createApp } from "../../src/app/context.ts";
-import { startHttp } from "../../src/server/http.ts";
 import { readJsonBody } from "../../src/server/body.ts";
 import { parseCapture } from "../../src/core/gt7/capture.ts";
 import { decodeFrame } from "../../src/core/gt7/decode.ts";
@@ -13,17 +11,10 @@ import { saveLap } from "../../src/storage/laps.ts";
 import type { Lap } from "../../src/core/laps/lap.ts";
 import { TooLarge } from "../../src/core/errors.ts";
 import { minimalLapFile } from "../_lap_files.ts";
+import { withServer as serve } from "./_server.ts";
 
-async function withServer(fn: (url: string, kv: Deno.Kv) => Promise<void>) {
-  const kv = await Deno.openKv(":memory:");
-  const app = await createApp({ kv, now: () => new Date("2026-11-21T12:00:00Z") });
-  const server = startHttp(app, { hostname: "127.0.0.1", port: 0 });
-  try {
-    await fn(server.url, kv);
-  } finally {
-    await server.close();
-    kv.close();
-  }
+function withServer(fn: (url: string, kv: Deno.Kv) => Promise<void>): Promise<void> {
+  return serve((url, app) => fn(url, app.kv), { now: new Date("2026-11-21T12:00:00Z") });
 }
 
 function recordCapture(file: string): RecordedLap {

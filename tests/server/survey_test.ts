@@ -1,19 +1,11 @@
 import { strict as assert } from "node:assert";
-import { type App, createApp } from "../../src/app/context.ts";
-import { startHttp } from "../../src/server/http.ts";
+import { type App } from "../../src/app/context.ts";
 import type { SurveyStatus } from "../../src/app/survey.ts";
 import { straight } from "../core/survey/_frames.ts";
+import { withServer as serve } from "./_server.ts";
 
-async function withServer(fn: (url: string, app: App) => Promise<void>): Promise<void> {
-  const kv = await Deno.openKv(":memory:");
-  const app = await createApp({ kv, now: () => new Date("2026-11-21T12:00:00.000Z") });
-  const server = startHttp(app, { hostname: "127.0.0.1", port: 0 });
-  try {
-    await fn(server.url, app);
-  } finally {
-    await server.close();
-    kv.close();
-  }
+function withServer(fn: (url: string, app: App) => Promise<void>): Promise<void> {
+  return serve(fn, { now: new Date("2026-11-21T12:00:00.000Z") });
 }
 
 async function call(url: string, method: string, path: string, body?: string) {

@@ -1,28 +1,19 @@
 import { strict as assert } from "node:assert";
-import { type App, createApp } from "../../src/app/context.ts";
+import { type App } from "../../src/app/context.ts";
 import { fingerprintsOf } from "../../src/app/fingerprints.ts";
-import { startHttp } from "../../src/server/http.ts";
 import { finishRecordedLap } from "../../src/core/laps/recorded_lap.ts";
 import { generateCircuit } from "../../src/core/synthetic/circuit.ts";
 import { saveLap } from "../../src/storage/laps.ts";
 import { createSession, getSession } from "../../src/storage/sessions.ts";
 import { readBundle } from "../../src/storage/bundles.ts";
 import { circuitBundle, syntheticLaps } from "../core/identify/_laps.ts";
+import { withServer as serve } from "./_server.ts";
 
 const NOW = new Date("2026-11-21T12:00:00.000Z");
 const [LAP] = syntheticLaps(2);
 
-async function withServer(fn: (url: string, app: App) => Promise<void>): Promise<void> {
-  const kv = await Deno.openKv(":memory:");
-  const app = await createApp({ kv, now: () => NOW });
-  const server = startHttp(app, { hostname: "127.0.0.1", port: 0 });
-  try {
-    await fn(server.url, app);
-  } finally {
-    await server.close();
-    await fingerprintsOf(app).idle();
-    kv.close();
-  }
+function withServer(fn: (url: string, app: App) => Promise<void>): Promise<void> {
+  return serve(fn, { now: NOW, afterClose: (app) => fingerprintsOf(app).idle() });
 }
 
 async function storeLap(app: App): Promise<{ session: number; lap: number }> {

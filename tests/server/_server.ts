@@ -1,0 +1,36 @@
+/**
+ * A real HTTP server on an ephemeral loopback port over a fresh in-memory
+ * application, for the route tests.
+ *
+ * @module
+ */
+import { type App, createApp } from "../../src/app/context.ts";
+import { type HttpOptions, startHttp } from "../../src/server/http.ts";
+
+/** Options of {@linkcode withServer}. */
+export interface TestServerOptions {
+  /** The application's fixed clock; the real clock when absent. */
+  now?: Date;
+  /** HTTP options such as `cors` or `token`. */
+  http?: HttpOptions;
+  /** Runs after the server closed and before the store closes. */
+  afterClose?: (app: App) => Promise<void>;
+}
+
+/** Runs `fn` with the server's base URL and its application, then closes both. */
+export async function withServer(
+  fn: (url: string, app: App) => Promise<void>,
+  opts: TestServerOptions = {},
+): Promise<void> {
+  const kv = await Deno.openKv(":memory:");
+  const now = opts.now;
+  const app = await createApp({ kv, now: now ? () => now : undefined });
+  const server = startHttp(app, { hostname: "127.0.0.1", port: 0, ...opts.http });
+  try {
+    await fn(server.url, app);
+  } finally {
+    await server.close();
+    await opts.afterClose?.(app);
+    kv.close();
+  }
+}
