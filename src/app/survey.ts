@@ -156,6 +156,8 @@ export class SurveyService {
   #queue: Promise<unknown> = Promise.resolve();
   #startedAt: string | null = null;
   #lastSave: SurveySave | null = null;
+  /** The status the last run ended with, so a view opened after the stop still sees it. */
+  #ended: SurveyStatus | null = null;
   #memoryCar: number | null = null;
   #seenChanges = 0;
 
@@ -189,6 +191,7 @@ export class SurveyService {
     this.#engine = engine;
     this.#circuit = null;
     this.#lastSave = null;
+    this.#ended = null;
     this.#seenChanges = 0;
     this.#memoryCar = null;
     this.#startedAt = this.#deps.now().toISOString();
@@ -223,8 +226,10 @@ export class SurveyService {
       ...final,
       running: false,
       run: this.#circuit?.ordinal ?? null,
+      mark: null,
       last_save: this.#lastSave,
     };
+    this.#ended = status;
     this.#deps.bus.emit({ type: "survey", reason: "stop", status });
     return status;
   }
@@ -276,9 +281,13 @@ export class SurveyService {
     return this.status();
   }
 
-  /** Where the survey stands. */
+  /**
+   * Where the survey stands. While none runs: the figures the last run
+   * ended with (`running: false`), or zeros before the first run.
+   */
   status(): SurveyStatus {
     if (this.#engine === null) {
+      if (this.#ended !== null) return this.#ended;
       return {
         running: false,
         track: "",

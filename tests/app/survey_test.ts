@@ -206,3 +206,23 @@ Deno.test("shutdown saves a running survey and remembers the car's measured widt
     assert.equal(next.run, 2);
   });
 });
+
+Deno.test("after a stop the status keeps the ended run's figures until the next start", async () => {
+  await withApp(async (app) => {
+    assert.deepEqual([app.survey.status().running, app.survey.status().cells], [false, 0]);
+    await app.survey.start({ track: "Epsilon" });
+    feed(app, leftBorder(600));
+    app.survey.mark({ side: "R", kind: "wall" });
+    await app.survey.flush();
+    const ended = await app.survey.stop();
+    assert.deepEqual(
+      [ended.running, ended.track, ended.slug, ended.run, ended.mark, ended.last_save?.reason],
+      [false, "Epsilon", "epsilon", 1, null, "stop"],
+    );
+    // 600 frames at 12 m/s is 120 m: one cell per 2 m.
+    assert.equal(ended.cells, 60);
+    assert.deepEqual(app.survey.status(), ended);
+    const next = await app.survey.start({});
+    assert.deepEqual([next.running, next.track, next.cells, next.last_save], [true, "", 0, null]);
+  });
+});

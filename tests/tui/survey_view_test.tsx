@@ -130,6 +130,15 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   assert.ok(lines.length <= 23, String(lines.length));
   for (const line of lines) assert.ok([...line].length <= 80, line);
   r.unmount();
+
+  // Opened again after the stop, the view shows the ended run and its map.
+  const again = renderSized(<AppView app={app} initialView="survey" />, 80, 24);
+  text = await waitFor(again.lastFrame, (t) => mapOf(t).join("\n") === expected.lines.join("\n"));
+  lines = text.split("\n");
+  assert.equal(lines[1].slice(0, 40).trimEnd(), "Survey stopped");
+  assert.equal(lines[2].slice(0, 40).trimEnd(), "Circuit  Synthetic Seven");
+  assert.equal(lines[7].slice(0, 40).trimEnd(), "Cells this run 1908");
+  again.unmount();
   close();
 });
 
