@@ -458,7 +458,7 @@ Deno.test("over real HTTP, a chunked body past 64 MiB is refused with 413", asyn
     assert.ok(stream.pulled() > 64 * 1024 * 1024);
     assert.deepEqual(await snapshot(app.kv), before);
     const ms = performance.now() - started;
-    assert.ok(ms < 10_000, `took ${Math.round(ms)} ms`);
+    assert.ok(ms < 30_000, `took ${Math.round(ms)} ms`);
   });
 });
 

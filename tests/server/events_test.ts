@@ -118,8 +118,9 @@ Deno.test("a slow client is dropped without blocking the bus; the others lose no
     );
     assert.deepEqual(ids, Array.from({ length: count }, (_, i) => i));
     assert.deepEqual(eventStreamStats(app), { clients: 1, dropped: 1 });
-    // Emitting never waited for a socket: each call is a queue append.
-    assert.ok(slowest < 20, `slowest emit ${slowest.toFixed(1)} ms`);
+    // Emitting never waited for a socket: each call is a queue append. A wait for the slow
+    // client would last until its drop; the bound only allows for a busy machine.
+    assert.ok(slowest < 250, `slowest emit ${slowest.toFixed(1)} ms`);
     slow.close();
     await fast.cancel();
   });

@@ -20,8 +20,9 @@ Deno.test("the client heartbeats the console at once, and again while the stream
     }
     const elapsed = performance.now() - started;
     assert.deepEqual(letters, ["~", "~", "~"]);
-    // Stalled (no packets at all), heartbeats repeat about every 0.5 s, not every 1.5 s.
-    assert.ok(elapsed < 1400, `three heartbeats took ${elapsed.toFixed(0)} ms`);
+    // Stalled (no packets at all), heartbeats repeat about every 0.5 s (three in ~1 s), not
+    // every 1.5 s (three in ~3 s); the bound between leaves room for a busy machine.
+    assert.ok(elapsed < 2500, `three heartbeats took ${elapsed.toFixed(0)} ms`);
     const status = client.status();
     assert.equal(status.connected, false);
     assert.ok(status.heartbeats_sent >= 2);

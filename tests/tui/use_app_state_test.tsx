@@ -66,7 +66,6 @@ for (const [count, label] of [[600, "60 Hz"], [6000, "600 Hz"]] as const) {
       // One render per 50 ms sample at most (plus the one a sample may start as the stream ends).
       const ceiling = Math.floor(elapsed / SAMPLE_MS) + 1;
       assert.ok(drawn <= ceiling, `${drawn} renders in ${elapsed.toFixed(0)} ms`);
-      assert.ok(drawn <= 22, `${drawn} renders in ${elapsed.toFixed(0)} ms`);
       // ...and it does follow the car.
       assert.ok(drawn >= 5, `only ${drawn} renders`);
       const last = app.live.lastFrame!;
