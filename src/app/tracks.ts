@@ -139,12 +139,16 @@ export async function identifyLap(app: App, trace: LapTrace): Promise<Identifica
  * driver set meanwhile is never overwritten. Returns the updated session,
  * or null when it was already named or is gone.
  */
-async function nameIfUnnamed(app: App, id: number, found: Identification): Promise<Session | null> {
+async function nameIfUnnamed(
+  app: App,
+  id: number,
+  name: string,
+  source: TrackSource,
+): Promise<Session | null> {
   let changed = false;
-  const source: TrackSource = found.by;
   const updated = await updateSession(app.kv, id, (s) => {
     changed = s.track_name === "";
-    return changed ? { ...s, track_name: found.name, track_source: source } : s;
+    return changed ? { ...s, track_name: name, track_source: source } : s;
   });
   return changed ? updated : null;
 }
@@ -181,7 +185,7 @@ export async function identifyUnlabelled(app: App): Promise<IdentifyResult> {
     result.checked++;
     const found = await identifyLap(app, lap.samples);
     if (!found) continue;
-    const updated = await nameIfUnnamed(app, session.id, found);
+    const updated = await nameIfUnnamed(app, session.id, found.name, found.by);
     if (!updated) continue;
     result.identified++;
     tally.set(found.name, (tally.get(found.name) ?? 0) + 1);
@@ -201,16 +205,27 @@ export async function identifyUnlabelled(app: App): Promise<IdentifyResult> {
  * bundles) and, on a confident match, the session is named and a `session`
  * event with reason "identified" is announced before the lap's own event.
  * An unsure lap leaves the session unnamed, and the next lap tries again.
+ *
+ * While a labelled survey runs, the driver has said which circuit this is:
+ * the session takes the survey's label (track source `user`, reason
+ * "surveyed") without matching. Matching then would race the survey's own
+ * autosaves, naming the session from the bundle or not depending on timing.
  */
 export function installTrackIdentification(app: App): void {
   fingerprintsOf(app);
   app.live.onLap(async (summary, session) => {
     if (session.track_name !== "") return;
+    const surveyed = app.survey.running ? app.survey.status().track : "";
+    if (surveyed !== "") {
+      const updated = await nameIfUnnamed(app, session.id, surveyed, "user");
+      if (updated) app.bus.emit({ type: "session", session: updated, reason: "surveyed" });
+      return updated ?? undefined;
+    }
     const lap = await getLap(app.kv, summary.id);
     if (!lap) return;
     const found = await identifyLap(app, lap.samples);
     if (!found) return;
-    const updated = await nameIfUnnamed(app, session.id, found);
+    const updated = await nameIfUnnamed(app, session.id, found.name, found.by);
     if (!updated) return;
     app.bus.emit({ type: "session", session: updated, reason: "identified" });
     return updated;

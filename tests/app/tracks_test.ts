@@ -168,6 +168,38 @@ Deno.test("live: an unsure first lap leaves the session unnamed and a later lap 
   });
 });
 
+Deno.test("live: during a labelled survey the session takes the label, even over a match", async () => {
+  await withApp(async (app, events) => {
+    // A bundle that would match names the session "Ring Seven" without the survey...
+    await importBundle(app, circuitBundle(generateCircuit(7), "Ring Seven"));
+    // ...but the driver is surveying and said which circuit this is.
+    await app.survey.start({ track: "Seven Test" });
+    await drive(app, 7, 2);
+    await app.survey.stop();
+    assert.deepEqual(
+      [app.live.session?.track_name, app.live.session?.track_source, app.live.session?.lap_count],
+      ["Seven Test", "user", 2],
+    );
+    const reasons = events.flatMap((e) => e.type === "session" ? [e.reason] : []);
+    assert.ok(reasons.includes("surveyed"), reasons.join());
+    assert.ok(!reasons.includes("identified"), reasons.join());
+    const laps = events.filter((e) => e.type === "lap").map((e) =>
+      e.type === "lap" ? e.session.track_name : ""
+    );
+    assert.deepEqual(laps, ["Seven Test", "Seven Test"]);
+    // An unlabelled survey leaves the matching to the circuits known.
+    const app2 = await createApp({ kv: app.kv, now: () => NOW });
+    await app2.survey.start({});
+    await drive(app2, 7, 1);
+    await app2.survey.stop();
+    assert.deepEqual([app2.live.session?.track_name, app2.live.session?.track_source], [
+      "Ring Seven",
+      "bundle",
+    ]);
+    await fingerprintsOf(app2).idle();
+  });
+});
+
 Deno.test("identify: 409 with nothing known; names the matching unlabelled sessions only", async () => {
   await withApp(async (app, events) => {
     const a = await storeLap(app, LAP_SEED_3[0]);
