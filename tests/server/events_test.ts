@@ -97,32 +97,40 @@ Deno.test("a slow client is dropped without blocking the bus; the others lose no
     await slow.write(new TextEncoder().encode("GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n"));
     const fastRes = await fetch(`${url}/api/events`);
     const fast = new SseReader(fastRes);
-    await until(() => eventStreamStats(app).clients === 2);
-    const big = "x".repeat(64 * 1024);
-    const count = 400;
-    let slowest = 0;
-    for (let i = 0; i < count; i++) {
-      const started = performance.now();
-      app.bus.emit({
-        type: "session",
-        session: { ...SESSION, id: i, car_name: big },
-        reason: "test",
-      });
-      slowest = Math.max(slowest, performance.now() - started);
-      // Events come one at a time, as they do in use; the fast client keeps up between them.
-      await new Promise((r) => setTimeout(r, 1));
+    // The server's shutdown waits for every connection: a failed assertion must
+    // still let both clients go, or the test hangs instead of failing.
+    try {
+      await until(() => eventStreamStats(app).clients === 2);
+      const big = "x".repeat(64 * 1024);
+      const count = 400;
+      let slowest = 0;
+      for (let i = 0; i < count; i++) {
+        const started = performance.now();
+        app.bus.emit({
+          type: "session",
+          session: { ...SESSION, id: i, car_name: big },
+          reason: "test",
+        });
+        slowest = Math.max(slowest, performance.now() - started);
+        // Events come one at a time, as they do in use; the fast client keeps up between them.
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      await until(
+        () => fast.messages.filter((m) => m.event === "session").length === count,
+        20_000,
+      );
+      const ids = fast.messages.filter((m) => m.event === "session").map((m) =>
+        JSON.parse(m.data).session.id
+      );
+      assert.deepEqual(ids, Array.from({ length: count }, (_, i) => i));
+      assert.deepEqual(eventStreamStats(app), { clients: 1, dropped: 1 });
+      // Emitting never waited for a socket: each call is a queue append. A wait for the slow
+      // client would last until its drop; the bound only allows for a busy machine.
+      assert.ok(slowest < 250, `slowest emit ${slowest.toFixed(1)} ms`);
+    } finally {
+      slow.close();
+      await fast.cancel().catch(() => {});
     }
-    await until(() => fast.messages.filter((m) => m.event === "session").length === count, 20_000);
-    const ids = fast.messages.filter((m) => m.event === "session").map((m) =>
-      JSON.parse(m.data).session.id
-    );
-    assert.deepEqual(ids, Array.from({ length: count }, (_, i) => i));
-    assert.deepEqual(eventStreamStats(app), { clients: 1, dropped: 1 });
-    // Emitting never waited for a socket: each call is a queue append. A wait for the slow
-    // client would last until its drop; the bound only allows for a busy machine.
-    assert.ok(slowest < 250, `slowest emit ${slowest.toFixed(1)} ms`);
-    slow.close();
-    await fast.cancel();
   });
 });
 
