@@ -25,6 +25,12 @@ Deno.test({
             }
             await sock.send(junk[i], to);
           }
+          // The replay may end first: wait for the last ones in flight (a lost one
+          // still fails the count below, after the deadline).
+          const deadline = Date.now() + 10_000;
+          while (logger.udp.status().rejected < junk.length && Date.now() < deadline) {
+            await new Promise((r) => setTimeout(r, 1));
+          }
         } finally {
           sock.close();
         }
