@@ -6,7 +6,7 @@
  * scenario is the end-to-end test's (tests/e2e/_naming_over_sse.ts): the
  * fake console replays two laps of a synthetic circuit over loopback UDP at
  * 20x real time into a real logger, whose bundle of that circuit was
- * imported during the out-lap, and a real HTTP client reads
+ * imported before the out-lap goes on, and a real HTTP client reads
  * GET /api/events. The delay runs from the packet that ends lap 1 reaching
  * the logger to the client parsing the event. Figures (median and worst of
  * five drives) are printed before the Deno.bench table.

@@ -26,14 +26,25 @@ export async function startTestLogger(consolePort: number, now?: () => Date): Pr
   });
 }
 
-/** Replays `spec` into a fresh logger and resolves once the replay ended and writes settled. */
+/**
+ * Replays `spec` into a fresh logger and resolves once the replay ended and
+ * writes settled. `before` runs as soon as the logger is up, and the replay
+ * holds (after at most the few packets sent meanwhile) until it is done;
+ * `during` runs alongside the replay.
+ */
 export async function replayInto(
   spec: string,
-  opts: { speed?: ReplaySpeed; laps?: number; during?: (logger: Logger) => Promise<void> } = {},
+  opts: {
+    speed?: ReplaySpeed;
+    laps?: number;
+    before?: (logger: Logger) => Promise<void>;
+    during?: (logger: Logger) => Promise<void>;
+  } = {},
 ): Promise<{ logger: Logger; result: ReplayResult }> {
   const source = await openReplaySource(spec, { laps: opts.laps });
   const listening = Promise.withResolvers<number>();
   let logger: Logger | null = null;
+  let ready: Promise<void> | null = null;
   const replay = runFakeConsole({
     hostname: "127.0.0.1",
     port: 0,
@@ -43,11 +54,15 @@ export async function replayInto(
     // tests), so the kernel never has to drop a packet.
     speed: opts.speed ?? 20,
     onListen: (p) => listening.resolve(p),
-    backpressure: (sent) => logger ? keepUp(logger, sent) : undefined,
+    backpressure: async (sent) => {
+      if (ready) await ready;
+      if (logger) await keepUp(logger, sent);
+    },
   });
   logger = await startTestLogger(await listening.promise);
   try {
-    const [result] = await Promise.all([replay, opts.during?.(logger)]);
+    ready = opts.before?.(logger) ?? null;
+    const [result] = await Promise.all([replay, ready, opts.during?.(logger)]);
     await settle(logger, result.sent);
     return { logger, result };
   } catch (err) {
