@@ -22,7 +22,7 @@ import { upgradeImported } from "../src/core/bundle/upgrade.ts";
 import { validateBundle } from "../src/core/bundle/validate.ts";
 import { parseJsonBytes, readBlob } from "../src/storage/blob.ts";
 import { bundleChunkPrefix, getBundleHead, readBundle } from "../src/storage/bundles.ts";
-import { syntheticBundle } from "../tests/e2e/bundle_crash_child.ts";
+import { syntheticBundle } from "../tests/_bundles.ts";
 
 const IMPORT_TARGET_MS = 1500;
 const MERGE_TARGET_MS = 150;

@@ -10,7 +10,7 @@ import { upgradeImported } from "../../src/core/bundle/upgrade.ts";
 import { validateBundle } from "../../src/core/bundle/validate.ts";
 import { getBundleHead } from "../../src/storage/bundles.ts";
 import { clone, FORMAT, FRIEND, legacyDoc, ME, v4Doc } from "../core/bundle/arbitraries.ts";
-import { syntheticBundle } from "../e2e/bundle_crash_child.ts";
+import { syntheticBundle } from "../_bundles.ts";
 
 type Raw = Record<string, unknown>;
 // Tests edit raw documents anywhere.

@@ -24,7 +24,7 @@ import { upgradeImported } from "../../src/core/bundle/upgrade.ts";
 import { validateBundle } from "../../src/core/bundle/validate.ts";
 import { listBundleHeads, readBundle, sweepOrphanBundleChunks } from "../../src/storage/bundles.ts";
 import { openStore } from "../../src/storage/kv.ts";
-import { syntheticBundle, type SyntheticBundleOptions } from "../e2e/bundle_crash_child.ts";
+import { syntheticBundle, type SyntheticBundleOptions } from "../_bundles.ts";
 import {
   copyStore,
   CrashChild,

@@ -10,7 +10,7 @@ import { strict as assert } from "node:assert";
 import { importBundle } from "../../src/app/bundles.ts";
 import { createApp } from "../../src/app/context.ts";
 import { getBundleHead } from "../../src/storage/bundles.ts";
-import { syntheticBundle } from "../e2e/bundle_crash_child.ts";
+import { syntheticBundle } from "../_bundles.ts";
 import {
   landingOf,
   leftoversOf,

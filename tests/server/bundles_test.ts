@@ -7,7 +7,7 @@ import { bundleJsonSchema } from "../../src/core/bundle/json_schema.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { lapFileJsonSchema } from "../../src/core/laps/lap_file.ts";
 import { clone, FORMAT, FRIEND, legacyDoc, ME, v4Doc } from "../core/bundle/arbitraries.ts";
-import { syntheticBundle } from "../e2e/bundle_crash_child.ts";
+import { syntheticBundle } from "../_bundles.ts";
 import { withServer as serve } from "./_server.ts";
 
 type Raw = Record<string, unknown>;

@@ -16,7 +16,7 @@ import {
   updateBundle,
 } from "../../src/storage/bundles.ts";
 import { clone, FRIEND, legacyDoc, ME, v4Doc } from "../core/bundle/arbitraries.ts";
-import { syntheticBundle } from "../e2e/bundle_crash_child.ts";
+import { syntheticBundle } from "../_bundles.ts";
 
 const NOW = "2026-11-21T12:00:00.000Z";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Kind, KINDS } from "../../src/core/bundle/types.ts";
+import { type Kind, KINDS } from "../src/core/bundle/types.ts";
 
 /** A small deterministic PRNG (mulberry32), so generated bundles are reproducible. */
 function prng(seed: number): () => number {
