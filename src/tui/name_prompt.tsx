@@ -18,6 +18,7 @@ import { createTrack } from "../app/tracks.ts";
 import { signatureOf } from "../core/identify/signature.ts";
 import { fit, lapTime, right } from "./format.ts";
 import { trackSuggestions } from "./track_suggestions.ts";
+import { useLoad } from "./use_load.ts";
 
 /** What the prompt asks about: a session and the lap its signature is made from. */
 export interface PromptTarget {
@@ -119,16 +120,11 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
-  useEffect(() => {
-    let live = true;
-    loadLap(app, target.lapId).then(
-      (full) => live && setLengthM(signatureOf(full.samples)?.length_m ?? null),
-      () => {},
-    );
-    return () => {
-      live = false;
-    };
-  }, [app, target.lapId]);
+  useLoad(
+    () => loadLap(app, target.lapId),
+    [app, target.lapId],
+    (full) => setLengthM(signatureOf(full.samples)?.length_m ?? null),
+  );
 
   const limit = Math.max(1, Math.min(8, rows - FIXED_ROWS - 1));
   const suggestions = trackSuggestions(text, lengthM, limit);

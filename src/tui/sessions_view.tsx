@@ -15,6 +15,7 @@ import type { KeyHelp, ViewProps } from "./view_types.ts";
 import { type ExportKind, writeLapExport } from "./export_lap.ts";
 import { bestLap } from "./live_model.ts";
 import { fit, lapTime, right } from "./format.ts";
+import { useLoad } from "./use_load.ts";
 
 /** The keys of the sessions view, for the help overlay. */
 export const SESSIONS_KEYS: readonly KeyHelp[] = [
@@ -53,35 +54,25 @@ export function SessionsView(
 
   useEffect(() => app.bus.subscribe(() => setVersion((v) => v + 1)), [app]);
 
-  useEffect(() => {
-    let live = true;
-    sessions(app).then(
-      (all) => live && setList(all),
-      (err) => live && setMessage({ text: `cannot list sessions: ${err.message}`, error: true }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [app, version]);
+  useLoad(
+    () => sessions(app),
+    [app, version],
+    setList,
+    (err) => setMessage({ text: `cannot list sessions: ${err.message}`, error: true }),
+  );
 
   const index = list ? Math.max(0, list.findIndex((s) => s.id === selectedId)) : 0;
   const current = list?.[index] ?? null;
 
-  useEffect(() => {
-    if (!current) return;
-    let live = true;
-    sessionLaps(app, current.id).then(
-      (all) => {
-        if (!live) return;
-        setLaps(all);
-        setLapsOf(current.id);
-      },
-      (err) => live && setMessage({ text: `cannot list laps: ${err.message}`, error: true }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [app, current?.id, version]);
+  useLoad(
+    () => current && sessionLaps(app, current.id).then((all) => ({ id: current.id, all })),
+    [app, current?.id, version],
+    ({ id, all }) => {
+      setLaps(all);
+      setLapsOf(id);
+    },
+    (err) => setMessage({ text: `cannot list laps: ${err.message}`, error: true }),
+  );
 
   const shownLaps = lapsOf === current?.id ? laps : [];
   const lap = focus === "laps" ? shownLaps[Math.min(lapIndex, shownLaps.length - 1)] : undefined;

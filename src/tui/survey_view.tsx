@@ -19,6 +19,7 @@ import type { CompiledTrack } from "../core/geometry/types.ts";
 import type { ArmedMark } from "../core/survey/survey_step.ts";
 import type { KeyHelp, ViewProps } from "./view_types.ts";
 import { useSampled } from "./use_app_state.ts";
+import { useLoad } from "./use_load.ts";
 import { baseMap, carCell, type MapCell, withCar } from "./survey_map.ts";
 import { LinePrompt } from "./line_prompt.tsx";
 import { fit } from "./format.ts";
@@ -78,19 +79,14 @@ export function SurveyView({ app, columns, rows, inputActive, setCapturing }: Vi
       }
     }), [app]);
 
-  useEffect(() => {
-    const wanted = slug.current;
-    if (wanted === null) return;
-    let live = true;
-    compiledFor(app, wanted).then(
-      (doc) => live && setCompiled({ slug: wanted, doc }),
-      // No bundle yet (nothing saved): the map waits for the first save.
-      () => live && setCompiled((c) => (c?.slug === wanted ? c : null)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [app, version]);
+  const wanted = slug.current;
+  useLoad(
+    () => wanted === null ? null : compiledFor(app, wanted).then((doc) => ({ slug: wanted, doc })),
+    [app, version],
+    setCompiled,
+    // No bundle yet (nothing saved): the map waits for the first save.
+    () => setCompiled((c) => (c?.slug === wanted ? c : null)),
+  );
 
   const width = Math.max(60, columns);
   const mapCols = Math.max(10, width - PANEL - 1);

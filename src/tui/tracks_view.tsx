@@ -26,6 +26,7 @@ import { ProgressBar } from "./bars.tsx";
 import { LinePrompt } from "./line_prompt.tsx";
 import { SAMPLE_MS } from "./use_app_state.ts";
 import { fit, plural, right } from "./format.ts";
+import { useLoad } from "./use_load.ts";
 
 /** The keys of the tracks view, for the help overlay. */
 export const TRACKS_KEYS: readonly KeyHelp[] = [
@@ -67,31 +68,22 @@ export function TracksView({ app, columns, rows, outDir, inputActive, setCapturi
     [app],
   );
 
-  useEffect(() => {
-    let live = true;
-    listBundles(app).then(
-      (all) => live && setList(all),
-      (err) => live && setMessage({ text: `cannot list bundles: ${err.message}`, error: true }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [app, version]);
+  useLoad(
+    () => listBundles(app),
+    [app, version],
+    setList,
+    (err) => setMessage({ text: `cannot list bundles: ${err.message}`, error: true }),
+  );
 
   const index = list ? Math.max(0, list.findIndex((b) => b.slug === selected)) : 0;
   const current = list?.[index] ?? null;
 
-  useEffect(() => {
-    if (!current) return;
-    let live = true;
-    officialSuggestion(app, current.slug).then(
-      (s) => live && setSuggestion(s),
-      () => live && setSuggestion(null),
-    );
-    return () => {
-      live = false;
-    };
-  }, [app, current?.slug, version]);
+  useLoad(
+    () => current && officialSuggestion(app, current.slug),
+    [app, current?.slug, version],
+    setSuggestion,
+    () => setSuggestion(null),
+  );
 
   const shownSuggestion = suggestion?.slug === current?.slug ? suggestion : null;
 
