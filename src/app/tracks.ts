@@ -215,19 +215,24 @@ export function installTrackIdentification(app: App): void {
   fingerprintsOf(app);
   app.live.onLap(async (summary, session) => {
     if (session.track_name !== "") return;
-    const surveyed = app.survey.running ? app.survey.status().track : "";
-    if (surveyed !== "") {
-      const updated = await nameIfUnnamed(app, session.id, surveyed, "user");
-      if (updated) app.bus.emit({ type: "session", session: updated, reason: "surveyed" });
-      return updated ?? undefined;
-    }
-    const lap = await getLap(app.kv, summary.id);
-    if (!lap) return;
-    const found = await identifyLap(app, lap.samples);
-    if (!found) return;
-    const updated = await nameIfUnnamed(app, session.id, found.name, found.by);
+    const naming = await liveName(app, summary.id);
+    if (!naming) return;
+    const updated = await nameIfUnnamed(app, session.id, naming.name, naming.source);
     if (!updated) return;
-    app.bus.emit({ type: "session", session: updated, reason: "identified" });
+    app.bus.emit({ type: "session", session: updated, reason: naming.reason });
     return updated;
   });
+}
+
+/** The name a stored live lap gives its session: the survey's label, else a match; or null. */
+async function liveName(
+  app: App,
+  lapId: number,
+): Promise<{ name: string; source: TrackSource; reason: string } | null> {
+  const surveyed = app.survey.running ? app.survey.status().track : "";
+  if (surveyed !== "") return { name: surveyed, source: "user", reason: "surveyed" };
+  const lap = await getLap(app.kv, lapId);
+  if (!lap) return null;
+  const found = await identifyLap(app, lap.samples);
+  return found && { name: found.name, source: found.by, reason: "identified" };
 }
