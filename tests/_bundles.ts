@@ -6,18 +6,7 @@
  * @module
  */
 import { type Kind, KINDS } from "../src/core/bundle/types.ts";
-
-/** A small deterministic PRNG (mulberry32), so generated bundles are reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "./_random.ts";
 
 function round(value: number, dp: number): number {
   const f = 10 ** dp;
@@ -51,7 +40,7 @@ export interface SyntheticBundleOptions {
  * different seeds overlap exactly on their common cell indexes.
  */
 export function syntheticBundle(opts: SyntheticBundleOptions): Record<string, unknown> {
-  const random = prng(opts.seed);
+  const random = seededRandom(opts.seed);
   const first = opts.first ?? 0;
   const dx = opts.dx ?? 0;
   const edges: Record<string, unknown>[] = [];

@@ -15,6 +15,7 @@
  */
 import { join } from "node:path";
 import { DB_FILE } from "../../src/storage/kv.ts";
+import { seededRandom } from "../_random.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 
@@ -132,18 +133,6 @@ export async function copyStore(from: string, to: string): Promise<void> {
 /** The database file inside a data directory. */
 export function storeFile(dir: string): string {
   return join(dir, DB_FILE);
-}
-
-/** A small seeded PRNG (mulberry32) returning numbers in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The seed of a file's kill plan: CRASH_SEED when set, else `fallback`. */
