@@ -16,7 +16,7 @@ import type { BundleV4, Corner, Section } from "../core/bundle/types.ts";
 import { authoredCorners, authoredSections } from "../core/bundle/validate.ts";
 import { readBundle, updateBundle } from "../storage/bundles.ts";
 import { removeBundle } from "../storage/bundle_removal.ts";
-import { bundleSlug } from "./bundles.ts";
+import { bundleSlug } from "./bundle_slug.ts";
 import type { App } from "./context.ts";
 import { parseBody, trackLabelSchema } from "./request_body.ts";
 

@@ -6,10 +6,11 @@
  *
  * @module
  */
-import { BadRequest, NotFound } from "../core/errors.ts";
+import { NotFound } from "../core/errors.ts";
 import { merge, type MergeResult } from "../core/bundle/merge.ts";
 import { canonicalBundle } from "../core/bundle/serialise.ts";
-import { isCanonicalSlug, slugify } from "../core/bundle/slug.ts";
+import { slugify } from "../core/bundle/slug.ts";
+import { bundleSlug } from "./bundle_slug.ts";
 import { type ImportStats, importStats } from "../core/bundle/stats.ts";
 import type { BundleV4, Official } from "../core/bundle/types.ts";
 import { upgradeImported } from "../core/bundle/upgrade.ts";
@@ -57,21 +58,6 @@ export interface BundleImportResult extends ImportStats {
 export interface ImportOptions {
   /** A name that replaces the document's `meta.track` (trimmed, cut to 80 characters). */
   track?: string;
-}
-
-/**
- * `slug` itself when it is canonical (`slugify(slug) === slug`).
- *
- * @throws {BadRequest} "invalid bundle name" at `path.slug` otherwise.
- */
-export function bundleSlug(slug: string): string {
-  if (!isCanonicalSlug(slug)) {
-    throw new BadRequest("invalid bundle name", [{
-      path: "path.slug",
-      message: "must be a slug: lowercase letters and digits joined by single hyphens",
-    }]);
-  }
-  return slug;
 }
 
 /**

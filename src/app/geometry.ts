@@ -9,8 +9,8 @@
  *
  * @module
  */
-import { BadRequest, NotFound } from "../core/errors.ts";
-import { isCanonicalSlug } from "../core/bundle/slug.ts";
+import { NotFound } from "../core/errors.ts";
+import { bundleSlug } from "./bundle_slug.ts";
 import { compileBundle } from "../core/geometry/compile.ts";
 import { renderMapSvg } from "../core/geometry/svg_map.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
@@ -55,16 +55,6 @@ function cacheOf(app: App): GeometryCache {
     caches.set(app, cache);
   }
   return cache;
-}
-
-function checkSlug(slug: string): string {
-  if (!isCanonicalSlug(slug)) {
-    throw new BadRequest("invalid bundle name", [{
-      path: "path.slug",
-      message: "must be a slug: lowercase letters and digits joined by single hyphens",
-    }]);
-  }
-  return slug;
 }
 
 function remember(cache: GeometryCache, slug: string, entry: Entry): Entry {
@@ -113,7 +103,7 @@ function ensure(app: App, slug: string, generation: number): Promise<Entry> {
 }
 
 async function entryFor(app: App, slug: string): Promise<Entry> {
-  const head = await getBundleHead(app.kv, checkSlug(slug));
+  const head = await getBundleHead(app.kv, bundleSlug(slug));
   if (head === null) throw new NotFound(`no bundle for this track: ${slug}`);
   return await ensure(app, slug, head.generation);
 }

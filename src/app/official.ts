@@ -14,7 +14,7 @@ import type { Official } from "../core/bundle/types.ts";
 import { type OfficialSuggestion, suggestOfficial } from "../core/catalog/suggest.ts";
 import { getBundleHead, updateBundle } from "../storage/bundles.ts";
 import { listSignatures } from "../storage/signatures.ts";
-import { bundleSlug } from "./bundles.ts";
+import { bundleSlug } from "./bundle_slug.ts";
 import type { App } from "./context.ts";
 
 /** What GET /api/track-bundles/{slug}/official-suggestion answers. */

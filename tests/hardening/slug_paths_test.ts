@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/context.ts";
 import { createHttpApp } from "../../src/server/http.ts";
+import { MAX_SLUG_CHARS, slugify } from "../../src/core/bundle/slug.ts";
 
 /** Every route that takes a bundle slug, with the body a change needs. */
 const ROUTES: [method: string, path: (slug: string) => string, body?: unknown][] = [
@@ -35,6 +36,10 @@ const BAD_SLUGS = [
   "sp%C3%A4",
   "spa.json",
   "%252e%252e",
+  // Canonical but longer than any circuit name slugifies to: KV refuses keys that long.
+  "a".repeat(161),
+  "a".repeat(2_040),
+  "ab-".repeat(700) + "ab",
 ];
 
 async function allKeys(kv: Deno.Kv): Promise<string[]> {
@@ -73,5 +78,22 @@ Deno.test("every slug route refuses traversal and non-canonical slugs without to
   }
   assert.equal(checked, BAD_SLUGS.length * ROUTES.length);
   assert.deepEqual(await allKeys(kv), before, "nothing was written");
+  kv.close();
+});
+
+Deno.test("the longest slug a circuit name can give is accepted by every slug route", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const app = await createApp({ kv });
+  const http = createHttpApp(app);
+  // 80 x "İ" is the longest name: each lowercases to "i" and a combining dot.
+  const longest = slugify("İ".repeat(80));
+  assert.equal(longest.length, MAX_SLUG_CHARS - 1);
+  for (const slug of [longest, "a".repeat(MAX_SLUG_CHARS)]) {
+    for (const [method, path] of ROUTES.filter(([m]) => m === "GET")) {
+      const res = await http.fetch(new Request(`http://127.0.0.1${path(slug)}`, { method }));
+      await res.body?.cancel();
+      assert.equal(res.status, 404, `${method} ${path(slug)}: a valid slug of no bundle`);
+    }
+  }
   kv.close();
 });

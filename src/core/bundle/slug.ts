@@ -18,3 +18,16 @@ export function slugify(name: string): string {
 export function isCanonicalSlug(slug: string): boolean {
   return slugify(slug) === slug;
 }
+
+/**
+ * Longest slug a circuit name can have: a name is at most 80 code points,
+ * and lowercasing turns one code point into at most two characters (`İ`
+ * becomes `i` and a combining dot, which slugifies to `-`). Longer slugs
+ * name nothing, and KV refuses keys that long, so they are refused early.
+ */
+export const MAX_SLUG_CHARS = 160;
+
+/** True when `slug` could name a stored bundle: canonical and at most {@linkcode MAX_SLUG_CHARS} long. */
+export function isBundleSlug(slug: string): boolean {
+  return slug.length <= MAX_SLUG_CHARS && isCanonicalSlug(slug);
+}

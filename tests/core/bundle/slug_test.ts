@@ -1,6 +1,11 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
-import { isCanonicalSlug, slugify } from "../../../src/core/bundle/slug.ts";
+import {
+  isBundleSlug,
+  isCanonicalSlug,
+  MAX_SLUG_CHARS,
+  slugify,
+} from "../../../src/core/bundle/slug.ts";
 
 Deno.test("slugify: the reference examples", () => {
   assert.equal(slugify("Lago Maggiore - East End"), "lago-maggiore-east-end");
@@ -30,4 +35,29 @@ Deno.test("a slug is always canonical and safe as a storage key", () => {
       assert.ok(isCanonicalSlug(slug));
     }),
   );
+});
+
+Deno.test("no circuit name of at most 80 code points slugifies past MAX_SLUG_CHARS", () => {
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.oneof(fc.constantFrom("İ", "ß", "ﬃ", "Σ", " ", "-"), fc.string({ unit: "grapheme" })),
+        {
+          maxLength: 80,
+        },
+      ),
+      (parts) => {
+        const name = [...parts.join("")].slice(0, 80).join("");
+        const slug = slugify(name);
+        assert.ok(slug.length <= MAX_SLUG_CHARS, `${slug.length}: ${JSON.stringify(name)}`);
+        assert.ok(isBundleSlug(slug));
+      },
+    ),
+  );
+});
+
+Deno.test("isBundleSlug refuses a canonical slug longer than MAX_SLUG_CHARS", () => {
+  assert.ok(isBundleSlug("a".repeat(MAX_SLUG_CHARS)));
+  assert.ok(!isBundleSlug("a".repeat(MAX_SLUG_CHARS + 1)));
+  assert.ok(!isBundleSlug("Spa"));
 });
