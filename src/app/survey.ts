@@ -185,7 +185,8 @@ export class SurveyService {
    * @throws {BadRequest} for a malformed body, with the JSON path of each fault.
    */
   async start(raw: unknown = {}): Promise<SurveyStatus> {
-    const body = parseBody(startSchema, raw ?? {}, "survey start");
+    // `null` is a body, not the absence of one: only an empty request means "no options".
+    const body = parseBody(startSchema, raw, "survey start");
     if (this.#engine !== null) throw new Conflict("a survey is already running; stop it first");
     const engine = new SurveyEngine(body.track_width_m ?? DEFAULT_TRACK_WIDTH);
     this.#engine = engine;

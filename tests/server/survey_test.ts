@@ -30,6 +30,13 @@ Deno.test("survey endpoints: 409 when the action makes no sense, 400 with a JSON
     assert.equal(bad.status, 400);
     assert.equal(bad.json.errors[0].path, "$.track_width_m");
     assert.equal((await call(url, "POST", "/survey/start", "{nope")).status, 400);
+    // A body that is not an object is refused, and no survey starts.
+    for (const body of ["null", "[]", "7", '"Spa"']) {
+      const r = await call(url, "POST", "/survey/start", body);
+      assert.equal(r.status, 400, body);
+      assert.equal(r.json.errors[0].path, "$", body);
+      assert.equal(app.survey.status().running, false, body);
+    }
     // An empty POST starts an unlabelled survey with the assumed 1.6 m.
     const started = await call(url, "POST", "/survey/start");
     assert.equal(started.status, 200);
