@@ -1,0 +1,92 @@
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import plugin from "../../_tools/lint_plugin.ts";
+import { ALLOWED_IMPORTS, type Layer, layerViolation } from "../../_tools/layers.ts";
+
+const ROOT = "/repo";
+const file = (layer: string, name = "x.ts") => `${ROOT}/src/${layer}/sub/${name}`;
+
+function lint(path: string, source: string): string[] {
+  return Deno.lint.runPlugin(plugin, path, source).map((d) => `${d.id}: ${d.message}`);
+}
+
+Deno.test("layers: every pair of the layer table is allowed or refused as DESIGN.md says", () => {
+  const layers = Object.keys(ALLOWED_IMPORTS) as Layer[];
+  for (const from of layers) {
+    for (const to of layers) {
+      const why = layerViolation(file(from), `../../${to}/y.ts`);
+      assert.equal(why === null, ALLOWED_IMPORTS[from].includes(to), `${from} -> ${to}: ${why}`);
+    }
+  }
+  assert.deepEqual(ALLOWED_IMPORTS.core, ["core"]);
+  assert.ok(!ALLOWED_IMPORTS.server.includes("storage"));
+  assert.ok(!ALLOWED_IMPORTS.tui.includes("storage"));
+  assert.ok(!ALLOWED_IMPORTS.app.includes("server"));
+});
+
+Deno.test("layers: the plugin reports imports, re-exports and dynamic imports across the table", () => {
+  const core = file("core");
+  assert.deepEqual(lint(core, `import { a } from "../../core/y.ts";\nimport "node:zlib";`), []);
+  const found = lint(
+    core,
+    [
+      `import { a } from "../../storage/y.ts";`,
+      `import type { B } from "../../app/b.ts";`,
+      `export { c } from "../../server/c.ts";`,
+      `export * from "../../tui/d.ts";`,
+      `const e = await import("../../cli/e.ts");`,
+      `import { f } from "../../../tests/f.ts";`,
+    ].join("\n"),
+  );
+  assert.equal(found.length, 6, found.join("\n"));
+  assert.ok(found.every((d) => d.startsWith("sim-datalogger/layers: src/core ")));
+  assert.match(found[0], /may not import src\/storage/);
+  assert.match(found[5], /outside it/);
+  // Storage may use core; server may not reach storage; cli may reach all.
+  assert.deepEqual(lint(file("storage"), `import { a } from "../../core/y.ts";`), []);
+  assert.equal(lint(file("server"), `import { a } from "../../storage/y.ts";`).length, 1);
+  assert.deepEqual(lint(file("cli"), `import { a } from "../../storage/y.ts";`), []);
+  // Files outside src/ are not judged.
+  assert.deepEqual(lint(`${ROOT}/tests/x.ts`, `import { a } from "../src/storage/y.ts";`), []);
+});
+
+Deno.test("no-console: core, storage and app may not write to the console; the faces may", () => {
+  const source = `console.error("x");\nconsole.log("y");`;
+  for (const layer of ["core", "storage", "app"]) {
+    const found = lint(file(layer), source);
+    assert.equal(found.length, 2, layer);
+    assert.ok(found.every((d) => d.startsWith("sim-datalogger/no-console: ")));
+  }
+  for (const layer of ["server", "tui", "cli"]) assert.deepEqual(lint(file(layer), source), []);
+});
+
+Deno.test("deno lint with the project's configuration fails on a planted layer violation", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const pluginUrl = new URL("../../_tools/lint_plugin.ts", import.meta.url).href;
+    await Deno.writeTextFile(
+      join(dir, "deno.json"),
+      JSON.stringify({ lint: { plugins: [pluginUrl] } }),
+    );
+    await Deno.mkdir(join(dir, "src", "core"), { recursive: true });
+    await Deno.mkdir(join(dir, "src", "storage"), { recursive: true });
+    await Deno.writeTextFile(join(dir, "src", "storage", "kv.ts"), "export const kv = 1;\n");
+    await Deno.writeTextFile(
+      join(dir, "src", "core", "pure.ts"),
+      `import { kv } from "../storage/kv.ts";\nexport const pure = kv;\n`,
+    );
+    const run = (args: string[]) =>
+      new Deno.Command(Deno.execPath(), { args, cwd: dir, stdout: "piped", stderr: "piped" })
+        .output();
+    const bad = await run(["lint"]);
+    const text = new TextDecoder().decode(bad.stdout) + new TextDecoder().decode(bad.stderr);
+    assert.equal(bad.code, 1, text);
+    assert.match(text, /sim-datalogger\/layers/);
+    assert.match(text, /src\/core may not import src\/storage/);
+    await Deno.writeTextFile(join(dir, "src", "core", "pure.ts"), "export const pure = 1;\n");
+    const good = await run(["lint"]);
+    assert.equal(good.code, 0, new TextDecoder().decode(good.stdout));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
