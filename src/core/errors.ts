@@ -1,6 +1,8 @@
 /**
- * Errors that reach users. Each carries what the HTTP layer needs to answer
- * with an RFC 9457 problem document; none carries a stack to the user.
+ * Errors that reach users, typed by what went wrong (refused, malformed,
+ * missing, conflicting, too large). What each means on the wire (an HTTP
+ * status, an exit code) is the face's business: src/server/problem.ts maps
+ * them to RFC 9457 problem documents. None carries a stack to the user.
  *
  * @module
  */
@@ -13,17 +15,14 @@ export interface Issue {
   message: string;
 }
 
-/** Base of every user-facing error; `status` is the HTTP status it maps to. */
+/** Base of every user-facing error. */
 export abstract class UserError extends Error {
-  /** HTTP status code the error maps to. */
-  abstract readonly status: number;
   /** A short, stable, human title (the problem document's `title`). */
   abstract readonly title: string;
 }
 
-/** A document was refused; nothing was written. Maps to 400. */
+/** A document was refused; nothing was written. */
 export class ImportRejected extends UserError {
-  readonly status = 400;
   readonly title = "Document rejected";
   /** Every failure found, each with its JSON path. */
   readonly issues: Issue[];
@@ -36,9 +35,8 @@ export class ImportRejected extends UserError {
   }
 }
 
-/** The request itself is malformed (bad parameter, bad JSON). Maps to 400. */
+/** The request itself is malformed (bad parameter, bad JSON). */
 export class BadRequest extends UserError {
-  readonly status = 400;
   readonly title = "Bad request";
   /** Failures with their paths, when known. */
   readonly issues: Issue[];
@@ -50,9 +48,8 @@ export class BadRequest extends UserError {
   }
 }
 
-/** The named resource does not exist. Maps to 404. */
+/** The named resource does not exist. */
 export class NotFound extends UserError {
-  readonly status = 404;
   readonly title = "Not found";
   /** Creates the error naming what was missing. */
   constructor(message: string) {
@@ -61,9 +58,8 @@ export class NotFound extends UserError {
   }
 }
 
-/** The request conflicts with the current state. Maps to 409. */
+/** The request conflicts with the current state. */
 export class Conflict extends UserError {
-  readonly status = 409;
   readonly title = "Conflict";
   /** Creates the error saying what conflicts. */
   constructor(message: string) {
@@ -72,26 +68,12 @@ export class Conflict extends UserError {
   }
 }
 
-/** A body or document exceeded a size limit. Maps to 413. */
+/** A body or document exceeded a size limit. */
 export class TooLarge extends UserError {
-  readonly status = 413;
   readonly title = "Payload too large";
   /** Creates the error naming the limit that was exceeded. */
   constructor(message: string) {
     super(message);
     this.name = "TooLarge";
-  }
-}
-
-/** Authentication is missing (401) or refused (403). */
-export class Unauthorized extends UserError {
-  readonly title: string;
-  readonly status: 401 | 403;
-  /** Creates the error; `status` 401 for missing credentials, 403 for refused ones. */
-  constructor(message: string, status: 401 | 403 = 401) {
-    super(message);
-    this.name = "Unauthorized";
-    this.status = status;
-    this.title = status === 401 ? "Unauthorized" : "Forbidden";
   }
 }

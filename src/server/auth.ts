@@ -7,7 +7,7 @@
  * @module
  */
 import { timingSafeEqual } from "node:crypto";
-import { Unauthorized } from "../core/errors.ts";
+import { Unauthorized } from "./problem.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -1,9 +1,42 @@
 /**
- * RFC 9457 problem documents: every error the API answers with.
+ * RFC 9457 problem documents: every error the API answers with, and the one
+ * table from the application's typed errors to HTTP status codes.
  *
  * @module
  */
-import { type Issue, UserError } from "../core/errors.ts";
+import {
+  BadRequest,
+  Conflict,
+  ImportRejected,
+  type Issue,
+  NotFound,
+  TooLarge,
+  UserError,
+} from "../core/errors.ts";
+
+/** Authentication is missing (401) or refused (403): an HTTP matter, so it lives here. */
+export class Unauthorized extends UserError {
+  readonly title: string;
+  /** 401 for missing credentials, 403 for refused ones. */
+  readonly status: 401 | 403;
+  /** Creates the error; `status` 401 for missing credentials, 403 for refused ones. */
+  constructor(message: string, status: 401 | 403 = 401) {
+    super(message);
+    this.name = "Unauthorized";
+    this.status = status;
+    this.title = status === 401 ? "Unauthorized" : "Forbidden";
+  }
+}
+
+/** The HTTP status of a user-facing error; 500 for a kind this table does not know. */
+export function statusOf(err: UserError): number {
+  if (err instanceof Unauthorized) return err.status;
+  if (err instanceof ImportRejected || err instanceof BadRequest) return 400;
+  if (err instanceof NotFound) return 404;
+  if (err instanceof Conflict) return 409;
+  if (err instanceof TooLarge) return 413;
+  return 500;
+}
 
 /** The body of an error response. */
 export interface Problem {
@@ -21,7 +54,7 @@ export function problemOf(err: unknown): Problem {
     const problem: Problem = {
       type: `https://sim-datalogger.dev/problems/${slugOf(err.title)}`,
       title: err.title,
-      status: err.status,
+      status: statusOf(err),
       detail: err.message,
     };
     const issues = (err as { issues?: Issue[] }).issues;

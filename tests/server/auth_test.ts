@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/context.ts";
 import { createHttpApp } from "../../src/server/http.ts";
 import { authorize, isLoopback } from "../../src/server/auth.ts";
-import { Unauthorized } from "../../src/core/errors.ts";
+import { Unauthorized } from "../../src/server/problem.ts";
 
 const remote = (hostname: string) => ({
   remoteAddr: { transport: "tcp" as const, hostname, port: 50000 },
