@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { BadRequest } from "../core/errors.ts";
 import { issuesFromZod } from "../core/bundle/issues.ts";
-import { MAX_TRACK_CHARS } from "../core/bundle/limits.ts";
+import { isTrackName, TRACK_NAME_RULE } from "../core/track_name.ts";
 
 /**
  * `raw` parsed by `schema`.
@@ -24,9 +24,9 @@ export function parseBody<T>(schema: z.ZodType<T>, raw: unknown, what: string): 
   return result.data;
 }
 
-const TRACK_RULE = `track must be a string of 1 to ${MAX_TRACK_CHARS} characters, not blank`;
+const TRACK_RULE = `track ${TRACK_NAME_RULE}`;
 
-/** A circuit name in a body: trimmed, 1 to 80 characters (code points), not blank. */
+/** A circuit name in a body, trimmed and held to the one rule of src/core/track_name.ts. */
 export const trackLabelSchema = z.string({ error: TRACK_RULE })
   .transform((s) => s.trim())
-  .check(z.refine((s: string) => s !== "" && [...s].length <= MAX_TRACK_CHARS, TRACK_RULE));
+  .check(z.refine((s: string) => isTrackName(s), TRACK_RULE));

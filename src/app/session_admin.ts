@@ -5,21 +5,17 @@
  */
 import { BadRequest, NotFound } from "../core/errors.ts";
 import type { Session } from "../core/laps/session.ts";
+import { isTrackName, MAX_TRACK_CHARS, TRACK_NAME_RULE } from "../core/track_name.ts";
 import { updateSession } from "../storage/sessions.ts";
 import type { App } from "./context.ts";
 
 /** Longest track name a session may carry, in characters (SPEC.md 2.1 `track`). */
-export const MAX_TRACK_NAME = 80;
-
-// A name ends up on one terminal line and in CSV headers: a line break or an
-// escape sequence in it would corrupt both.
-const CONTROL = /\p{Cc}/u;
+export const MAX_TRACK_NAME = MAX_TRACK_CHARS;
 
 /**
- * The track name `name` would be stored as: trimmed, 1 to
- * {@linkcode MAX_TRACK_NAME} characters (code points), without control
- * characters. Throws {@linkcode BadRequest} with the issue at `$.name`
- * otherwise.
+ * The track name `name` would be stored as: trimmed and held to the one
+ * rule of src/core/track_name.ts. Throws {@linkcode BadRequest} with the
+ * issue at `$.name` otherwise.
  */
 export function validTrackName(name: unknown): string {
   if (typeof name !== "string") {
@@ -28,17 +24,10 @@ export function validTrackName(name: unknown): string {
       message: "must be a string",
     }]);
   }
-  const trimmed = name.trim();
-  const length = [...trimmed].length;
-  if (length === 0 || length > MAX_TRACK_NAME) {
-    const message = `must be 1 to ${MAX_TRACK_NAME} characters and not blank`;
-    throw new BadRequest(`name ${message}`, [{ path: "$.name", message }]);
+  if (!isTrackName(name)) {
+    throw new BadRequest(`name ${TRACK_NAME_RULE}`, [{ path: "$.name", message: TRACK_NAME_RULE }]);
   }
-  if (CONTROL.test(trimmed)) {
-    const message = "must not contain control characters";
-    throw new BadRequest(`name ${message}`, [{ path: "$.name", message }]);
-  }
-  return trimmed;
+  return name.trim();
 }
 
 /**

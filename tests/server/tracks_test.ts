@@ -79,7 +79,10 @@ Deno.test("POST /api/tracks answers problems: 400 with paths, 404 for an unknown
     const bad = await send(`${url}/api/tracks`, "POST", { name: "", lap_id: lap });
     assert.equal(bad.status, 400);
     assert.deepEqual((await bad.json()).errors, [
-      { path: "$.name", message: "must be 1 to 80 characters and not blank" },
+      {
+        path: "$.name",
+        message: "must be 1 to 80 characters, not blank, with no control characters",
+      },
     ]);
     const badId = await send(`${url}/api/tracks`, "POST", { name: "Ring", lap_id: 0 });
     assert.equal(badId.status, 400);

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { trackNameProblem } from "../track_name.ts";
 import { z } from "zod";
 import {
   COORD_LIMIT,
@@ -108,6 +109,12 @@ const trackName = text(
   `track must be a string of 1 to ${MAX_TRACK_CHARS} characters`,
 )
   .check(z.refine((value: string) => value.trim() !== "", "track must not be blank"))
+  .check(
+    z.refine(
+      (value: string) => trackNameProblem(value) !== "control",
+      "track must not contain control characters",
+    ),
+  )
   .meta({ minLength: 1 });
 
 const updatedAt = text(

@@ -1,0 +1,39 @@
+import { strict as assert } from "node:assert";
+import { isTrackName, MAX_TRACK_CHARS, trackNameProblem } from "../../src/core/track_name.ts";
+import { validateBundle } from "../../src/core/bundle/validate.ts";
+import { ImportRejected } from "../../src/core/errors.ts";
+import { trackLabelSchema } from "../../src/app/request_body.ts";
+import { validTrackName } from "../../src/app/session_admin.ts";
+
+Deno.test("trackNameProblem: blank, too long (in code points), control characters", () => {
+  assert.equal(trackNameProblem("Suzuka Circuit"), null);
+  assert.equal(trackNameProblem("  Spa \t"), null, "trimmed first");
+  assert.equal(trackNameProblem(" \t\n "), "blank");
+  assert.equal(trackNameProblem("🏁".repeat(MAX_TRACK_CHARS)), null);
+  assert.equal(trackNameProblem("🏁".repeat(MAX_TRACK_CHARS + 1)), "too long");
+  for (const c of ["\n", "\r", "\x1b[2J", "\x00", "\x7f", "\u0085"]) {
+    assert.equal(trackNameProblem(`Suz${c}uka`), "control", JSON.stringify(c));
+  }
+});
+
+Deno.test("every place a circuit name enters refuses a control character", () => {
+  const name = "Suzuka\x1b[31m Circuit";
+  assert.equal(isTrackName(name), false);
+  assert.equal(trackLabelSchema.safeParse(name).success, false, "survey label, bundle rename");
+  assert.throws(() => validTrackName(name), /control characters/, "session name, signature");
+  const doc = {
+    format: "sim-datalogger-track-bundle",
+    version: 4,
+    meta: { track: name, runs: 0, source_runs: {}, updated_at: "", official: null },
+    edges: [],
+    finish_crossings: [],
+    corners: [],
+    sections: [],
+  };
+  assert.throws(
+    () => validateBundle(doc),
+    (e: unknown) =>
+      e instanceof ImportRejected &&
+      e.issues.some((i) => i.path === "$.meta.track" && /control characters/.test(i.message)),
+  );
+});
