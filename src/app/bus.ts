@@ -5,30 +5,7 @@
  *
  * @module
  */
-import type { LapSummary } from "../core/laps/lap.ts";
-import type { Session } from "../core/laps/session.ts";
-import type { SurveyStatus } from "./survey.ts";
-
-/** Everything the application announces. */
-export type AppEvent =
-  | { type: "session"; session: Session | null; reason: string }
-  | { type: "lap"; lap: LapSummary; session: Session }
-  | {
-    type: "bundle";
-    slug: string;
-    track: string;
-    /** What changed it: an import (merge), a rename (merge into the new slug), a delete, a survey save, an edit of corners/sections, or the official match. */
-    reason: "import" | "rename" | "delete" | "survey" | "authoring" | "official";
-  }
-  | {
-    type: "survey";
-    /** What happened: a start, stop, circuit label, mark, changed coverage, or a save. */
-    reason: "start" | "stop" | "track" | "mark" | "coverage" | "save";
-    status: SurveyStatus;
-  };
-
-/** A subscriber. */
-export type Listener = (event: AppEvent) => void;
+import type { AppEvent, Listener } from "./events.ts";
 
 /** A synchronous publish/subscribe hub. */
 export class EventBus {

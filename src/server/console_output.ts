@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AppEvent } from "../app/bus.ts";
+import type { AppEvent } from "../app/events.ts";
 import { formatLapTime } from "../core/laps/lap_time.ts";
 
 /** One log line for an application event, or null when it is not worth a line. */

@@ -11,7 +11,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Box, Text, useInput } from "ink";
 import TextInput from "ink-text-input";
-import type { AppEvent } from "../app/bus.ts";
+import type { AppEvent } from "../app/events.ts";
 import type { App } from "../app/context.ts";
 import { lap as loadLap } from "../app/sessions.ts";
 import { createTrack } from "../app/tracks.ts";

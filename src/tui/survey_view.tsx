@@ -13,7 +13,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Box, Text, useInput } from "ink";
-import type { SurveyStatus } from "../app/survey.ts";
+import type { SurveyStatus } from "../app/survey_status.ts";
 import { compiledFor } from "../app/geometry.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
 import type { ArmedMark } from "../core/survey/survey_step.ts";

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { type App, createApp } from "../../src/app/context.ts";
-import type { AppEvent } from "../../src/app/bus.ts";
+import type { AppEvent } from "../../src/app/events.ts";
 import { exportBundle, getBundle, importBundle, listBundles } from "../../src/app/bundles.ts";
 import { BadRequest, ImportRejected, NotFound } from "../../src/core/errors.ts";
 import { merge } from "../../src/core/bundle/merge.ts";

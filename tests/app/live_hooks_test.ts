@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/context.ts";
-import type { AppEvent } from "../../src/app/bus.ts";
+import type { AppEvent } from "../../src/app/events.ts";
 import { planDrive, syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import { updateSession } from "../../src/storage/sessions.ts";
 

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { type App, createApp } from "../../src/app/context.ts";
-import type { AppEvent } from "../../src/app/bus.ts";
+import type { AppEvent } from "../../src/app/events.ts";
 import { AUTOSAVE_FRAMES } from "../../src/app/survey.ts";
 import { BadRequest, Conflict } from "../../src/core/errors.ts";
 import { readBundle } from "../../src/storage/bundles.ts";

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { type App, createApp } from "../../src/app/context.ts";
-import type { AppEvent } from "../../src/app/bus.ts";
+import type { AppEvent } from "../../src/app/events.ts";
 import { importBundle } from "../../src/app/bundles.ts";
 import { fingerprintsOf } from "../../src/app/fingerprints.ts";
 import { confirmOfficial, officialSuggestion } from "../../src/app/official.ts";

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { Hono } from "hono";
 import { type App, createApp } from "../../src/app/context.ts";
-import type { AppEvent } from "../../src/app/bus.ts";
+import type { AppEvent } from "../../src/app/events.ts";
 import type { Session } from "../../src/core/laps/session.ts";
 import { startHttp } from "../../src/server/http.ts";
 import {

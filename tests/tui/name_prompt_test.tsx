@@ -5,7 +5,7 @@ import { promptFor } from "../../src/tui/name_prompt.tsx";
 import { trackSuggestions } from "../../src/tui/track_suggestions.ts";
 import { sessions } from "../../src/app/sessions.ts";
 import { listTracks } from "../../src/app/tracks.ts";
-import type { AppEvent } from "../../src/app/bus.ts";
+import type { AppEvent } from "../../src/app/events.ts";
 import type { App } from "../../src/app/context.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import type { Frame } from "../../src/core/gt7/frame.ts";

@@ -11,7 +11,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { AppEvent } from "../../app/bus.ts";
+import type { AppEvent } from "../../app/events.ts";
 import type { App } from "../../app/context.ts";
 
 /** Messages a client may have waiting before it is dropped. */
