@@ -1,0 +1,177 @@
+/**
+ * The per-corner report of a lap against a reference: speeds through each
+ * corner, where the driver braked for it, and the time the corner window
+ * took on both laps. Each corner is the same stretch of road on both laps:
+ * the reference finds the lap's entry, apex and exit positions on its own
+ * line.
+ *
+ * @module
+ */
+import type { Corner } from "../bundle/types.ts";
+import { round } from "../laps/sample.ts";
+import { resolveAnchors } from "./anchors.ts";
+import { lapCorners } from "./corners.ts";
+import type { DetectOptions } from "./corners_detect.ts";
+import { type LapTrace, locateOne, timeAt, traceOf, valueAt } from "./lap_trace.ts";
+import type { AnalysedLap, CornerReport, CornerReportRow, LapCorner, LapCorners } from "./types.ts";
+
+/** Brake pedal share at which braking counts as begun, percent. */
+export const BRAKE_THRESHOLD_PCT = 10;
+
+/** A lighter stretch shorter than this inside a braking zone does not end it, metres. */
+export const BRAKE_GAP_M = 10;
+
+/** Tuning of the corner report. */
+export interface CornerReportOptions {
+  /** Brake share that counts as braking, percent (default {@linkcode BRAKE_THRESHOLD_PCT}). */
+  brakeThreshold?: number;
+  /** Tuning of corner detection, when corners are detected. */
+  detect?: Partial<DetectOptions>;
+}
+
+/**
+ * Where the braking zone that leads into a corner began: the distance
+ * (interpolated between samples) where the brake first rose to `threshold`
+ * in the last braking zone between `from` and `apex`, lighter stretches of
+ * under {@linkcode BRAKE_GAP_M} inside the zone included. Null when the lap
+ * did not brake there, or was still braking for an earlier corner at `from`.
+ */
+export function brakingPoint(
+  trace: LapTrace,
+  from: number,
+  apex: number,
+  threshold = BRAKE_THRESHOLD_PCT,
+): number | null {
+  const brake = trace.samples.brake;
+  const d = trace.dist; // trace index k is sample k - 1
+  let i = Math.min(locateOne(trace, apex)[0], d.length - 1);
+  if (d[i] > apex) i--;
+  while (i >= 1 && d[i] >= from && brake[i - 1] < threshold) i--;
+  if (i < 1 || d[i] < from) return null;
+  // i is the zone's last braking point; walk back to its first.
+  let first = i;
+  for (let k = i - 1; k >= 1 && d[k] >= from; k--) {
+    if (brake[k - 1] >= threshold) first = k;
+    else if (d[first] - d[k] >= BRAKE_GAP_M) break;
+  }
+  const before = first - 1;
+  if (before < 1 || d[before] < from) return null;
+  const a = brake[before - 1];
+  const b = brake[first - 1];
+  const f = b > a ? (threshold - a) / (b - a) : 1;
+  return d[before] + (d[first] - d[before]) * Math.min(1, Math.max(0, f));
+}
+
+/** Lowest speed over [a, b] of the lap, km/h: the ends interpolated, the samples inside as stored. */
+function minSpeed(trace: LapTrace, a: number, b: number): number {
+  const speed = trace.samples.speed;
+  let low = Math.min(valueAt(trace, speed, a), valueAt(trace, speed, b));
+  const d = trace.dist;
+  for (let k = locateOne(trace, a)[0]; k < d.length && d[k] < b; k++) {
+    if (speed[k - 1] < low) low = speed[k - 1];
+  }
+  return low;
+}
+
+/** A corner's entry, apex and exit on some lap, metres. */
+interface Span {
+  entry: number;
+  apex: number;
+  exit: number;
+}
+
+/**
+ * Where `corners` (located on a lap of `fromLength` metres) lie on another
+ * lap: found by their world positions, or, for a position the other lap did
+ * not pass, at the same fraction of its length.
+ */
+export function spansOn(
+  trace: LapTrace,
+  corners: readonly LapCorner[],
+  fromLength: number,
+): Span[] {
+  const at = resolveAnchors(trace, corners.flatMap((c) => [c.entry, c.apex, c.exit]));
+  const scale = trace.length / fromLength;
+  let floor = 0;
+  return corners.map((c, j) => {
+    const entry = Math.max(floor, at[3 * j] ?? c.entry_m * scale);
+    const apex = Math.max(entry, at[3 * j + 1] ?? c.apex_m * scale);
+    const exit = Math.max(apex, at[3 * j + 2] ?? c.exit_m * scale);
+    floor = entry;
+    return { entry, apex, exit };
+  });
+}
+
+/**
+ * Reports `corners` (located on `lap`) against `ref`, or alone when `ref`
+ * is null (then every `ref_*` and `delta_s` is null). Rows are sorted by
+ * `delta_s` descending, the corner that lost most time first, then by `n`.
+ * Times are differences of sample time, so `delta_s` is exactly
+ * `time_s - ref_time_s` as printed (both to the millisecond).
+ */
+export function reportCorners(
+  lap: LapTrace,
+  ref: LapTrace | null,
+  corners: LapCorners,
+  opts: CornerReportOptions = {},
+): CornerReport {
+  const threshold = opts.brakeThreshold ?? BRAKE_THRESHOLD_PCT;
+  const list = corners.corners;
+  const theirs = ref ? spansOn(ref, list, lap.length) : null;
+  const rows: CornerReportRow[] = list.map((c, j) => {
+    const from = j > 0 ? list[j - 1].apex_m : 0;
+    const time = round(timeAt(lap, c.exit_m) - timeAt(lap, c.entry_m), 3);
+    const brake = brakingPoint(lap, from, c.apex_m, threshold);
+    let refTime: number | null = null;
+    let refBrake: number | null = null;
+    if (ref && theirs) {
+      const s = theirs[j];
+      refTime = round(timeAt(ref, s.exit) - timeAt(ref, s.entry), 3);
+      const b = brakingPoint(ref, j > 0 ? theirs[j - 1].apex : 0, s.apex, threshold);
+      // The reference's braking point, as the same distance before the apex on this lap.
+      if (b !== null) refBrake = round(c.apex_m - (s.apex - b), 1);
+    }
+    return {
+      n: c.n,
+      name: c.name,
+      direction: c.direction,
+      apex_m: round(c.apex_m, 1),
+      entry_m: round(c.entry_m, 1),
+      exit_m: round(c.exit_m, 1),
+      entry_kmh: round(valueAt(lap, lap.samples.speed, c.entry_m), 1),
+      min_kmh: round(minSpeed(lap, c.entry_m, c.exit_m), 1),
+      exit_kmh: round(valueAt(lap, lap.samples.speed, c.exit_m), 1),
+      brake_m: brake === null ? null : round(brake, 1),
+      ref_brake_m: refBrake,
+      time_s: time,
+      ref_time_s: refTime,
+      delta_s: refTime === null ? null : round(time - refTime, 3),
+    };
+  });
+  rows.sort((a, b) => {
+    if (a.delta_s !== b.delta_s) {
+      if (a.delta_s === null) return 1;
+      if (b.delta_s === null) return -1;
+      return b.delta_s - a.delta_s;
+    }
+    return a.n - b.n;
+  });
+  return { source: corners.source, corners: rows };
+}
+
+/**
+ * The body of `/api/analysis/corners`: `lap`'s corners (the bundle's
+ * authored `corners` when given and passed, otherwise detected on `lap`)
+ * against `ref` (null for none). Throws BadRequest when a lap has fewer than
+ * two samples or covers no distance.
+ */
+export function cornerReport(
+  lap: AnalysedLap,
+  ref: AnalysedLap | null,
+  authored: readonly Corner[] | null = null,
+  opts: CornerReportOptions = {},
+): CornerReport {
+  const mine = traceOf(lap.samples, `lap ${lap.id}`);
+  const theirs = ref ? traceOf(ref.samples, `lap ${ref.id}`) : null;
+  return reportCorners(mine, theirs, lapCorners(mine, authored, opts.detect), opts);
+}
