@@ -15,6 +15,7 @@ import { createApp } from "../src/app/context.ts";
 import { importLapFile } from "../src/app/lap_exchange.ts";
 import { carName } from "../src/core/catalog/cars.ts";
 import { type LapSamples, SAMPLE_COLUMNS, type SampleColumn } from "../src/core/laps/columns.ts";
+import { judgeCoverage } from "../src/core/laps/coverage.ts";
 import { lapCsvLines } from "../src/core/laps/csv.ts";
 import { computeEvents, countEvents } from "../src/core/laps/events.ts";
 import type { Lap } from "../src/core/laps/lap.ts";
@@ -108,6 +109,7 @@ function syntheticLap(n: number): Lap {
     fuel_start: 100,
     fuel_end: cols.fuel[n - 1],
     ...computeMetrics(samples, 100, cols.fuel[n - 1]),
+    ...judgeCoverage({ timeMs: Math.round((n / 60) * 1000), samples: n, filled: 0, longestGap: 0 }),
     max_water_temp: 96.5,
     max_oil_temp: 112.3,
     min_oil_pressure: 3.812,

@@ -1,7 +1,10 @@
 /**
  * Lap exchange use cases: export a lap as a lap file or MoTeC CSV, and import
  * a lap file into the store. An import is validated in full before anything
- * is written, so a rejected file creates nothing, not even a session.
+ * is written, so a rejected file creates nothing, not even a session. An
+ * imported lap always gets an `imported` session of its own: a lap from
+ * elsewhere (another car, another circuit, another day) must never become a
+ * lap, or the best, of the session being driven.
  *
  * @module
  */
@@ -45,37 +48,34 @@ export async function exportLapCsv(app: App, id: number): Promise<CsvExport> {
 export interface LapImportResult {
   lap: LapSummary;
   session: Session;
-  /** True when a new `imported` session was made to hold the lap. */
-  created_session: boolean;
+  /** Always true: every import makes a new `imported` session to hold its lap. */
+  created_session: true;
 }
 
 /**
  * Imports a parsed JSON lap file (version 1 or 2). Throws ImportRejected,
- * with a JSON path per failure, before writing anything. The lap joins the
- * live session when one is active; otherwise a new `imported` session holds it.
+ * with a JSON path per failure, before writing anything. The lap is stored
+ * in a new `imported` session of its own, never in the live session, even
+ * while telemetry is recording. Its coverage is judged from its samples (see
+ * {@linkcode buildImportedLap}); an incomplete lap is stored but never counts
+ * for best.
  */
 export async function importLapFile(app: App, json: unknown): Promise<LapImportResult> {
   const parsed = parseLapFile(json);
   const now = app.now().toISOString();
   const { counts_for_best: _c, ...lap } = buildImportedLap(parsed, now);
-  let session = await app.live.activeSession();
-  let created = false;
-  if (!session) {
-    session = await createSession(app.kv, {
-      kind: "imported",
-      started_at: now,
-      car_id: lap.car_id,
-      car_name: carName(lap.car_id),
-    });
-    created = true;
-  }
+  const session = await createSession(app.kv, {
+    kind: "imported",
+    started_at: now,
+    car_id: lap.car_id,
+    car_name: carName(lap.car_id),
+  });
   try {
     const summary = await saveLap(app.kv, session.id, lap);
     const stored = (await getSession(app.kv, session.id))!;
-    if (!created) await app.live.refresh();
-    return { lap: summary, session: stored, created_session: created };
+    return { lap: summary, session: stored, created_session: true };
   } catch (err) {
-    if (created) await deleteSession(app.kv, session.id);
+    await deleteSession(app.kv, session.id);
     throw err;
   }
 }

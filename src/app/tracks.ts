@@ -10,6 +10,7 @@ import { BadRequest, Conflict, NotFound } from "../core/errors.ts";
 import { type Identification, identifyTrace } from "../core/identify/identify.ts";
 import { type LapTrace, signatureOf } from "../core/identify/signature.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
+import { lackText } from "../core/laps/coverage.ts";
 import type { Session, TrackSource } from "../core/laps/session.ts";
 import { listBundleHeads } from "../storage/bundles.ts";
 import { getLap, listLaps } from "../storage/laps.ts";
@@ -62,6 +63,8 @@ function positiveId(value: unknown, path: string): number {
  * @throws {BadRequest} for a body that is not `{name, lap_id}`, a bad name,
  *   or a lap without positions; nothing is written then.
  * @throws {NotFound} when the lap does not exist.
+ * @throws {Conflict} when the lap is incomplete (packets lost beyond the
+ *   filled short gaps): a signature is made from a complete lap only.
  */
 export async function createTrack(app: App, body: unknown): Promise<CreateTrackResult> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -74,6 +77,12 @@ export async function createTrack(app: App, body: unknown): Promise<CreateTrackR
   const lapId = positiveId(raw.lap_id, "$.lap_id");
   const lap = await getLap(app.kv, lapId);
   if (!lap) throw new NotFound(`lap ${lapId} not found`);
+  if (!lap.complete) {
+    throw new Conflict(
+      `lap ${lapId} is incomplete (${lackText(lap, lap.total_ticks)}): ` +
+        "a track signature is made from a complete lap only",
+    );
+  }
   const shape = signatureOf(lap.samples);
   if (shape === null) {
     throw new BadRequest("lap has no position data", [
@@ -153,9 +162,13 @@ async function nameIfUnnamed(
   return changed ? updated : null;
 }
 
-/** The lap identify tries for a session: the shortest full lap, else the longest partial one. */
+/**
+ * The lap identify tries for a session: the shortest full lap, else the
+ * longest partial one. Incomplete laps are never tried: a hole in the path
+ * would match, or fail to match, for the wrong reason.
+ */
 function lapToTry(laps: readonly LapSummary[]): LapSummary | null {
-  const eligible = laps.filter((l) => l.total_ticks >= MIN_IDENTIFY_TICKS);
+  const eligible = laps.filter((l) => l.complete && l.total_ticks >= MIN_IDENTIFY_TICKS);
   const full = eligible.filter((l) => l.counts_for_best);
   if (full.length) return full.reduce((a, b) => (b.total_ticks < a.total_ticks ? b : a));
   if (eligible.length) return eligible.reduce((a, b) => (b.total_ticks > a.total_ticks ? b : a));
@@ -215,7 +228,7 @@ export function installTrackIdentification(app: App): void {
   fingerprintsOf(app);
   app.live.onLap(async (summary, session) => {
     if (session.track_name !== "") return;
-    const naming = await liveName(app, summary.id);
+    const naming = await liveName(app, summary);
     if (!naming) return;
     const updated = await nameIfUnnamed(app, session.id, naming.name, naming.source);
     if (!updated) return;
@@ -224,14 +237,18 @@ export function installTrackIdentification(app: App): void {
   });
 }
 
-/** The name a stored live lap gives its session: the survey's label, else a match; or null. */
+/**
+ * The name a stored live lap gives its session: the survey's label, else a
+ * match of a complete lap; or null (an incomplete lap is not matched).
+ */
 async function liveName(
   app: App,
-  lapId: number,
+  summary: LapSummary,
 ): Promise<{ name: string; source: TrackSource; reason: string } | null> {
   const surveyed = app.survey.running ? app.survey.status().track : "";
   if (surveyed !== "") return { name: surveyed, source: "user", reason: "surveyed" };
-  const lap = await getLap(app.kv, lapId);
+  if (!summary.complete) return null;
+  const lap = await getLap(app.kv, summary.id);
   if (!lap) return null;
   const found = await identifyLap(app, lap.samples);
   return found && { name: found.name, source: found.by, reason: "identified" };

@@ -1,18 +1,27 @@
 /**
  * Plain-text output for the headless faces (`serve`, and `start` until a
  * dashboard runs): one line per lap and session change, and a status line.
+ * A lap line marks an incomplete lap with what it lacks.
  *
  * @module
  */
 import type { AppEvent } from "../app/events.ts";
 import { formatLapTime } from "../core/laps/lap_time.ts";
+import { coverageNote } from "../core/laps/coverage.ts";
 
-/** One log line for an application event, or null when it is not worth a line. */
+/**
+ * One log line for an application event, or null when it is not worth a
+ * line. A lap line ends in bracketed flags; an incomplete lap's first flag
+ * is `incomplete: <missing> of <expected> samples missing` (see
+ * `coverageNote`).
+ */
 export function describeEvent(event: AppEvent): string | null {
   switch (event.type) {
     case "lap": {
       const { lap, session } = event;
+      // An incomplete lap says what it lacks first: the line must not pass for a whole lap.
       const flags = [
+        coverageNote(lap, lap.total_ticks),
         lap.counts_for_best ? "" : "not counted for best",
         lap.frames_dropped ? `${lap.frames_dropped} packets lost` : "",
         session.best_lap_time_ms === lap.time_ms && lap.counts_for_best ? "best" : "",

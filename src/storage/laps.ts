@@ -5,12 +5,17 @@
  * the session's counters are committed together only after every chunk is
  * written, so a crash never leaves a half-written lap visible.
  *
+ * An incomplete lap (see `core/laps/coverage.ts`) is stored like any other
+ * but never counts for best, and the span guard never sees it: a lap with a
+ * hole neither holds the best nor sets the distance other laps are judged by.
+ *
  * @module
  */
 import type { Lap, LapSummary } from "../core/laps/lap.ts";
 import type { LapSamples } from "../core/laps/columns.ts";
 import type { Session } from "../core/laps/session.ts";
 import { judgeSpans } from "../core/laps/span_guard.ts";
+import { legacyCoverage } from "../core/laps/coverage.ts";
 import { type BlobRef, deleteBlob, readBlob, withLockRetry, writeBlob } from "./blob.ts";
 import { nextId } from "./ids.ts";
 import { decodeSamples, encodeSamples } from "./lap_codec.ts";
@@ -34,6 +39,11 @@ export type NewLap = Omit<Lap, "id" | "session_id" | "counts_for_best">;
  * Stores `lap` in `sessionId`, re-judges which of the session's laps count
  * for best, and updates the session's counters, all in one commit. Returns
  * the stored summary.
+ *
+ * A lap counts for best only when it is complete and, for a live lap, the
+ * span guard passes it; the guard judges the session's complete live laps
+ * alone. An imported complete lap counts without the guard. The session's
+ * `best_lap_time_ms` is the fastest lap that counts.
  */
 export async function saveLap(kv: Deno.Kv, sessionId: number, lap: NewLap): Promise<LapSummary> {
   const id = await nextId(kv, "lap");
@@ -44,7 +54,7 @@ export async function saveLap(kv: Deno.Kv, sessionId: number, lap: NewLap): Prom
     ...fields,
     id,
     session_id: sessionId,
-    counts_for_best: true,
+    counts_for_best: lap.complete,
     samples_ref: ref,
     span_m: dist.length ? dist[dist.length - 1] : 0,
   };
@@ -55,12 +65,12 @@ export async function saveLap(kv: Deno.Kv, sessionId: number, lap: NewLap): Prom
       throw new Error(`session ${sessionId} does not exist`);
     }
     const siblings = await storedLapsOf(kv, sessionId);
-    const all = [...siblings.map((e) => e.value), stored];
-    const live = all.filter((l) => !l.imported);
-    const verdicts = judgeSpans(live.map((l) => l.span_m));
+    const all = [...siblings.map((e) => withCoverage(e.value)), stored];
+    const judged = all.filter((l) => !l.imported && l.complete);
+    const verdicts = judgeSpans(judged.map((l) => l.span_m));
     const op = kv.atomic().check(session);
     for (const entry of siblings) op.check(entry);
-    live.forEach((l, i) => {
+    judged.forEach((l, i) => {
       if (l === stored) stored.counts_for_best = verdicts[i];
       else if (l.counts_for_best !== verdicts[i]) {
         op.set(lapKey(l.id), { ...l, counts_for_best: verdicts[i] });
@@ -86,9 +96,25 @@ export async function saveLap(kv: Deno.Kv, sessionId: number, lap: NewLap): Prom
 function bestOf(laps: readonly LapSummary[]): number | null {
   let best: number | null = null;
   for (const l of laps) {
-    if (l.counts_for_best && l.time_ms > 0 && (best === null || l.time_ms < best)) best = l.time_ms;
+    if (!l.counts_for_best || !l.complete || l.time_ms <= 0) continue;
+    if (best === null || l.time_ms < best) best = l.time_ms;
   }
   return best;
+}
+
+/**
+ * A stored lap with its coverage fields: laps stored before laps carried
+ * them are judged from their sample count and lap time, and one judged
+ * incomplete so no longer counts for best.
+ */
+function withCoverage(stored: StoredLap): StoredLap {
+  if (typeof stored.complete === "boolean") return stored;
+  const coverage = legacyCoverage(stored);
+  return {
+    ...stored,
+    ...coverage,
+    counts_for_best: stored.counts_for_best && coverage.complete,
+  };
 }
 
 async function storedLapsOf(kv: Deno.Kv, sessionId: number): Promise<Deno.KvEntry<StoredLap>[]> {
@@ -105,7 +131,7 @@ async function storedLapsOf(kv: Deno.Kv, sessionId: number): Promise<Deno.KvEntr
 }
 
 function publicSummary(stored: StoredLap): LapSummary {
-  const { samples_ref: _ref, span_m: _span, ...summary } = stored;
+  const { samples_ref: _ref, span_m: _span, ...summary } = withCoverage(stored);
   return summary;
 }
 

@@ -58,3 +58,35 @@ export function right(text: string, width: number): string {
 export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
+
+/** What a lap list needs to mark a lap. */
+export interface LapMarkFacts {
+  /** The lap holds the session best. */
+  best: boolean;
+  /** The lap may hold the best. */
+  counts: boolean;
+  /** Nothing beyond the filled short gaps was lost. */
+  complete: boolean;
+  /** Samples the lap lacks against its lap time. */
+  missing: number;
+}
+
+/** The marker for an incomplete lap, which {@linkcode INCOMPLETE_LEGEND} explains. */
+export const INCOMPLETE_MARK = "! incomplete";
+
+/** The legend under a lap list that shows an incomplete lap. */
+export const INCOMPLETE_LEGEND =
+  "! incomplete: packets lost beyond short gaps; never a best or a reference";
+
+/**
+ * The text after a lap in a lap list: `  * best`, `  ! incomplete` (with
+ * `, N missing` when samples are missing), `  (partial)` for a complete lap
+ * the span guard left out, or "".
+ */
+export function lapMark(lap: LapMarkFacts): string {
+  if (lap.best) return "  * best";
+  if (!lap.complete) {
+    return `  ${INCOMPLETE_MARK}${lap.missing > 0 ? `, ${lap.missing} missing` : ""}`;
+  }
+  return lap.counts ? "" : "  (partial)";
+}

@@ -84,6 +84,10 @@ export interface LapRow {
   best: boolean;
   /** Whether the lap may hold the best (a full lap). */
   counts: boolean;
+  /** False when packets were lost beyond the filled short gaps: never a best or a reference. */
+  complete: boolean;
+  /** Samples the lap lacks against its lap time. */
+  missing: number;
 }
 
 /** Everything the live view draws. */
@@ -284,6 +288,8 @@ export class LiveModel {
       fullThrottle: Math.round(l.full_throttle_pct),
       best: l === best,
       counts: l.counts_for_best,
+      complete: l.complete,
+      missing: l.samples_missing,
     }));
     const used = laps.map((l) => l.fuel_consumed).filter((f) => f > 0);
     this.#avgFuel = used.length ? used.reduce((a, b) => a + b, 0) / used.length : null;
@@ -291,13 +297,18 @@ export class LiveModel {
   }
 }
 
-/** The fastest lap that counts for best (the earliest on a tie), or null. */
-export function bestLap<T extends Pick<LapSummary, "time_ms" | "counts_for_best">>(
+/**
+ * The fastest complete lap that counts for best (the earliest on a tie), or
+ * null. It is the live delta's reference, so an incomplete lap is never
+ * chosen, whatever its `counts_for_best` says.
+ */
+export function bestLap<T extends Pick<LapSummary, "time_ms" | "counts_for_best" | "complete">>(
   laps: readonly T[],
 ): T | null {
   let best: T | null = null;
   for (const l of laps) {
-    if (l.counts_for_best && l.time_ms > 0 && (!best || l.time_ms < best.time_ms)) best = l;
+    if (!l.counts_for_best || !l.complete || l.time_ms <= 0) continue;
+    if (!best || l.time_ms < best.time_ms) best = l;
   }
   return best;
 }

@@ -10,7 +10,16 @@ import type { ViewProps } from "./view_types.ts";
 import { useLiveState } from "./use_app_state.ts";
 import type { LapRow, LinkState, LiveSnapshot, SessionInfo } from "./live_model.ts";
 import { PedalBar, RevLights } from "./bars.tsx";
-import { delta, fit, lapTime, lapTimer, plural, right } from "./format.ts";
+import {
+  delta,
+  fit,
+  INCOMPLETE_LEGEND,
+  lapMark,
+  lapTime,
+  lapTimer,
+  plural,
+  right,
+} from "./format.ts";
 
 /** Props of {@linkcode LiveView}. */
 export interface LiveViewProps extends ViewProps {
@@ -155,24 +164,38 @@ interface LapsTableProps {
   error: string | null;
 }
 
-/** The session's latest laps, newest last, the best one marked. */
+/**
+ * The session's latest laps, newest last, the best one marked and every
+ * incomplete one flagged, with a legend line while one is in view.
+ */
 function LapsTable({ laps, rows, wide, error }: LapsTableProps) {
   if (error) return <Text color="red">Laps unavailable: {error}</Text>;
   if (laps.length === 0) return <Text color="gray">No laps in this session yet.</Text>;
-  const shown = laps.slice(-Math.max(1, rows - 1));
+  let shown = laps.slice(-Math.max(1, rows - 1));
+  const legend = shown.some((l) => !l.complete);
+  // The legend takes a lap's row, so the table never grows past its rows.
+  if (legend && shown.length > 1 && shown.length >= rows - 1) shown = shown.slice(1);
   const head = `${right("Lap", 4)}  ${fit("Time", 9)} ${right("Fuel", 6)} ${right("Events", 6)}` +
     (wide ? `  ${right("Top km/h", 8)} ${right("Full thr", 8)}` : "");
   return (
     <Box flexDirection="column">
       <Text bold>{head}</Text>
       {shown.map((l) => (
-        <Text key={l.id} wrap="truncate" color={l.best ? "green" : l.counts ? undefined : "gray"}>
+        <Text key={l.id} wrap="truncate" color={lapColor(l)}>
           {`${right(String(l.number), 4)}  ${fit(lapTime(l.timeMs), 9)} ` +
             `${right(l.fuel.toFixed(2), 6)} ${right(String(l.events), 6)}` +
             (wide ? `  ${right(String(l.topSpeed), 8)} ${right(`${l.fullThrottle}%`, 8)}` : "") +
-            (l.best ? "  * best" : l.counts ? "" : "  (partial)")}
+            lapMark(l)}
         </Text>
       ))}
+      {legend ? <Text color="yellow" wrap="truncate">{INCOMPLETE_LEGEND}</Text> : null}
     </Box>
   );
+}
+
+/** Green for the best lap, yellow for an incomplete one, gray for a partial one. */
+function lapColor(l: LapRow): string | undefined {
+  if (l.best) return "green";
+  if (!l.complete) return "yellow";
+  return l.counts ? undefined : "gray";
 }

@@ -30,13 +30,15 @@ export interface PromptTarget {
 }
 
 /**
- * The prompt to open for `event`, or null: a stored lap that can hold a
- * best, of a session still unnamed and not asked about before.
+ * The prompt to open for `event`, or null: a stored complete lap that can
+ * hold a best (a signature is made from it), of a session still unnamed and
+ * not asked about before.
  */
 export function promptFor(event: AppEvent, asked: ReadonlySet<number>): PromptTarget | null {
   if (event.type !== "lap") return null;
   const { lap, session } = event;
-  if (session.track_name !== "" || !lap.counts_for_best || asked.has(session.id)) return null;
+  if (session.track_name !== "" || !lap.counts_for_best || !lap.complete) return null;
+  if (asked.has(session.id)) return null;
   return {
     sessionId: session.id,
     lapId: lap.id,

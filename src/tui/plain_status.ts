@@ -9,6 +9,7 @@ import type { App } from "../app/context.ts";
 import type { AppEvent } from "../app/events.ts";
 import { LiveModel, type LiveSnapshot } from "./live_model.ts";
 import { delta, lapTime, lapTimer } from "./format.ts";
+import { coverageNote } from "../core/laps/coverage.ts";
 
 /** Options of {@linkcode runPlainStatus}. */
 export interface PlainStatusOptions {
@@ -43,14 +44,19 @@ export function plainStatusLine(s: LiveSnapshot): string {
   return `${link} | ${session}${lap}${car}`;
 }
 
-/** The line for a completed lap, or null for other events. */
+/**
+ * The line for a completed lap, or null for other events. An incomplete lap
+ * ends with what it lacks, such as `(incomplete: 120 of 5942 samples
+ * missing, longest gap 120 packets)`.
+ */
 export function plainEventLine(event: AppEvent): string | null {
   if (event.type !== "lap") return null;
   const { lap, session } = event;
   const events = Object.values(lap.event_counts).reduce((a, b) => a + b, 0);
-  const best = lap.counts_for_best && session.best_lap_time_ms === lap.time_ms;
+  const best = lap.counts_for_best && lap.complete && session.best_lap_time_ms === lap.time_ms;
+  const note = coverageNote(lap, lap.total_ticks);
   return `lap ${lap.number} ${lapTime(lap.time_ms)} fuel ${lap.fuel_consumed.toFixed(2)} ` +
-    `events ${events} session ${session.id}${best ? " (best)" : ""}`;
+    `events ${events} session ${session.id}${best ? " (best)" : ""}${note ? ` (${note})` : ""}`;
 }
 
 /**

@@ -14,7 +14,7 @@ import { renameSession } from "../app/session_admin.ts";
 import type { KeyHelp, ViewProps } from "./view_types.ts";
 import { type ExportKind, writeLapExport } from "./export_lap.ts";
 import { bestLap } from "./live_model.ts";
-import { fit, lapTime, right } from "./format.ts";
+import { fit, INCOMPLETE_LEGEND, lapMark, lapTime, right } from "./format.ts";
 import { useLoad } from "./use_load.ts";
 
 /** The keys of the sessions view, for the help overlay. */
@@ -148,6 +148,9 @@ export function SessionsView(
     return <Text color="gray">No sessions yet: they appear with the first recorded lap.</Text>;
   }
   const best = bestLap(shownLaps);
+  // The legend takes a lap's row while an incomplete lap is listed, so the view keeps its height.
+  const legend = shownLaps.some((l) => !l.complete);
+  const lapRows = listRows - 1 - (legend ? 1 : 0);
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>Sessions ({list.length})</Text>
@@ -172,14 +175,14 @@ export function SessionsView(
                 right("Events", 6)
               }`}
             </Text>
-            {window(shownLaps, focus === "laps" ? lapIndex : -1, listRows - 1).map((
+            {window(shownLaps, focus === "laps" ? lapIndex : -1, lapRows).map((
               { item, at },
             ) => (
               <Text
                 key={item.id}
                 wrap="truncate"
                 inverse={focus === "laps" && at === lapIndex}
-                color={item === best ? "green" : undefined}
+                color={item === best ? "green" : item.complete ? undefined : "yellow"}
               >
                 {`${focus === "laps" && at === lapIndex ? ">" : " "} ${
                   right(String(item.id), 5)
@@ -187,9 +190,15 @@ export function SessionsView(
                   `${right(String(item.number), 4)}  ${fit(lapTime(item.time_ms), 9)} ` +
                   `${right(item.fuel_consumed.toFixed(2), 6)} ` +
                   `${right(String(eventCount(item)), 6)}` +
-                  (item === best ? "  * best" : item.counts_for_best ? "" : "  (partial)")}
+                  lapMark({
+                    best: item === best,
+                    counts: item.counts_for_best,
+                    complete: item.complete,
+                    missing: item.samples_missing,
+                  })}
               </Text>
             ))}
+            {legend ? <Text color="yellow" wrap="truncate">{INCOMPLETE_LEGEND}</Text> : null}
           </Box>
         )}
       <Text wrap="truncate" color={message?.error ? "red" : "cyan"}>{message?.text ?? " "}</Text>

@@ -1,7 +1,7 @@
 /**
- * Lap import at the application level, over an in-memory store: which
- * session an imported lap joins, version 1 files, and that a rejected import
- * leaves the store exactly as it was.
+ * Lap import at the application level, over an in-memory store: an imported
+ * lap always gets a session of its own, version 1 files, and that a
+ * rejected import leaves the store exactly as it was.
  */
 import { strict as assert } from "node:assert";
 import { noFixtures, readGzFixture } from "../_fixtures.ts";
@@ -63,34 +63,42 @@ async function withApp(fn: (app: App, kv: Deno.Kv) => Promise<void>): Promise<vo
 }
 
 Deno.test({
-  name: "an import during a live session joins it, marked imported",
+  name: "an import while a live session records lands in its own imported session",
   ignore: noFixtures,
   async fn() {
     await withApp(async (app, kv) => {
       for (const f of suzuka().slice(0, SUZUKA_LAP_END + 30)) app.live.ingest(f);
       await app.live.flush();
-      const live = await app.live.activeSession();
-      assert.ok(live !== null);
+      const live = app.live.session!;
       assert.equal(live.kind, "live");
       assert.equal(live.lap_count, 1);
-      assert.equal(live.car_id, 3315);
+      assert.equal(live.best_lap_time_ms, 99036);
 
-      // A friend's copy of the same lap, say.
+      // A faster lap from elsewhere (made up from the same one), imported mid-session.
       const [liveLap] = await listLaps(kv, live.id);
       const file = JSON.parse(JSON.stringify(await exportLapFile(app, liveLap.id)));
+      file.lap.time_ms = 99020;
       const result = await importLapFile(app, file);
-      assert.equal(result.created_session, false);
-      assert.equal(result.lap.session_id, live.id);
+      assert.equal(result.created_session, true);
+      assert.equal(result.session.kind, "imported");
+      assert.notEqual(result.session.id, live.id);
+      assert.equal(result.session.lap_count, 1);
+      assert.equal(result.session.best_lap_time_ms, 99020);
+      assert.equal(result.lap.session_id, result.session.id);
       assert.equal(result.lap.imported, true);
-      assert.equal(result.session.id, live.id);
-      assert.equal(result.session.lap_count, 2);
-      assert.equal((await getSession(kv, live.id))?.lap_count, 2);
-      assert.equal(app.live.session?.lap_count, 2, "the live copy is refreshed");
-      assert.equal((await listSessions(kv)).length, 1);
+      assert.equal(result.lap.complete, true);
+
+      // The live session is untouched: its lap count and best, stored and in memory.
+      assert.deepEqual(await getSession(kv, live.id), live);
+      assert.deepEqual(app.live.session, live);
+      assert.deepEqual((await listLaps(kv, live.id)).map((l) => l.id), [liveLap.id]);
+      // Recording goes on into the live session, not the imported one.
+      for (const f of suzuka().slice(SUZUKA_LAP_END + 30)) app.live.ingest(f);
+      await app.live.flush();
+      assert.equal(app.live.session?.id, live.id);
+      assert.deepEqual((await listSessions(kv)).map((s) => s.kind), ["imported", "live"]);
 
       const stored = (await getLap(kv, result.lap.id))!;
-      assert.equal(stored.imported, true);
-      assert.equal(stored.session_id, live.id);
       const original = (await getLap(kv, liveLap.id))!;
       assert.equal(original.imported, false);
       assert.deepEqual(stored.samples, original.samples);
@@ -100,7 +108,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "an import while telemetry flows but before the first lap joins the live session",
+  name: "an import while telemetry flows but before the first lap gets its own session too",
   ignore: noFixtures,
   async fn() {
     await withApp(async (app, kv) => {
@@ -110,11 +118,17 @@ Deno.test({
       assert.equal((await listSessions(kv)).length, 0, "no lap yet, so no session stored");
 
       const result = await importLapFile(app, fileOf(suzukaLap()));
-      assert.equal(result.created_session, false);
-      assert.equal(result.session.kind, "live");
-      assert.equal(result.session.lap_count, 1);
-      assert.equal((await app.live.activeSession())?.id, result.session.id);
-      assert.equal((await listSessions(kv)).length, 1);
+      assert.equal(result.created_session, true);
+      assert.equal(result.session.kind, "imported");
+      assert.equal(app.live.session, null, "the import made no live session");
+      // The lap being driven then lands in a live session of its own.
+      for (const f of suzuka().slice(1000, SUZUKA_LAP_END + 30)) app.live.ingest(f);
+      await app.live.flush();
+      const live = app.live.session!;
+      assert.equal(live.kind, "live");
+      assert.notEqual(live.id, result.session.id);
+      assert.equal(live.lap_count, 1);
+      assert.equal((await getSession(kv, result.session.id))?.lap_count, 1);
     });
   },
 });
@@ -199,6 +213,12 @@ Deno.test({
       assert.equal(stored.time_ms, 99036);
       assert.equal(stored.finished_at, "2026-11-20T18:30:00.000Z");
       assert.equal(stored.total_ticks, 5942);
+      // Coverage is computed for a version 1 file: the filled ticks it cannot tell apart count
+      // as received.
+      assert.deepEqual(
+        [stored.samples_expected, stored.samples_received, stored.samples_missing, stored.complete],
+        [5942, 5942, 0, true],
+      );
       for (
         const f of [
           "fuel_consumed",

@@ -16,14 +16,14 @@ function withServer(fn: (url: string, app: App) => Promise<void>): Promise<void>
   return serve(fn, { now: NOW, afterClose: (app) => fingerprintsOf(app).idle() });
 }
 
-async function storeLap(app: App): Promise<{ session: number; lap: number }> {
+async function storeLap(app: App, lap = LAP): Promise<{ session: number; lap: number }> {
   const s = await createSession(app.kv, {
     kind: "imported",
     started_at: NOW.toISOString(),
-    car_id: LAP.car_id,
+    car_id: lap.car_id,
     car_name: "Test car",
   });
-  const saved = await saveLap(app.kv, s.id, finishRecordedLap(LAP, NOW.toISOString()));
+  const saved = await saveLap(app.kv, s.id, finishRecordedLap(lap, NOW.toISOString()));
   return { session: s.id, lap: saved.id };
 }
 
@@ -94,6 +94,22 @@ Deno.test("POST /api/tracks answers problems: 400 with paths, 404 for an unknown
     assert.equal(notJson.status, 400);
     await notJson.body?.cancel();
     assert.equal((await send(`${url}/api/tracks/abc`, "DELETE")).status, 400);
+  });
+});
+
+Deno.test("POST /api/tracks refuses an incomplete lap with 409 naming the rule", async () => {
+  await withServer(async (url, app) => {
+    // Two seconds longer than its samples: 120 ticks the lap does not hold.
+    const holed = { ...LAP, time_ms: LAP.time_ms + 2000 };
+    const { session, lap } = await storeLap(app, holed);
+    const res = await send(`${url}/api/tracks`, "POST", { name: "Ring", lap_id: lap });
+    assert.equal(res.status, 409);
+    assert.equal(res.headers.get("content-type"), "application/problem+json");
+    const detail: string = (await res.json()).detail;
+    assert.match(detail, /is incomplete \(120 of \d+ samples missing\)/);
+    assert.match(detail, /a track signature is made from a complete lap only$/);
+    assert.deepEqual(await (await fetch(`${url}/api/tracks`)).json(), []);
+    assert.equal((await getSession(app.kv, session))?.track_name, "");
   });
 });
 

@@ -11,6 +11,7 @@ import { writeBlob } from "../../src/storage/blob.ts";
 import { decodeSamples, encodeSamples } from "../../src/storage/lap_codec.ts";
 import { sourceId } from "../../src/storage/source_id.ts";
 import type { LapSamples } from "../../src/core/laps/columns.ts";
+import { COVERAGE_FIELDS } from "../../src/core/laps/coverage.ts";
 
 function samples(n: number, seed = 1): LapSamples {
   const col = (f: (i: number) => number) => Array.from({ length: n }, (_, i) => f(i));
@@ -29,9 +30,16 @@ function samples(n: number, seed = 1): LapSamples {
   };
 }
 
-function newLap(n: number, time: number, span = 1): NewLap {
+/** A lap of `n` samples; complete unless `missing` samples were lost in one gap. */
+function newLap(n: number, time: number, span = 1, missing = 0): NewLap {
   const s = samples(n, span);
   return {
+    samples_expected: n + missing,
+    samples_received: n,
+    samples_filled: 0,
+    samples_missing: missing,
+    longest_gap_packets: missing,
+    complete: missing === 0,
     number: 1,
     time_ms: time,
     finished_at: "2026-11-21T10:00:00.000Z",
@@ -107,6 +115,68 @@ Deno.test("the span guard excludes a short lap from the best and re-judges sibli
   const laps = await listLaps(kv, s.id);
   assert.deepEqual(laps.map((l) => l.counts_for_best), [true, false, true]);
   assert.equal((await getSession(kv, s.id))?.best_lap_time_ms, 59_000);
+});
+
+Deno.test("an incomplete lap is stored but never counts for best, even when fastest", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const s = await createSession(kv, { kind: "live", started_at: "t", car_id: 1, car_name: "c" });
+  await saveLap(kv, s.id, newLap(700, 60_000));
+  const holed = await saveLap(kv, s.id, newLap(700, 50_000, 1, 120));
+  await saveLap(kv, s.id, newLap(700, 59_000));
+  assert.equal(holed.complete, false);
+  assert.equal(holed.counts_for_best, false);
+  const laps = await listLaps(kv, s.id);
+  assert.deepEqual(laps.map((l) => [l.complete, l.counts_for_best]), [
+    [true, true],
+    [false, false],
+    [true, true],
+  ]);
+  assert.deepEqual(laps.map((l) => l.samples_missing), [0, 120, 0]);
+  const session = await getSession(kv, s.id);
+  assert.equal(session?.best_lap_time_ms, 59_000);
+  assert.equal(session?.lap_count, 3);
+});
+
+Deno.test("the span guard never sees an incomplete lap", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const s = await createSession(kv, { kind: "live", started_at: "t", car_id: 1, car_name: "c" });
+  await saveLap(kv, s.id, newLap(700, 60_000, 1));
+  // Distance extrapolated over a hole can overshoot: judged, it would push the whole lap out.
+  await saveLap(kv, s.id, newLap(700, 61_000, 2, 500));
+  const laps = await listLaps(kv, s.id);
+  assert.deepEqual(laps.map((l) => l.counts_for_best), [true, false]);
+  assert.equal((await getSession(kv, s.id))?.best_lap_time_ms, 60_000);
+});
+
+Deno.test("a session of incomplete laps only has no best", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const s = await createSession(kv, { kind: "live", started_at: "t", car_id: 1, car_name: "c" });
+  await saveLap(kv, s.id, newLap(700, 60_000, 1, 30));
+  assert.equal((await getSession(kv, s.id))?.best_lap_time_ms, null);
+});
+
+Deno.test("a lap stored before laps carried coverage is judged from its count and time", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const s = await createSession(kv, { kind: "live", started_at: "t", car_id: 1, car_name: "c" });
+  // 700 samples: whole for 11,667 ms (700.02 ticks), 300 short for 16,667 ms.
+  const whole = await saveLap(kv, s.id, newLap(700, 11_667));
+  const short = await saveLap(kv, s.id, newLap(700, 16_667));
+  for (const id of [whole.id, short.id]) {
+    const entry = await kv.get<Record<string, unknown>>(["lap", id]);
+    const legacy: Record<string, unknown> = { ...entry.value!, counts_for_best: true };
+    for (const f of COVERAGE_FIELDS) delete legacy[f];
+    await kv.set(["lap", id], legacy);
+  }
+  const laps = await listLaps(kv, s.id);
+  assert.deepEqual(laps.map((l) => COVERAGE_FIELDS.map((f) => l[f])), [
+    [700, 700, 0, 0, -1, true],
+    [1000, 700, 0, 300, -1, false],
+  ]);
+  assert.deepEqual(laps.map((l) => l.counts_for_best), [true, false]);
+  assert.equal((await getLap(kv, short.id))?.complete, false);
+  // The next lap stored re-judges the session with the upgraded records.
+  await saveLap(kv, s.id, newLap(700, 11_700));
+  assert.equal((await getSession(kv, s.id))?.best_lap_time_ms, 11_667);
 });
 
 Deno.test("chunks written without their lap are invisible and swept", async () => {

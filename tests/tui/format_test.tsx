@@ -4,6 +4,9 @@ import {
   delta,
   fit,
   gearText,
+  INCOMPLETE_LEGEND,
+  INCOMPLETE_MARK,
+  lapMark,
   lapTime,
   lapTimer,
   pedalPct,
@@ -109,14 +112,36 @@ Deno.test("deltaToTrace searches near the hint, so a closed lap's end is not mat
 
 Deno.test("bestLap picks the fastest lap that counts, the earliest on a tie", () => {
   const laps = [
-    { id: 1, time_ms: 99036, counts_for_best: true },
-    { id: 2, time_ms: 95000, counts_for_best: false },
-    { id: 3, time_ms: 98000, counts_for_best: true },
-    { id: 4, time_ms: 98000, counts_for_best: true },
+    { id: 1, time_ms: 99036, counts_for_best: true, complete: true },
+    { id: 2, time_ms: 95000, counts_for_best: false, complete: true },
+    { id: 3, time_ms: 98000, counts_for_best: true, complete: true },
+    { id: 4, time_ms: 98000, counts_for_best: true, complete: true },
   ];
   assert.equal(bestLap(laps)?.id, 3);
   assert.equal(bestLap(laps.slice(1, 2)), null);
   assert.equal(bestLap([]), null);
+});
+
+Deno.test("bestLap never takes an incomplete lap as the reference, whatever it claims", () => {
+  const laps = [
+    { id: 1, time_ms: 99036, counts_for_best: true, complete: true },
+    { id: 2, time_ms: 81000, counts_for_best: true, complete: false },
+  ];
+  assert.equal(bestLap(laps)?.id, 1);
+  assert.equal(bestLap(laps.slice(1)), null);
+});
+
+Deno.test("lapMark: best, incomplete with what is missing, partial, or nothing", () => {
+  const lap = { best: false, counts: true, complete: true, missing: 0 };
+  assert.equal(lapMark({ ...lap, best: true }), "  * best");
+  assert.equal(
+    lapMark({ ...lap, counts: false, complete: false, missing: 120 }),
+    "  ! incomplete, 120 missing",
+  );
+  assert.equal(lapMark({ ...lap, counts: false, complete: false }), "  ! incomplete");
+  assert.equal(lapMark({ ...lap, counts: false }), "  (partial)");
+  assert.equal(lapMark(lap), "");
+  assert.ok(INCOMPLETE_LEGEND.startsWith(INCOMPLETE_MARK));
 });
 
 Deno.test("sameValue compares plain data by structure", () => {

@@ -54,7 +54,7 @@ Deno.test("suggestions: typed words start words of the name; the lap length orde
 });
 
 Deno.test("promptFor asks on a full lap of an unnamed session not asked about before", () => {
-  const lap = { id: 4, number: 1, time_ms: 99036, counts_for_best: true };
+  const lap = { id: 4, number: 1, time_ms: 99036, counts_for_best: true, complete: true };
   const session = { id: 2, track_name: "", car_name: "McLaren VGT" };
   const event = { type: "lap", lap, session } as unknown as AppEvent;
   assert.deepEqual(promptFor(event, new Set()), {
@@ -69,6 +69,9 @@ Deno.test("promptFor asks on a full lap of an unnamed session not asked about be
   assert.equal(promptFor(named, new Set()), null);
   const partial = { ...event, lap: { ...lap, counts_for_best: false } } as AppEvent;
   assert.equal(promptFor(partial, new Set()), null);
+  // An incomplete lap makes no signature, so it never asks, whatever counts_for_best says.
+  const incomplete = { ...event, lap: { ...lap, complete: false } } as AppEvent;
+  assert.equal(promptFor(incomplete, new Set()), null);
 });
 
 Deno.test({
@@ -140,7 +143,10 @@ Deno.test({
     await sleep(50);
     r.stdin.write(KEY.enter);
     // Nothing typed and nothing picked: createTrack refuses the blank name.
-    await waitFor(r.lastFrame, (t) => t.includes("name must be 1 to 80 characters and not blank"));
+    await waitFor(
+      r.lastFrame,
+      (t) => t.includes("name must be 1 to 80 characters, not blank, with no control characters"),
+    );
     assert.deepEqual(await listTracks(app), []);
     await type(r.stdin, "suz");
     await waitFor(r.lastFrame, (t) => t.includes("Track name: suz"));

@@ -224,7 +224,10 @@ Deno.test({
     await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1:"));
     await type(r.stdin, "   ");
     r.stdin.write(KEY.enter);
-    await waitFor(r.lastFrame, (t) => t.includes("name must be 1 to 80 characters and not blank"));
+    await waitFor(
+      r.lastFrame,
+      (t) => t.includes("name must be 1 to 80 characters, not blank, with no control characters"),
+    );
     // Still asking.
     assert.ok(r.lastFrame()!.includes("Track name for session 1:"));
     r.stdin.write(KEY.escape);

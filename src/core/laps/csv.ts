@@ -9,6 +9,7 @@
  */
 import type { LapSamples, SampleColumn } from "./columns.ts";
 import type { LapSummary } from "./lap.ts";
+import { coverageNote, type LapCoverage } from "./coverage.ts";
 
 /** One exported channel: the sample column it comes from, its name and unit. */
 export interface CsvChannel {
@@ -57,9 +58,10 @@ export interface CsvOptions {
 }
 
 /** The lap fields and samples the CSV is written from. */
-export type CsvLap = Pick<LapSummary, "number" | "time_ms" | "finished_at"> & {
-  samples: LapSamples;
-};
+export type CsvLap =
+  & Pick<LapSummary, "number" | "time_ms" | "finished_at">
+  & Pick<LapCoverage, "complete" | "samples_expected" | "samples_missing" | "longest_gap_packets">
+  & { samples: LapSamples };
 
 const CRLF = "\r\n";
 
@@ -68,7 +70,10 @@ const CRLF = "\r\n";
  * caller can stream it with memory independent of the lap's length.
  *
  * Header rows, in order: Format, Device, Vehicle, Comment (`Lap <n> -
- * M:SS.mmm`), Log Date (`yyyy-mm-dd`), Sample Rate (`60.000`, `Hz`), then
+ * M:SS.mmm`, followed for an incomplete lap by {@linkcode coverageNote}'s
+ * words, such as `Lap 3 - 1:39.036 - incomplete: 120 of 5942 samples
+ * missing, longest gap 120 packets`), Log Date (`yyyy-mm-dd`), Sample Rate
+ * (`60.000`, `Hz`), then
  * MoTeC i2's Log Time (`h:mm:ss AM`), Duration (seconds, 3 dp, `s`) and
  * Venue. Log Date and Log Time are the lap's start in UTC (finished_at less
  * the lap time), which is when i2 expects the first sample; a finished_at
@@ -85,7 +90,7 @@ export function* lapCsvLines(lap: CsvLap, opts: CsvOptions): Generator<string> {
     ["Format", "MoTeC CSV File"],
     ["Device", "sim-datalogger"],
     ["Vehicle", opts.carName],
-    ["Comment", `Lap ${lap.number} - ${lapTimeText(lap.time_ms)}`],
+    ["Comment", `Lap ${lap.number} - ${lapTimeText(lap.time_ms)}${commentSuffix(lap)}`],
     ["Log Date", start ? isoDate(start) : lap.finished_at],
     ["Sample Rate", "60.000", "Hz"],
     ["Log Time", start ? clockTime(start) : ""],
@@ -119,6 +124,11 @@ export function* lapCsvLines(lap: CsvLap, opts: CsvOptions): Generator<string> {
     }
     yield row;
   }
+}
+
+function commentSuffix(lap: CsvLap): string {
+  const note = coverageNote(lap, lap.samples.t.length);
+  return note ? ` - ${note}` : "";
 }
 
 /** The download file name of a lap's CSV, `sim-datalogger-lap-<id>.csv`. */

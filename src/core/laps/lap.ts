@@ -5,6 +5,7 @@
  * @module
  */
 import type { LapSamples, WheelCode } from "./columns.ts";
+import type { LapCoverage } from "./coverage.ts";
 
 /** One detected event on a lap (lockup, wheelspin, bottoming, kerb, off_track). */
 export interface LapEvent {
@@ -66,8 +67,12 @@ export interface EngineHealth {
   min_oil_pressure: number;
 }
 
-/** Everything stored about a lap except its samples. */
-export interface LapSummary extends LapMetrics, EngineHealth {
+/**
+ * Everything stored about a lap except its samples. The coverage fields
+ * ({@linkcode LapCoverage}) say whether the samples hold the whole lap: an
+ * incomplete lap is stored, but never counts for best.
+ */
+export interface LapSummary extends LapMetrics, EngineHealth, LapCoverage {
   /** Lap identifier, unique in the store. */
   id: number;
   /** The session holding the lap. */
@@ -84,7 +89,10 @@ export interface LapSummary extends LapMetrics, EngineHealth {
   fuel_end: number;
   /** In-game time of day at the line, ms; -1 when unknown. */
   tod_ms: number;
-  /** Whether the lap's distance span makes it eligible for the session best. */
+  /**
+   * Whether the lap may hold the session best: it is `complete` and, for a
+   * live lap, its distance span passes the span guard.
+   */
   counts_for_best: boolean;
   /** Track-limit excursions against the surveyed road; -1 when not judged. */
   off_survey_count: number;
@@ -92,7 +100,10 @@ export interface LapSummary extends LapMetrics, EngineHealth {
   salvaged: boolean;
   /** Final race position carried by the lap, or -1. */
   race_position: number;
-  /** Packets the console sent that never arrived during the lap. */
+  /**
+   * Packets the console sent that never arrived during the lap, between its
+   * first and last sample, whether their ticks were filled or not.
+   */
   frames_dropped: number;
   /** True when the lap came from a lap file rather than live telemetry. */
   imported: boolean;

@@ -3,7 +3,8 @@
  * `{format: "sim-datalogger-lap", version: 2, lap}`, for sharing laps between
  * installations. Export writes version 2; import reads versions 1 and 2,
  * refuses newer ones, validates everything, and recomputes what is derived
- * from the samples (metrics and events) rather than trusting the file.
+ * from the samples (metrics, events and coverage) rather than trusting the
+ * file.
  *
  * @module
  */
@@ -18,6 +19,8 @@ import {
   type SampleColumn,
 } from "./columns.ts";
 import { computeEvents, countEvents } from "./events.ts";
+import { judgeCoverage, timeAxisGaps } from "./coverage.ts";
+import { MAX_FILLED_PACKETS } from "./sample.ts";
 import type { Lap, LapEvent } from "./lap.ts";
 import {
   LAP_FILE_FORMAT,
@@ -60,6 +63,12 @@ export const LAP_FILE_FIELDS = [
   "max_speed",
   "min_body_height",
   "total_ticks",
+  "samples_expected",
+  "samples_received",
+  "samples_filled",
+  "samples_missing",
+  "longest_gap_packets",
+  "complete",
   "tod_ms",
   "tcs_active_pct",
   "asm_active_pct",
@@ -129,7 +138,8 @@ export function toLapFile(lap: Lap): LapFileV2 {
  * `version` that is not the integer 1 or 2 (newer versions are refused); a
  * lap field of the wrong type or out of range; samples that are not an object
  * of arrays, lack a required column, have base columns of unequal lengths,
- * hold a value that is not a finite number, or count outside 1..120,000.
+ * hold a value that is not a finite number, or count outside 1..120,000;
+ * `samples_filled` not below the sample count.
  */
 export function parseLapFile(json: unknown): ParsedLap {
   const issues: Issue[] = [];
@@ -167,6 +177,16 @@ export function parseLapFile(json: unknown): ParsedLap {
     }
   }
   const samples = checkSamples(lap.samples, issues);
+  if (fields.success && samples !== undefined) {
+    const n = samples.t.length;
+    // A lap's first sample is always received, so at most n - 1 are filled.
+    if (fields.data.samples_filled >= n) {
+      issues.push({
+        path: "$.lap.samples_filled",
+        message: `must be less than the sample count (${n})`,
+      });
+    }
+  }
   if (issues.length > 0 || !fields.success || samples === undefined) {
     throw new ImportRejected(issues.slice(0, MAX_ISSUES));
   }
@@ -179,9 +199,16 @@ export function parseLapFile(json: unknown): ParsedLap {
 
 /**
  * The lap to store for an imported file: the carried fields as parsed, the
- * metrics and events recomputed from the samples, `imported` true, eligible
- * for the session best, not judged against a survey (`off_survey_count` -1)
- * and no dropped frames. An empty `finished_at` becomes `importedAt` when given.
+ * metrics and events recomputed from the samples, `imported` true, not
+ * judged against a survey (`off_survey_count` -1). An empty `finished_at`
+ * becomes `importedAt` when given.
+ *
+ * Coverage is judged afresh from the samples and `time_ms`, never taken from
+ * the file: the expected count from the lap time, unfilled gaps from the
+ * steps of `t`. Only what interpolation hides is carried: `samples_filled`,
+ * and a `longest_gap_packets` of at most 3 (a longer claim the time axis does
+ * not show is dropped). `frames_dropped` is the gaps `t` shows plus the filled
+ * samples. The lap is eligible for the session best exactly when complete.
  */
 export function buildImportedLap(
   parsed: ParsedLap,
@@ -189,6 +216,14 @@ export function buildImportedLap(
 ): Omit<Lap, "id" | "session_id"> {
   const { samples } = parsed;
   const events: LapEvent[] = computeEvents(samples);
+  const axis = timeAxisGaps(samples.t);
+  const hidden = parsed.longest_gap_packets <= MAX_FILLED_PACKETS ? parsed.longest_gap_packets : 0;
+  const coverage = judgeCoverage({
+    timeMs: parsed.time_ms,
+    samples: samples.t.length,
+    filled: parsed.samples_filled,
+    longestGap: Math.max(axis.longest, hidden, parsed.samples_filled > 0 ? 1 : 0),
+  });
   return {
     number: parsed.number,
     time_ms: parsed.time_ms,
@@ -200,15 +235,16 @@ export function buildImportedLap(
     fuel_start: parsed.fuel_start,
     fuel_end: parsed.fuel_end,
     ...computeMetrics(samples, parsed.fuel_start, parsed.fuel_end),
+    ...coverage,
     max_water_temp: parsed.max_water_temp,
     max_oil_temp: parsed.max_oil_temp,
     min_oil_pressure: parsed.min_oil_pressure,
     tod_ms: parsed.tod_ms,
-    counts_for_best: true,
+    counts_for_best: coverage.complete,
     off_survey_count: -1,
     salvaged: parsed.salvaged,
     race_position: parsed.race_position,
-    frames_dropped: 0,
+    frames_dropped: axis.missing + parsed.samples_filled,
     imported: true,
     event_counts: countEvents(events),
     events,

@@ -54,6 +54,10 @@ export const lapFieldsSchema = z.object({
   gearing: gearingSchema.nullable().default(null),
   race_position: z.int().min(-1).default(-1),
   salvaged: z.boolean().default(false),
+  // Interpolation leaves no trace in the samples, so these two are read;
+  // they can never make a lap complete (see buildImportedLap).
+  samples_filled: z.int().min(0).default(0),
+  longest_gap_packets: z.int().min(-1).default(0),
 });
 
 /** The lap fields after validation and defaults. */
@@ -85,6 +89,10 @@ export const lapFileSchema = z.object({
   lap: lapFieldsSchema.extend({
     samples: samplesSchema,
     events: z.array(eventSchema).optional().describe("Recomputed from the samples on import."),
+    samples_expected: z.int().optional().describe("Recomputed from time_ms on import."),
+    samples_received: z.int().optional().describe("Recomputed on import."),
+    samples_missing: z.int().optional().describe("Recomputed from the samples on import."),
+    complete: z.boolean().optional().describe("Recomputed from the samples on import."),
   }),
 });
 

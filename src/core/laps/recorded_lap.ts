@@ -8,19 +8,26 @@ import type { Lap } from "./lap.ts";
 import type { RecordedLap } from "./recorder.ts";
 import { computeMetrics } from "./metrics.ts";
 import { computeEvents, countEvents } from "./events.ts";
+import { judgeCoverage } from "./coverage.ts";
 
 /** A stored-ready lap: everything but the id, session and best-lap verdict. */
 export type FinishedLap = Omit<Lap, "id" | "session_id" | "counts_for_best">;
 
-/** Turns a recorder lap into a lap record finished at `finishedAt` (ISO 8601). */
+/**
+ * Turns a recorder lap into a lap record finished at `finishedAt` (ISO 8601),
+ * judging its coverage from the recorder's packet accounting and the game's
+ * lap time.
+ */
 export function finishRecordedLap(rec: RecordedLap, finishedAt: string): FinishedLap {
-  const { samples, engine, ...fields } = rec;
+  const { samples, engine, samples_filled: filled, longest_gap_packets: longestGap, ...fields } =
+    rec;
   const events = computeEvents(samples);
   const racePos = samples.race_pos;
   return {
     ...fields,
     ...engine,
     ...computeMetrics(samples, rec.fuel_start, rec.fuel_end),
+    ...judgeCoverage({ timeMs: rec.time_ms, samples: samples.t.length, filled, longestGap }),
     finished_at: finishedAt,
     off_survey_count: -1,
     salvaged: false,

@@ -10,6 +10,7 @@ import { FLAG, type Frame } from "../gt7/frame.ts";
 import type { EngineHealth, Gearing } from "./lap.ts";
 import type { LapSamples } from "./columns.ts";
 import { round, SampleBuffer } from "./sample.ts";
+import { MAX_PACKET_GAP } from "./coverage.ts";
 
 /** A lap needs at least this many samples to be stored (10 s at 60 Hz). */
 export const MIN_LAP_SAMPLES = 600;
@@ -17,8 +18,8 @@ export const MIN_LAP_SAMPLES = 600;
 /** The out-lap buffer is capped at 15 minutes of ticks. */
 export const MAX_OUT_LAP_SAMPLES = 54_000;
 
-/** A packet-id gap above this is a reset, not lost packets. */
-const MAX_GAP = 60;
+/** A forward packet-id jump above this is a restart, not loss (defined with lap coverage). */
+export { MAX_PACKET_GAP };
 
 /** A completed lap as the recorder sees it, before storage gives it an id. */
 export interface RecordedLap {
@@ -34,8 +35,12 @@ export interface RecordedLap {
   tod_ms: number;
   gearing: Gearing;
   engine: EngineHealth;
-  /** Packets lost during the lap. */
+  /** Packets lost between the lap's first and last sample, filled or not. */
   frames_dropped: number;
+  /** Samples interpolated across gaps of 1 to 3 lost packets. */
+  samples_filled: number;
+  /** Most packets lost in a row between the lap's first and last sample; 0 when none. */
+  longest_gap_packets: number;
   samples: LapSamples;
 }
 
@@ -52,7 +57,7 @@ export type RecorderEvent =
 export interface RecorderStats {
   /** Frames dropped as duplicates of the previous packet id. */
   duplicates: number;
-  /** Packets the console sent that never arrived (from id gaps). */
+  /** Packets the console sent that never arrived (from forward id gaps, however long). */
   missing: number;
   /** Frames skipped because the game was paused or loading. */
   skipped: number;
@@ -69,6 +74,7 @@ export class LapRecorder {
   #lap: number | null = null;
   #carId: number | null = null;
   #dropped = 0;
+  #longestGap = 0;
   #waterMax = 0;
   #oilMax = 0;
   #oilPressureMin = Infinity;
@@ -88,11 +94,13 @@ export class LapRecorder {
 
   /** Feeds one decoded frame; returns what it caused, in order. */
   push(frame: Frame): RecorderEvent[] {
+    // A loading frame arrived, so it moves the packet count on: a loading
+    // screen must not read as packets lost.
+    const frames = this.#advancePid(frame.packetId);
     if (frame.flags & FLAG.loading) {
       this.#stats.skipped++;
       return [];
     }
-    const frames = this.#advancePid(frame.packetId);
     if (frames === 0) {
       this.#stats.duplicates++;
       return [];
@@ -121,10 +129,13 @@ export class LapRecorder {
     }
     this.#lap = frame.currentLap;
     if (this.#shouldSample(frame)) {
-      if (this.#buffer.length === 0) this.#fuelStart = frame.fuelLevel;
-      this.#buffer.append(frame, this.#buffer.length === 0 ? 1 : frames);
+      const first = this.#buffer.length === 0;
+      if (first) this.#fuelStart = frame.fuelLevel;
+      else if (frames > 1) this.#noteGap(frames - 1);
+      // Loss before a lap's first sample is not known to belong to it; the
+      // lap's sample count against its lap time shows any that did.
+      this.#buffer.append(frame, first ? 1 : frames);
       this.#fuelEnd = frame.fuelLevel;
-      if (this.#buffer.length > 1) this.#dropped += frames - 1;
       this.#track(frame);
       if (frame.currentLap === 0 && this.#buffer.length > MAX_OUT_LAP_SAMPLES) this.#startLap();
     } else {
@@ -133,18 +144,24 @@ export class LapRecorder {
     return events;
   }
 
-  /** Returns packet periods since the previous frame: 0 for a duplicate, 1 after a reset. */
+  /** Returns packet periods since the previous frame: 0 for a duplicate, 1 after a restart. */
   #advancePid(pid: number): number {
     const last = this.#lastPid;
     this.#lastPid = pid;
     if (last === null) return 1;
     const gap = pid - last;
     if (gap === 0) return 0;
-    if (gap >= 1 && gap <= MAX_GAP) {
+    if (gap >= 1 && gap <= MAX_PACKET_GAP) {
       this.#stats.missing += gap - 1;
       return gap;
     }
     return 1;
+  }
+
+  /** Accounts `lost` packets between two samples of the lap being driven. */
+  #noteGap(lost: number): void {
+    this.#dropped += lost;
+    if (lost > this.#longestGap) this.#longestGap = lost;
   }
 
   #shouldSample(frame: Frame): boolean {
@@ -166,6 +183,7 @@ export class LapRecorder {
   #complete(number: number, boundary: Frame): RecordedLap | null {
     const enough = this.#buffer.length >= MIN_LAP_SAMPLES;
     if (number <= 0 || boundary.lastLapMs <= 0 || !enough) return null;
+    const filled = this.#buffer.filled;
     const samples = this.#buffer.take();
     return {
       number,
@@ -188,6 +206,8 @@ export class LapRecorder {
           : -1,
       },
       frames_dropped: this.#dropped,
+      samples_filled: filled,
+      longest_gap_packets: this.#longestGap,
       samples,
     };
   }
@@ -195,6 +215,7 @@ export class LapRecorder {
   #startLap(): void {
     this.#buffer.clear();
     this.#dropped = 0;
+    this.#longestGap = 0;
     this.#waterMax = 0;
     this.#oilMax = 0;
     this.#oilPressureMin = Infinity;

@@ -49,6 +49,7 @@ export class SampleBuffer {
   #cols: Record<SampleColumn, number[]>;
   #t = 0;
   #dist = 0;
+  #filled = 0;
 
   /** Creates an empty buffer. */
   constructor() {
@@ -63,6 +64,11 @@ export class SampleBuffer {
   /** Distance covered so far, metres. */
   get distance(): number {
     return this.#dist;
+  }
+
+  /** Samples made by interpolation across lost packets, not received; 0 after take or clear. */
+  get filled(): number {
+    return this.#filled;
   }
 
   /**
@@ -89,6 +95,7 @@ export class SampleBuffer {
         this.#dist += frame.speed / 60;
         this.#push(this.#fill, frame);
       }
+      this.#filled += frames - 1;
       frames = 1;
     }
     this.#t += frames / 60;
@@ -135,6 +142,7 @@ export class SampleBuffer {
     this.#cols = emptyColumns();
     this.#t = 0;
     this.#dist = 0;
+    this.#filled = 0;
     return out as LapSamples;
   }
 
@@ -143,6 +151,7 @@ export class SampleBuffer {
     this.#cols = emptyColumns();
     this.#t = 0;
     this.#dist = 0;
+    this.#filled = 0;
   }
 }
 

@@ -8,6 +8,7 @@ import { noFixtures, readGzFixture } from "../../_fixtures.ts";
 import { parseCapture } from "../../../src/core/gt7/capture.ts";
 import { decodeFrame } from "../../../src/core/gt7/decode.ts";
 import { LapRecorder, type RecordedLap } from "../../../src/core/laps/recorder.ts";
+import { finishRecordedLap } from "../../../src/core/laps/recorded_lap.ts";
 import { CSV_CHANNELS, lapCsvLines } from "../../../src/core/laps/csv.ts";
 import { carName } from "../../../src/core/catalog/cars.ts";
 
@@ -28,7 +29,7 @@ Deno.test({
     const n = lap.samples.t.length;
     const text = [
       ...lapCsvLines(
-        { ...lap, finished_at: "2026-11-21T10:02:00.000Z" },
+        finishRecordedLap(lap, "2026-11-21T10:02:00.000Z"),
         { carName: carName(lap.car_id), venue: "Suzuka Circuit" },
       ),
     ].join("");

@@ -87,6 +87,10 @@ function lap(n: number, over: Partial<CsvLap> = {}): CsvLap {
     number: 3,
     time_ms: 61_500,
     finished_at: "2024-05-01T17:27:03.500Z",
+    complete: true,
+    samples_expected: 3690,
+    samples_missing: 0,
+    longest_gap_packets: 0,
     samples: samples as unknown as LapSamples,
     ...over,
   };
@@ -213,6 +217,48 @@ Deno.test("Log Date and Log Time are the lap's start in UTC", () => {
     csvText(lap(2, { finished_at: "2024-06-01T00:01:10Z", time_ms: 5_000 })),
   );
   assert.deepStrictEqual(midnight[6], ["Log Time", "12:01:05 AM"]);
+});
+
+Deno.test("an incomplete lap says so in its Comment cell, with what is missing", () => {
+  const holed = lap(60, {
+    complete: false,
+    samples_expected: 180,
+    samples_missing: 120,
+    longest_gap_packets: 120,
+  });
+  const rows = records(csvText(holed));
+  assert.deepStrictEqual(rows[3], [
+    "Comment",
+    "Lap 3 - 1:01.500 - incomplete: 120 of 180 samples missing, longest gap 120 packets",
+  ]);
+  // The header keeps its rows and the data its shape.
+  assert.deepStrictEqual(rows[NAME_ROW], SPEC_NAMES);
+  assert.equal(rows.slice(FIRST_DATA_ROW).length, 60);
+  // Lost only at the edges: no gap too long to fill, still missing samples.
+  const edges = records(csvText(lap(60, {
+    complete: false,
+    samples_expected: 64,
+    samples_missing: 4,
+    longest_gap_packets: 2,
+  })));
+  assert.deepStrictEqual(edges[3], [
+    "Comment",
+    "Lap 3 - 1:01.500 - incomplete: 4 of 64 samples missing",
+  ]);
+  // More samples than the lap time allows is incomplete too.
+  const over = records(csvText(lap(60, { complete: false, samples_expected: 50 })));
+  assert.deepStrictEqual(over[3], [
+    "Comment",
+    "Lap 3 - 1:01.500 - incomplete: 60 samples for 50 expected",
+  ]);
+  // A complete lap's Comment is unchanged.
+  assert.deepStrictEqual(records(csvText(lap(60)))[3], ["Comment", "Lap 3 - 1:01.500"]);
+});
+
+Deno.test("the incomplete note leaves the Comment cell's sanitising intact", () => {
+  const line =
+    [...lapCsvLines(lap(2, { complete: false, samples_expected: 9, samples_missing: 7 }), OPTS)][3];
+  assert.equal(line, '"Comment","Lap 3 - 1:01.500 - incomplete: 7 of 9 samples missing"\r\n');
 });
 
 Deno.test("lapTimeText formats M:SS.mmm", () => {

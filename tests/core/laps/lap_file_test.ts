@@ -19,6 +19,7 @@ import {
   toLapFile,
 } from "../../../src/core/laps/lap_file.ts";
 import { computeMetrics } from "../../../src/core/laps/metrics.ts";
+import { COVERAGE_FIELDS, judgeCoverage } from "../../../src/core/laps/coverage.ts";
 import { packSurface } from "../../../src/core/laps/surface_code.ts";
 import { ImportRejected, type Issue } from "../../../src/core/errors.ts";
 
@@ -55,17 +56,20 @@ function lap(n = 600): Lap {
   samples.race_pos[n - 1] = 2;
   const typed = samples as unknown as Lap["samples"];
   const events = computeEvents(typed);
+  // The lap's time matches its ticks; three ticks were filled across a gap of 2 and one of 1.
+  const time_ms = Math.round(n * 1000 / 60);
   return {
     id: 17,
     session_id: 4,
     number: 3,
-    time_ms: 99_036,
+    time_ms,
     finished_at: "2024-05-01T17:27:03.500Z",
     car_id: 3315,
     car_category: "Gr.3",
     fuel_start: 80.5,
     fuel_end: 77.25,
     ...computeMetrics(typed, 80.5, 77.25),
+    ...judgeCoverage({ timeMs: time_ms, samples: n, filled: 3, longestGap: 2 }),
     max_water_temp: 92.4,
     max_oil_temp: 110.2,
     min_oil_pressure: 3.125,
@@ -151,7 +155,8 @@ Deno.test("round trip: carried fields survive, derived ones are recomputed", () 
   assert.equal(imported.imported, true);
   assert.equal(imported.counts_for_best, true);
   assert.equal(imported.off_survey_count, -1);
-  assert.equal(imported.frames_dropped, 0);
+  // No step in t, so only the three filled ticks were lost (the file's 7 is not read).
+  assert.equal(imported.frames_dropped, 3);
   assert.equal(imported.tcs_active_pct, 50);
   assert.equal(imported.asm_active_pct, 50);
   assert.equal(imported.off_track_count, 1);
@@ -233,6 +238,89 @@ Deno.test("a version 1 file imports with the newer channels absent", () => {
   assert.equal(imported.tcs_active_pct, 0);
   assert.equal(imported.off_track_count, -1);
   assert.equal(imported.clean_lap, null);
+  // Coverage is computed for a version 1 file too: 700 ticks cannot hold 61.5 s.
+  assert.equal(imported.samples_expected, 3690);
+  assert.equal(imported.samples_received, 700);
+  assert.equal(imported.samples_filled, 0);
+  assert.equal(imported.samples_missing, 2990);
+  assert.equal(imported.longest_gap_packets, 0);
+  assert.equal(imported.complete, false);
+  assert.equal(imported.counts_for_best, false);
+});
+
+Deno.test("round trip keeps the coverage fields of a complete lap", () => {
+  const original = lap(700);
+  assert.equal(original.complete, true);
+  const file = JSON.parse(JSON.stringify(toLapFile(original)));
+  for (const f of COVERAGE_FIELDS) assert.deepStrictEqual(file.lap[f], original[f], f);
+  const imported = buildImportedLap(parseLapFile(file));
+  for (const f of COVERAGE_FIELDS) assert.deepStrictEqual(imported[f], original[f], f);
+  assert.deepStrictEqual(
+    COVERAGE_FIELDS.map((f) => imported[f]),
+    [700, 697, 3, 0, 2, true],
+  );
+});
+
+/** A lap file of `n` ticks whose t axis skips `hole` packets after tick `at`, timed to match. */
+function holedFile(n: number, at: number, hole: number) {
+  const file = fileJson(n);
+  samplesOf(file).t = Array.from(
+    { length: n },
+    (_, i) => Math.round((i + 1 + (i >= at ? hole : 0)) / 60 * 1e4) / 1e4,
+  );
+  file.lap.time_ms = Math.round((n + hole) * 1000 / 60);
+  return file;
+}
+
+Deno.test("a file claiming complete for a lap with a hole is recomputed as incomplete", () => {
+  const file = holedFile(700, 300, 120);
+  Object.assign(file.lap, {
+    samples_expected: 700,
+    samples_received: 700,
+    samples_filled: 0,
+    samples_missing: 0,
+    longest_gap_packets: 0,
+    complete: true,
+    counts_for_best: true,
+  });
+  const imported = buildImportedLap(parseLapFile(file));
+  assert.equal(imported.samples_expected, 820);
+  assert.equal(imported.samples_received, 700);
+  assert.equal(imported.samples_missing, 120);
+  assert.equal(imported.longest_gap_packets, 120);
+  assert.equal(imported.frames_dropped, 120);
+  assert.equal(imported.complete, false);
+  assert.equal(imported.counts_for_best, false);
+});
+
+Deno.test("carried coverage: a hidden gap of 3 is kept, a longer claim the samples do not show is not", () => {
+  const file = fileJson(700);
+  file.lap.time_ms = Math.round(700 * 1000 / 60);
+  file.lap.longest_gap_packets = 3;
+  assert.equal(buildImportedLap(parseLapFile(file)).longest_gap_packets, 3);
+  file.lap.longest_gap_packets = 500;
+  const lied = buildImportedLap(parseLapFile(file));
+  assert.equal(lied.longest_gap_packets, 1, "the file's 3 filled ticks show a gap of at least 1");
+  assert.equal(lied.complete, true);
+  file.lap.samples_filled = 0;
+  assert.equal(buildImportedLap(parseLapFile(file)).longest_gap_packets, 0);
+  // A legacy lap exported with its gap unknown (-1).
+  file.lap.longest_gap_packets = -1;
+  assert.equal(buildImportedLap(parseLapFile(file)).longest_gap_packets, 0);
+});
+
+Deno.test("refused: samples_filled not below the sample count, or not a whole number", () => {
+  const file = fileJson(10);
+  file.lap.samples_filled = 10;
+  assert.deepStrictEqual(rejected(file), [
+    { path: "$.lap.samples_filled", message: "must be less than the sample count (10)" },
+  ]);
+  file.lap.samples_filled = -1;
+  assert.equal(rejected(file)[0].path, "$.lap.samples_filled");
+  file.lap.samples_filled = 1.5;
+  assert.equal(rejected(file)[0].path, "$.lap.samples_filled");
+  file.lap.samples_filled = 9;
+  assert.equal(parseLapFile(file).samples_filled, 9);
 });
 
 Deno.test("buildImportedLap: an empty finished_at takes the import time when given", () => {
