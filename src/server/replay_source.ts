@@ -1,12 +1,20 @@
 /**
  * What `replay` streams: a capture file (gzip of decrypted packets, or raw
- * encrypted packets, told apart by content) or the built-in synthetic drive.
+ * encrypted packets), a record file written by `--record` (plain or gzip; its
+ * valid packets, in order), told apart by content, or the built-in synthetic
+ * drive.
  *
  * @module
  */
-import { gunzipSync } from "node:zlib";
-import { isGzip, parseCapture } from "../core/gt7/capture.ts";
-import type { PacketFormat } from "../core/gt7/format.ts";
+import {
+  captureFileOf,
+  EXPECTED_FILES,
+  type FileContent,
+  fileContent,
+  gunzipIfCompressed,
+  packetOf,
+} from "../core/gt7/capture_file.ts";
+import { formatOfSize, type PacketFormat } from "../core/gt7/format.ts";
 import { encodeFrame } from "../core/gt7/encode.ts";
 import { syntheticFrames } from "../core/synthetic/drive.ts";
 import type { DriveMode } from "../core/synthetic/driver.ts";
@@ -53,24 +61,37 @@ export async function openReplaySource(
   } catch (err) {
     throw new Error(`cannot read capture ${spec}: ${(err as Error).message}`);
   }
-  if (isGzip(bytes)) {
-    try {
-      bytes = new Uint8Array(gunzipSync(bytes));
-    } catch (err) {
-      throw new Error(`capture ${spec} is not valid gzip: ${(err as Error).message}`);
-    }
-  }
-  let capture;
+  let file;
+  let content: FileContent | null = null;
   try {
-    capture = parseCapture(bytes);
+    const unzipped = gunzipIfCompressed(bytes);
+    content = fileContent(unzipped.bytes);
+    file = captureFileOf(unzipped);
   } catch (err) {
-    throw new Error(`${spec}: ${(err as Error).message}`);
+    const expected = content === "record" ? "" : `; expected ${EXPECTED_FILES}`;
+    throw new Error(`${spec}: ${(err as Error).message}${expected}`);
   }
-  const kind = capture.encrypted ? "encrypted" : "decrypted";
+  // The packets the live client would keep, decrypted; the replay encrypts them afresh.
+  const packets: Uint8Array[] = [];
+  for (const datagram of file.datagrams) {
+    const packet = packetOf(datagram, file.encrypted);
+    if (typeof packet !== "string") packets.push(packet);
+  }
+  const format = file.format ?? (packets.length ? formatOfSize(packets[0].length) : null);
+  if (format === null) {
+    throw new Error(
+      `${spec}: record file holds ${file.datagrams.length} datagrams and no valid packet`,
+    );
+  }
+  const rejected = file.datagrams.length - packets.length;
+  const what = file.kind === "record"
+    ? `record file, ${packets.length} valid packets of ${file.datagrams.length} datagrams`
+    : `${packets.length} ${file.encrypted ? "encrypted" : "decrypted"} packets` +
+      (rejected ? ` (${rejected} invalid left out)` : "");
   return {
-    description: `${spec} (${capture.packets.length} ${kind} packets, format ${capture.format})`,
-    format: capture.format,
-    packets: () => capture.packets,
+    description: `${spec} (${what}, format ${format})`,
+    format,
+    packets: () => packets,
   };
 }
 

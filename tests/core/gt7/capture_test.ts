@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { gzipSync } from "node:zlib";
-import { CaptureError, isGzip, parseCapture } from "../../../src/core/gt7/capture.ts";
+import { CaptureError, isGzip, parseCapture, splitCapture } from "../../../src/core/gt7/capture.ts";
 import { encryptPacket } from "../../../src/core/gt7/cipher.ts";
 import { readPacketId } from "../../../src/core/gt7/decode.ts";
 import { PACKET_MAGIC, PACKET_SIZE, type PacketFormat } from "../../../src/core/gt7/format.ts";
@@ -160,4 +160,53 @@ Deno.test("unrecognisable bytes raise a CaptureError naming the problem", () => 
   expect(oneMagic, /no packet size/);
   // One decrypted packet and a tail: every size fits equally.
   expect(syntheticStream(1, 368, 40), /fits both format/);
+});
+
+Deno.test({
+  name: "splitCapture cuts slots without decrypting them, as parseCapture sees the file",
+  ignore: noFixtures,
+  fn() {
+    const stream = readGzFixture("gt7/suzuka-full-lap.A.gt7.gz");
+    const encrypted = encryptStream(stream, 296);
+    const split = splitCapture(encrypted);
+    assert.equal(split.format, "A");
+    assert.equal(split.encrypted, true);
+    assert.equal(split.slots.length, 6420);
+    assert.equal(split.trailingBytes, 224);
+    assert.ok(
+      split.slots.every((s, i) => s.buffer === encrypted.buffer && s.byteOffset === i * 296),
+    );
+    assert.deepEqual(split.slots[7], encrypted.subarray(7 * 296, 8 * 296));
+    const plain = splitCapture(stream);
+    assert.equal(plain.encrypted, false);
+    assert.deepEqual(plain.slots, parseCapture(stream).packets);
+  },
+});
+
+Deno.test("a capture that changes packet size is refused as mixing sizes", () => {
+  const expect = (bytes: Uint8Array, pattern: RegExp) =>
+    assert.throws(() => splitCapture(bytes), (e: unknown) => {
+      return e instanceof CaptureError && pattern.test(e.message);
+    }, String(pattern));
+  const concat = (a: Uint8Array, b: Uint8Array) => {
+    const out = new Uint8Array(a.length + b.length);
+    out.set(a);
+    out.set(b, a.length);
+    return out;
+  };
+  // 20 A then 20 C packets: 13,280 bytes, 44 A-sized slots; the last one lands mid-C.
+  const plain = concat(syntheticStream(20, 296), syntheticStream(20, 368));
+  expect(
+    plain,
+    /^capture of 13280 bytes mixes packet sizes \(or is corrupt\): its first 16 packets are format A \(296 bytes each\), but the 296-byte slot 43 holds no such packet; a capture holds packets of one size$/,
+  );
+  const encrypted = concat(
+    encryptStream(syntheticStream(20, 296), 296),
+    encryptStream(syntheticStream(20, 368), 368),
+  );
+  expect(encrypted, /mixes packet sizes .* first 16 packets are format A .* slot 43 /);
+  // The size changes among the first packets probed (slot 5 is where the first C packet starts).
+  const early = concat(syntheticStream(5, 296), syntheticStream(30, 368));
+  expect(early, /mixes packet sizes .* first 6 packets are format A .* slot 6 /);
+  assert.throws(() => parseCapture(early), /mixes packet sizes/);
 });
