@@ -1,0 +1,256 @@
+/**
+ * Following a lap along every reference line at once. Positions are taken
+ * about {@linkcode STEP_M} apart (closer ones are skipped, further ones up
+ * to {@linkcode MAX_FILL_M} apart are filled in along the straight line
+ * between them, as a thinned capture needs), and each is looked up in the {@linkcode ReferenceIndex}. Per line
+ * the follower keeps: the lap metres driven on it (within NEAR_M), the
+ * recorded metres of the line the lap passed, and the metres of progress
+ * with and against the line's driving order. The whole-lap matcher reads
+ * these at the end of a lap; the live matcher after every step.
+ *
+ * @module
+ */
+import { cellHash, NEAR_M, type ReferenceIndex } from "./reference_index.ts";
+
+/** Distance between the positions the follower looks at, metres. */
+export const STEP_M = 4;
+/**
+ * Two positions further apart than this are a hole, metres: lost packets, a
+ * reset or a rewind. Where the car went in between is unknown, so a hole
+ * counts neither on nor off any line and breaks the lap's continuity; its
+ * straight-line length is added to {@linkcode LineFollower.hole_m}. (Thinned
+ * captures keep positions at most 50 m apart; at 60 Hz a car moves about 1 m.)
+ */
+export const MAX_FILL_M = 60;
+/**
+ * Progress along a line between two looked-at positions counts only when it
+ * is at most twice their distance plus this, metres: more is a jump to
+ * another part of the line (a crossover, a parallel stretch).
+ */
+export const CONTINUITY_SLACK_M = 15;
+// Preference (added to a squared distance) for a continuous hit over a nearer one elsewhere
+// along the same line.
+const DISCONTINUITY_PENALTY = 1e6;
+// Coverage marking walks at most this many segments per step (a guard, never reached by driving).
+const MAX_MARK = 64;
+
+/**
+ * The per-line tallies of one lap. Arrays are indexed by line number (the
+ * index's order) and read-only to callers.
+ */
+export class LineFollower {
+  /** The lines followed. */
+  readonly index: ReferenceIndex;
+  /** Lap metres on each line. */
+  readonly on_m: Float64Array;
+  /** Recorded metres of each line the lap passed. */
+  readonly covered_m: Float64Array;
+  /** Metres of progress along each line in its order, and against it. */
+  readonly with_m: Float64Array;
+  readonly against_m: Float64Array;
+  /** Positions looked at. */
+  steps = 0;
+  /** Lap metres followed (holes excluded). */
+  total_m = 0;
+  /** Straight-line metres of the holes in the lap (see {@linkcode MAX_FILL_M}). */
+  hole_m = 0;
+  readonly #near2: number;
+  readonly #lastStep: Int32Array;
+  readonly #lastS: Float64Array;
+  readonly #lastPoint: Int32Array;
+  readonly #covered: Uint8Array;
+  readonly #stamp: Int32Array;
+  readonly #bestScore: Float64Array;
+  readonly #bestPoint: Int32Array;
+  readonly #touched: Int32Array;
+  #has = false;
+  #x = 0;
+  #z = 0;
+
+  /** A follower over `index`'s lines, counting a position within `near_m` of a line as on it. */
+  constructor(index: ReferenceIndex, near_m = NEAR_M) {
+    if (!(near_m > 0 && near_m <= index.cell_m)) {
+      throw new Error(
+        `near_m must be greater than 0 and at most the index's cell (${index.cell_m} m)`,
+      );
+    }
+    this.index = index;
+    const n = index.lines.length;
+    this.#near2 = near_m * near_m;
+    this.on_m = new Float64Array(n);
+    this.covered_m = new Float64Array(n);
+    this.with_m = new Float64Array(n);
+    this.against_m = new Float64Array(n);
+    this.#lastStep = new Int32Array(n).fill(-10);
+    this.#lastS = new Float64Array(n);
+    this.#lastPoint = new Int32Array(n);
+    this.#covered = new Uint8Array(index.points);
+    this.#stamp = new Int32Array(n).fill(-10);
+    this.#bestScore = new Float64Array(n);
+    this.#bestPoint = new Int32Array(n);
+    this.#touched = new Int32Array(n);
+  }
+
+  /** Forgets the lap: every tally back to zero. */
+  reset(): void {
+    this.on_m.fill(0);
+    this.covered_m.fill(0);
+    this.with_m.fill(0);
+    this.against_m.fill(0);
+    this.#lastStep.fill(-10);
+    this.#covered.fill(0);
+    this.#stamp.fill(-10);
+    this.steps = 0;
+    this.total_m = 0;
+    this.hole_m = 0;
+    this.#has = false;
+  }
+
+  /**
+   * Takes the next position of the lap. Non-finite positions are ignored;
+   * a position under {@linkcode STEP_M} from the last one looked at is
+   * skipped; a longer move is looked at in steps of at most STEP_M along the
+   * straight line; a move over {@linkcode MAX_FILL_M} is a hole. Returns how
+   * many positions were looked at (0 when skipped).
+   */
+  push(x: number, z: number): number {
+    if (!Number.isFinite(x) || !Number.isFinite(z)) return 0;
+    if (!this.#has) {
+      this.#has = true;
+      this.#x = x;
+      this.#z = z;
+      this.#visit(x, z, 0);
+      return 1;
+    }
+    const dx = x - this.#x;
+    const dz = z - this.#z;
+    const d2 = dx * dx + dz * dz;
+    if (d2 < STEP_M * STEP_M) return 0;
+    const d = Math.sqrt(d2);
+    const x0 = this.#x;
+    const z0 = this.#z;
+    this.#x = x;
+    this.#z = z;
+    if (d > MAX_FILL_M) {
+      this.hole_m += d;
+      this.steps++;
+      this.#visit(x, z, 0);
+      return 1;
+    }
+    const n = d < 2 * STEP_M ? 1 : Math.ceil(d / STEP_M);
+    for (let k = 1; k <= n; k++) this.#visit(x0 + (dx * k) / n, z0 + (dz * k) / n, d / n);
+    return n;
+  }
+
+  #wrap(line: number, delta: number): number {
+    const ix = this.index;
+    if (ix.loop[line] === 0) return delta;
+    const len = ix.lengthM[line];
+    if (delta > len / 2) return delta - len;
+    if (delta < -len / 2) return delta + len;
+    return delta;
+  }
+
+  #visit(x: number, z: number, l: number): void {
+    const ix = this.index;
+    const step = ++this.steps;
+    this.total_m += l;
+    const reach = 2 * l + CONTINUITY_SLACK_M;
+    const cell = ix.cell_m;
+    const cx = Math.floor(x / cell);
+    const cz = Math.floor(z / cell);
+    // Locals, so the hot loop reads no property twice.
+    const { entries, px, pz, ps, pointLine, loop, lengthM, mask, keyX, keyZ, count, start } = ix;
+    const near2 = this.#near2;
+    const stamp = this.#stamp;
+    const lastStep = this.#lastStep;
+    const lastS = this.#lastS;
+    const bestScore = this.#bestScore;
+    const bestPoint = this.#bestPoint;
+    const touchedLines = this.#touched;
+    let touched = 0;
+    for (let a = cx - 1; a <= cx + 1; a++) {
+      for (let b = cz - 1; b <= cz + 1; b++) {
+        let slot = cellHash(a, b) & mask;
+        while (count[slot] !== -1 && (keyX[slot] !== a || keyZ[slot] !== b)) {
+          slot = (slot + 1) & mask;
+        }
+        const n = count[slot];
+        if (n <= 0) continue;
+        const end = start[slot] + n;
+        for (let e = start[slot]; e < end; e++) {
+          const g = entries[e];
+          const ex = x - px[g];
+          const ez = z - pz[g];
+          let score = ex * ex + ez * ez;
+          if (score > near2) continue;
+          const line = pointLine[g];
+          if (lastStep[line] === step - 1) {
+            let delta = ps[g] - lastS[line];
+            if (loop[line] === 1) {
+              const len = lengthM[line];
+              if (delta > len / 2) delta -= len;
+              else if (delta < -len / 2) delta += len;
+            }
+            if (delta > reach || delta < -reach) score += DISCONTINUITY_PENALTY;
+          }
+          if (stamp[line] !== step) {
+            stamp[line] = step;
+            touchedLines[touched++] = line;
+          } else if (score >= bestScore[line]) continue;
+          bestScore[line] = score;
+          bestPoint[line] = g;
+        }
+      }
+    }
+    for (let k = 0; k < touched; k++) {
+      const line = touchedLines[k];
+      const g = bestPoint[line];
+      const s = ps[g];
+      this.on_m[line] += l;
+      if (lastStep[line] === step - 1) {
+        const delta = this.#wrap(line, s - lastS[line]);
+        if (Math.abs(delta) <= reach) {
+          if (delta >= 0) this.with_m[line] += delta;
+          else this.against_m[line] -= delta;
+          this.#mark(line, this.#lastPoint[line], g, delta >= 0);
+        }
+      }
+      lastStep[line] = step;
+      lastS[line] = s;
+      this.#lastPoint[line] = g;
+    }
+  }
+
+  /** Marks the segments between points `from` and `to` (global ids of one line) as passed. */
+  #mark(line: number, from: number, to: number, forward: boolean): void {
+    const ix = this.index;
+    const first = ix.lineStart[line];
+    const segments = ix.lineStart[line + 1] - first - 1;
+    const loop = ix.loop[line] === 1;
+    // A loop's last point is its first one again.
+    let i = from - first;
+    let j = to - first;
+    if (loop && i === segments) i = 0;
+    if (loop && j === segments) j = 0;
+    for (let k = 0; k < MAX_MARK && i !== j; k++) {
+      let seg = i;
+      if (forward) {
+        i++;
+        if (i === segments && loop) i = 0;
+      } else {
+        if (i === 0) {
+          if (!loop) return;
+          i = segments;
+        }
+        seg = --i;
+      }
+      const g = first + seg;
+      if (this.#covered[g] === 0) {
+        this.#covered[g] = 1;
+        if (ix.segInferred[g] === 0) this.covered_m[line] += ix.segLen[g];
+      }
+      if (!loop && (i < 0 || i > segments)) return;
+    }
+  }
+}
