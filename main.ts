@@ -26,6 +26,17 @@ import { describeEvent } from "./src/server/console_output.ts";
 import { runTui, tuiMode } from "./src/tui/run_tui.tsx";
 import { type ReplaySpeed, runFakeConsole } from "./src/server/fake_console.ts";
 import { openReplaySource } from "./src/server/replay_source.ts";
+import { startProgressBar } from "./src/server/progress_bar.ts";
+import { CaptureError } from "./src/core/gt7/capture.ts";
+import {
+  type CaptureFile,
+  captureFileOf,
+  EXPECTED_FILES,
+  type FileContent,
+  fileContent,
+  gunzipIfCompressed,
+} from "./src/core/gt7/capture_file.ts";
+import { type CaptureImportResult, importCapture } from "./src/app/capture_import.ts";
 
 function port(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
@@ -80,6 +91,14 @@ interface LoggerFlags {
   data: string;
   token?: string;
   cors?: string;
+  record?: string;
+  recordMaxMb: number;
+  recordKeep: number;
+}
+
+function recordKeep(value: string): number {
+  if (!/^\d{1,3}$/.test(value)) throw new InvalidArgumentError("must be a whole number 0..999");
+  return Number(value);
 }
 
 function loggerOptions(cmd: Command, data?: string): Command {
@@ -102,7 +121,13 @@ function loggerOptions(cmd: Command, data?: string): Command {
       "--cors <origin>",
       "allow this one browser origin, such as http://localhost:3000",
       origin,
-    );
+    )
+    .option(
+      "--record <file>",
+      "write every datagram received (raw, with arrival times) to FILE, for replay or import",
+    )
+    .option("--record-max-mb <n>", "start a new record file past N MiB", positive, 256)
+    .option("--record-keep <n>", "full record files kept as FILE.1..FILE.N", recordKeep, 4);
 }
 
 async function runHeadless(flags: LoggerFlags, mode: "start" | "serve"): Promise<void> {
@@ -116,8 +141,17 @@ async function runHeadless(flags: LoggerFlags, mode: "start" | "serve"): Promise
     format: flags.format,
     token: flags.token ?? Deno.env.get("SIM_DATALOGGER_TOKEN") ?? null,
     cors: flags.cors ?? null,
+    record: flags.record
+      ? { path: flags.record, maxBytes: flags.recordMaxMb * 2 ** 20, keep: flags.recordKeep }
+      : null,
   });
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
+  if (flags.record) {
+    console.log(
+      `recording every datagram to ${flags.record} (new file past ${flags.recordMaxMb} MiB, ` +
+        `${flags.recordKeep} kept)`,
+    );
+  }
   if (!flags.console) {
     console.log(
       "no --console given: listening only; pass --console <PlayStation IP> to start the stream",
@@ -172,10 +206,19 @@ loggerOptions(
 
 program.command("replay")
   .description("act as a console on loopback: stream a capture or synthetic:SEED[:survey]")
-  .argument("<file>", "capture file (.gt7 or .gt7.gz) or synthetic:SEED, synthetic:SEED:survey")
+  .argument(
+    "<file>",
+    "capture file (.gt7 or .gt7.gz), --record file (plain or gzip), or synthetic:SEED, " +
+      "synthetic:SEED:survey",
+  )
   .option("--host <address>", "address to listen for heartbeats on", "127.0.0.1")
   .option("--port <port>", "heartbeat port to listen on", port, CONSOLE_PORT)
-  .option("--speed <n|max>", "times real time, or max", speed, 1 as ReplaySpeed)
+  .option(
+    "--speed <n|max>",
+    "times real time, or max (as fast as the logger acknowledges; never faster than it consumes)",
+    speed,
+    1 as ReplaySpeed,
+  )
   .option("--loop", "start over at the end of the capture", false)
   .option("--laps <n>", "laps of the synthetic drive", positive)
   .action(async (file: string, flags: {
@@ -198,8 +241,21 @@ program.command("replay")
       onListen: (p) =>
         console.log(`replay: ${source.description}; waiting for a heartbeat on ${flags.host}:${p}`),
       onHeartbeat: (from) => console.log(`replay: streaming to ${from.hostname}:${from.port}`),
+    }).catch((err) => {
+      if (err instanceof Deno.errors.AddrInUse) {
+        throw new Error(
+          `heartbeat port ${flags.port} is already in use (another replay running?); ` +
+            "choose another with --port (and the logger's --console-port)",
+        );
+      }
+      throw err;
     });
-    console.log(`replay: sent ${result.sent} packets`);
+    console.log(
+      `replay: sent ${result.sent} packets` +
+        (result.acks > 0
+          ? `, paced by the logger's acknowledgements (at most ${result.maxInFlight} in flight)`
+          : ""),
+    );
     Deno.exit(0);
   });
 
@@ -283,12 +339,24 @@ async function withStore<T>(data: string, fn: (app: App) => Promise<T>): Promise
 }
 
 program.command("import")
-  .description("import a track bundle (versions 1-4) or a lap file (versions 1-2) into the store")
-  .argument("<file>", "the JSON file; its format field says which it is")
+  .description(
+    "import a track bundle (versions 1-4), a lap file (versions 1-2), or the laps of a capture " +
+      "or record file, into the store",
+  )
+  .argument(
+    "<file>",
+    "a JSON bundle or lap file (its format field says which), or a capture (.gt7, .gt7.gz) or " +
+      "--record file (plain or gzip); told apart by content",
+  )
   .option("--track <name>", "store a bundle under this circuit name instead of its own")
   .option("--data <dir>", 'data directory, or ":memory:"', defaultDataDir())
   .action(async (file: string, flags: { data: string; track?: string }) => {
-    const json = await readJsonFile(file);
+    const content = await readImportFile(file);
+    if (content.kind === "capture") {
+      await withStore(flags.data, (app) => importCaptureFile(app, file, content.file));
+      return;
+    }
+    const json = content.json;
     const format = (json as { format?: unknown } | null)?.format;
     if (format !== BUNDLE_FORMAT && format !== LAP_FILE_FORMAT) {
       throw new Error(
@@ -316,6 +384,99 @@ program.command("import")
       );
     });
   });
+
+/**
+ * What `import` was given, told apart by content: gzip is unpacked first, a
+ * record file or a capture is split into datagrams, and a document whose
+ * first byte opens an object or array is parsed as JSON.
+ */
+async function readImportFile(
+  file: string,
+): Promise<{ kind: "json"; json: unknown } | { kind: "capture"; file: CaptureFile }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(file);
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  let content: FileContent | null = null;
+  try {
+    const unzipped = gunzipIfCompressed(bytes);
+    content = fileContent(unzipped.bytes);
+    if (content === "json") {
+      let json: unknown;
+      try {
+        json = JSON.parse(new TextDecoder().decode(unzipped.bytes));
+      } catch (err) {
+        throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+      }
+      return { kind: "json", json };
+    }
+    return { kind: "capture", file: captureFileOf(unzipped) };
+  } catch (err) {
+    if (!(err instanceof CaptureError)) throw err;
+    // Neither JSON nor a record file: say what would have been accepted.
+    const expected = content === "packets"
+      ? `; expected a JSON lap file or track bundle, or ${EXPECTED_FILES}`
+      : "";
+    throw new Error(`${file}: ${err.message}${expected}`);
+  }
+}
+
+/** Records a capture's laps with a progress bar on a terminal, then prints the summary. */
+async function importCaptureFile(app: App, name: string, file: CaptureFile): Promise<void> {
+  const bar = startProgressBar({ unit: "packets" });
+  let result: CaptureImportResult;
+  try {
+    result = await importCapture(app, file, { onProgress: (p) => bar.update(p) });
+  } finally {
+    bar.clear();
+  }
+  for (const line of describeCaptureImport(name, file, result)) console.log(line);
+}
+
+/** Ascending ids with runs folded: [1, 2, 3, 5] is "1-3, 5". */
+function idRanges(ids: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    let j = i;
+    while (j + 1 < ids.length && ids[j + 1] === ids[j] + 1) j++;
+    parts.push(j > i ? `${ids[i]}-${ids[j]}` : `${ids[i]}`);
+    i = j;
+  }
+  return parts.join(", ");
+}
+
+/** The summary of a capture import: one line, then a line per note. */
+function describeCaptureImport(
+  name: string,
+  file: CaptureFile,
+  r: CaptureImportResult,
+): string[] {
+  const n = (v: number) => v.toLocaleString("en-US");
+  const what = file.kind === "record"
+    ? `record file${file.compressed ? ", gzip" : ""}`
+    : `capture, format ${file.format}, ${file.encrypted ? "encrypted" : "decrypted"}` +
+      (file.compressed ? ", gzip" : "");
+  const sessions = r.sessions.length === 0
+    ? "; no session created"
+    : ` in new session${r.sessions.length === 1 ? "" : "s"} ${idRanges(r.sessions)}`;
+  const lines = [
+    `imported ${name} (${what}): ${n(r.datagrams)} packets read, ${n(r.rejected)} rejected, ` +
+    `${n(r.laps)} lap${r.laps === 1 ? "" : "s"} stored` +
+    (r.incomplete_laps === null ? "" : ` (${n(r.incomplete_laps)} incomplete)`) + sessions,
+  ];
+  for (const s of r.named) lines.push(`session ${s.session} identified as "${s.track}"`);
+  if (r.trailing_bytes > 0) {
+    lines.push(
+      file.kind === "record"
+        ? `note: the file ends in a truncated entry (${n(r.trailing_bytes)} bytes; a recorder ` +
+          "stopped mid-write): it was ignored, and everything before it imported"
+        : `note: ignored ${n(r.trailing_bytes)} bytes after the last whole packet`,
+    );
+  }
+  return lines;
+}
 
 const exportCommand = program.command("export").description("export a stored lap or bundle");
 
@@ -382,20 +543,6 @@ program.command("identify")
       console.log(JSON.stringify(r));
     });
   });
-
-async function readJsonFile(file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(file);
-  } catch (err) {
-    throw new Error(`cannot read ${file}: ${(err as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
-  }
-}
 
 function describeError(err: unknown): string {
   if (err instanceof ImportRejected) {

@@ -38,6 +38,32 @@ export interface TelemetryStatus {
   heartbeats_sent: number;
   /** ISO time of the last decoded packet, or null. */
   last_packet_at: string | null;
+  // The fields below describe a real socket; a source without one (a test
+  // double) may leave them out.
+  /** Packet-id jumps taken as a new stream (backwards, or more than 10 minutes ahead). */
+  restarts?: number;
+  /** Acknowledgements sent to a console on loopback (a replay paces itself by them); 0 otherwise. */
+  acks_sent?: number;
+  /** The socket's receive buffer as the kernel reports it, or null where it can not be read. */
+  receive_buffer_bytes?: number | null;
+  /** How the receive buffer was sized, or why the platform default stayed. */
+  receive_buffer_note?: string;
+  /** Datagrams the kernel dropped for this socket (a full buffer), or null where unavailable. */
+  kernel_drops?: number | null;
+  /** The `--record` file, or null when not recording. */
+  record?: TelemetryRecordStatus | null;
+}
+
+/** The raw capture being written (`--record FILE`). */
+export interface TelemetryRecordStatus {
+  /** The file being written. */
+  path: string;
+  /** Bytes of the current file. */
+  bytes: number;
+  /** Times the file reached its size cap and was rotated. */
+  files_rotated: number;
+  /** Why recording stopped (a write failed), or null while it runs. */
+  error: string | null;
 }
 
 /** A running telemetry transport. */

@@ -3,6 +3,14 @@
  * streams packets to the heartbeat's sender, encrypted as the console would,
  * at 60 Hz times a speed factor.
  *
+ * A logger of this project acknowledges, on loopback, what it has consumed
+ * (`ack <packet id>`, and a bare `ack` before anything). Once an
+ * acknowledgement has arrived the replay never has more than
+ * {@linkcode ACK_WINDOW} packets in flight beyond the last one acknowledged,
+ * at any speed, so the kernel never drops one and `--speed max` runs as fast
+ * as the logger consumes. Without acknowledgements (another logger) it paces
+ * as before.
+ *
  * @module
  */
 import { encryptPacket } from "../core/gt7/cipher.ts";
@@ -44,9 +52,27 @@ export interface ReplayResult {
   sent: number;
   /** Heartbeats received. */
   heartbeats: number;
+  /** Acknowledgements received (0 from a logger that sends none). */
+  acks: number;
+  /** The most packets that were ever in flight beyond the last acknowledgement, once acks began. */
+  maxInFlight: number;
 }
 
-/** Packets sent back to back at `max` speed before yielding to the event loop. */
+/**
+ * Most packets in flight beyond the last acknowledged one. The default kernel
+ * receive buffer holds about 166 datagrams of this size, so the window fits
+ * even while the logger's receiver is descheduled, with room for as many
+ * other datagrams (garbage) interleaved.
+ */
+export const ACK_WINDOW = 64;
+
+/** Silence from the logger (no heartbeat, no acknowledgement) after which it counts as gone. */
+const LOGGER_GONE_MS = 5000;
+
+/** Ids remembered while no acknowledgement has arrived yet (one may name any of them). */
+const UNACKED_MEMORY = 1024;
+
+/** Packets sent back to back at `max` speed before yielding to the event loop (without acks). */
 const MAX_BURST = 24;
 
 /**
@@ -65,19 +91,32 @@ const LAP_OFFSET = 0x74;
 export async function runFakeConsole(opts: FakeConsoleOptions): Promise<ReplayResult> {
   const conn = Deno.listenDatagram({ hostname: opts.hostname, port: opts.port, transport: "udp" });
   opts.onListen?.((conn.addr as Deno.NetAddr).port);
+  const acks = new AckWindow();
   let heartbeats = 0;
   let sent = 0;
-  const onAbort = () => conn.close();
+  const result = () => ({ sent, heartbeats, acks: acks.received, maxInFlight: acks.maxInFlight });
+  const onAbort = () => {
+    conn.close();
+    acks.wake();
+  };
   opts.signal?.addEventListener("abort", onAbort);
+  let drain: Promise<void> | null = null;
   try {
-    const [, from] = await conn.receive();
-    heartbeats++;
-    const target = from as Deno.NetAddr;
+    let target: Deno.NetAddr | null = null;
+    while (target === null) {
+      const [data, from] = await conn.receive();
+      if (acks.take(data)) continue;
+      heartbeats++;
+      target = from as Deno.NetAddr;
+    }
     opts.onHeartbeat?.(target);
-    // Keep draining heartbeats so the socket buffer never fills.
-    (async () => {
+    // Keep draining heartbeats and acknowledgements so the socket buffer never fills.
+    drain = (async () => {
       try {
-        for await (const _ of conn) heartbeats++;
+        for await (const [data] of conn) {
+          if (!acks.take(data)) heartbeats++;
+          acks.heard();
+        }
       } catch {
         // Socket closed at the end of the replay.
       }
@@ -89,24 +128,30 @@ export async function runFakeConsole(opts: FakeConsoleOptions): Promise<ReplayRe
       let firstId: number | null = null;
       let lastId = 0;
       for (const plain of opts.packets()) {
-        if (opts.signal?.aborted) return { sent, heartbeats };
+        if (opts.signal?.aborted) return result();
         const packet = idShift ? shiftPacketId(plain, idShift) : plain;
         const view = new DataView(packet.buffer, packet.byteOffset, packet.byteLength);
         lastId = view.getInt32(PACKET_ID_OFFSET, true);
         firstId ??= lastId;
         await opts.backpressure?.(sent);
+        await acks.room(opts.signal);
+        if (opts.signal?.aborted) return result();
         const iv = (Math.imul(sent + 1, 2654435761) ^ 0x5bd1e995) >>> 0;
+        acks.sending(lastId);
         await conn.send(encryptPacket(packet, iv), target);
         sent++;
         const lap = view.getInt16(LAP_OFFSET, true);
-        if (opts.speed === "max" && lastLap !== null && lap !== lastLap) await sleep(LAP_PAUSE_MS);
+        const paced = acks.active;
+        if (opts.speed === "max" && !paced && lastLap !== null && lap !== lastLap) {
+          await sleep(LAP_PAUSE_MS);
+        }
         lastLap = lap;
-        await pace(opts.speed, sent, start);
+        if (opts.speed !== "max" || !paced) await pace(opts.speed, sent, start);
       }
       if (firstId === null) break;
       idShift = lastId + 1 - (firstId - idShift);
     } while (opts.loop && !opts.signal?.aborted);
-    return { sent, heartbeats };
+    return result();
   } finally {
     opts.signal?.removeEventListener("abort", onAbort);
     try {
@@ -114,6 +159,77 @@ export async function runFakeConsole(opts: FakeConsoleOptions): Promise<ReplayRe
     } catch {
       // Already closed by abort.
     }
+    await drain;
+  }
+}
+
+/**
+ * The acknowledgement window: the ids sent and not yet acknowledged, in send
+ * order. Ids may repeat or jump (a capture's duplicates, a restart), so an
+ * acknowledgement releases everything up to the first entry with its id.
+ */
+class AckWindow {
+  /** True once a logger acknowledged: from then on the window holds the replay. */
+  active = false;
+  received = 0;
+  maxInFlight = 0;
+  #ids: number[] = [];
+  #lastHeard = performance.now();
+  #waiter: PromiseWithResolvers<void> | null = null;
+
+  /** Handles `data` when it is an acknowledgement; returns false for anything else. */
+  take(data: Uint8Array): boolean {
+    if (data.length < 3 || data[0] !== 0x61 || data[1] !== 0x63 || data[2] !== 0x6b) return false;
+    const text = new TextDecoder().decode(data);
+    const match = /^ack(?: (-?\d+))?$/.exec(text);
+    if (!match) return false;
+    this.received++;
+    this.active = true;
+    this.#lastHeard = performance.now();
+    if (match[1] !== undefined) {
+      const at = this.#ids.indexOf(Number(match[1]));
+      if (at >= 0) this.#ids.splice(0, at + 1);
+    }
+    this.wake();
+    return true;
+  }
+
+  /** The logger was heard from (a heartbeat): it is alive. */
+  heard(): void {
+    this.#lastHeard = performance.now();
+  }
+
+  /** Records a packet about to be sent. */
+  sending(id: number): void {
+    this.#ids.push(id);
+    if (this.active) this.maxInFlight = Math.max(this.maxInFlight, this.#ids.length);
+    else if (this.#ids.length > UNACKED_MEMORY) {
+      this.#ids.splice(0, this.#ids.length - UNACKED_MEMORY);
+    }
+  }
+
+  /**
+   * Waits until one more packet fits in the window. A logger silent for
+   * {@linkcode LOGGER_GONE_MS} (it stopped) ends the pacing by acknowledgement.
+   */
+  async room(signal?: AbortSignal): Promise<void> {
+    while (this.active && this.#ids.length >= ACK_WINDOW && !signal?.aborted) {
+      if (performance.now() - this.#lastHeard > LOGGER_GONE_MS) {
+        this.active = false;
+        this.#ids.length = 0;
+        return;
+      }
+      this.#waiter = Promise.withResolvers<void>();
+      const timer = setTimeout(() => this.wake(), 250);
+      await this.#waiter.promise;
+      clearTimeout(timer);
+    }
+  }
+
+  /** Wakes a waiting {@linkcode room}. */
+  wake(): void {
+    this.#waiter?.resolve();
+    this.#waiter = null;
   }
 }
 

@@ -11,6 +11,7 @@ import { openStore } from "../storage/kv.ts";
 import { watchBundles } from "../app/geometry.ts";
 import { type HttpServer, startHttp } from "./http.ts";
 import { startUdpClient, type UdpClient } from "./udp_client.ts";
+import type { RecordOptions } from "./record_writer.ts";
 
 /** Everything a logger needs to start. */
 export interface LoggerOptions {
@@ -32,6 +33,12 @@ export interface LoggerOptions {
   cors?: string | null;
   /** The clock; injectable for tests. */
   now?: () => Date;
+  /** Record every datagram received to this file, rotated by size (`--record`). */
+  record?: RecordOptions | null;
+  /** Where telemetry announcements go (a record file rotated); default stderr. */
+  onNotice?: (line: string) => void;
+  /** UDP receive buffer to ask for, bytes; 0 keeps the platform's (default 8 MiB). */
+  receiveBufferBytes?: number;
 }
 
 /** A running logger. */
@@ -53,27 +60,58 @@ export function udpBindHost(console: string | null): string {
   return /^(127\.|localhost$|::1$)/.test(console) ? "127.0.0.1" : "0.0.0.0";
 }
 
-/** Opens the store and starts every part of the logger. */
+/**
+ * Runs `bind`, turning "address already in use" into an error that names the
+ * port and the flag that chooses another: the raw OS message names neither.
+ */
+function inUse<T>(what: string, port: number, flag: string, bind: () => T): T {
+  const explain = (err: unknown): never => {
+    if (err instanceof Deno.errors.AddrInUse) {
+      throw new Deno.errors.AddrInUse(
+        `${what} port ${port} is already in use (another logger running?); ` +
+          `choose another with ${flag}`,
+      );
+    }
+    throw err;
+  };
+  try {
+    const result = bind();
+    return (result instanceof Promise ? result.catch(explain) : result) as T;
+  } catch (err) {
+    return explain(err);
+  }
+}
+
+/**
+ * Opens the store and starts every part of the logger. Rejects with
+ * `Deno.errors.AddrInUse` naming the port and its flag when the HTTP or UDP
+ * port is taken.
+ */
 export async function startLogger(opts: LoggerOptions): Promise<Logger> {
   const kv = await openStore(opts.data);
   let app: App;
   let http: HttpServer | null = null;
   try {
     app = await createApp({ kv, now: opts.now });
-    http = startHttp(app, {
-      hostname: opts.host,
-      port: opts.port,
-      token: opts.token ?? null,
-      cors: opts.cors ?? null,
-    });
-    const udp = startUdpClient({
-      hostname: udpBindHost(opts.console),
-      port: opts.udpPort,
-      console: opts.console,
-      consolePort: opts.consolePort,
-      format: opts.format,
-      onFrame: (frame) => app.live.ingest(frame),
-    });
+    http = inUse("HTTP", opts.port, "--port", () =>
+      startHttp(app, {
+        hostname: opts.host,
+        port: opts.port,
+        token: opts.token ?? null,
+        cors: opts.cors ?? null,
+      }));
+    const udp = await inUse("UDP", opts.udpPort, "--udp-port", () =>
+      startUdpClient({
+        hostname: udpBindHost(opts.console),
+        port: opts.udpPort,
+        console: opts.console,
+        consolePort: opts.consolePort,
+        format: opts.format,
+        onFrame: (frame) => app.live.ingest(frame),
+        record: opts.record ?? null,
+        onNotice: opts.onNotice,
+        receiveBufferBytes: opts.receiveBufferBytes,
+      }));
     app.attachTelemetry(udp);
     // Compiled geometry follows every bundle change, so maps and coverage are ready when asked.
     const watch = watchBundles(app);

@@ -1,21 +1,30 @@
 /**
  * The telemetry client: receives the console's encrypted datagrams, keeps it
  * streaming with heartbeats, and hands decoded frames on. Every datagram that
- * is not a valid packet is counted and dropped; nothing here throws.
+ * is not a valid packet is counted and dropped; nothing here throws once
+ * started.
+ *
+ * The socket lives in a worker (src/server/udp_receive_worker.ts) so that a
+ * busy main event loop never makes the kernel drop a packet: the worker
+ * receives, decrypts and accounts; this side decodes the batches it hands
+ * over and calls `onFrame` in arrival order. See docs/architecture.md,
+ * "Capture".
  *
  * @module
  */
-import { formatOfSize, type PacketFormat } from "../core/gt7/format.ts";
+import type { PacketFormat } from "../core/gt7/format.ts";
 import type { Frame } from "../core/gt7/frame.ts";
-import { decryptPacket } from "../core/gt7/cipher.ts";
 import { decodeFrame } from "../core/gt7/decode.ts";
 import type { TelemetrySource, TelemetryStatus } from "../app/telemetry_source.ts";
-
-/** How often a heartbeat is sent while streaming. */
-export const HEARTBEAT_INTERVAL_MS = 1500;
-
-/** Silence after which the stream counts as stalled (and a heartbeat goes out at once). */
-export const STALL_MS = 1000;
+import type { RecordOptions } from "./record_writer.ts";
+import { WANTED_RECEIVE_BUFFER_BYTES } from "./socket_buffer.ts";
+import type {
+  BatchMessage,
+  FromWorker,
+  ListeningMessage,
+  ToWorker,
+  WorkerCounters,
+} from "./udp_worker_protocol.ts";
 
 /** Options for {@linkcode startUdpClient}. */
 export interface UdpClientOptions {
@@ -31,6 +40,12 @@ export interface UdpClientOptions {
   format: PacketFormat;
   /** Receives every decoded frame, in arrival order. */
   onFrame: (frame: Frame) => void;
+  /** Writes every datagram received, raw, to this record file (`--record`). */
+  record?: RecordOptions | null;
+  /** Receive buffer to ask the kernel for, bytes; 0 keeps the platform's. Default 8 MiB. */
+  receiveBufferBytes?: number;
+  /** Where announcements go (a record file rotated, a socket error); default stderr. */
+  onNotice?: (line: string) => void;
 }
 
 /** A running client. */
@@ -39,131 +54,163 @@ export interface UdpClient extends TelemetrySource {
   readonly port: number;
 }
 
-/** Binds the telemetry port and starts receiving. */
-export function startUdpClient(opts: UdpClientOptions): UdpClient {
-  const conn = Deno.listenDatagram({ hostname: opts.hostname, port: opts.port, transport: "udp" });
-  const local = conn.addr as Deno.NetAddr;
-  const heartbeat = new TextEncoder().encode(opts.format);
-  const counters = {
-    received: 0,
-    decoded: 0,
-    rejectedSize: 0,
-    rejectedMagic: 0,
-    duplicates: 0,
-    missing: 0,
-    heartbeats: 0,
-  };
-  let lastFormat: PacketFormat | null = null;
-  let lastPid: number | null = null;
-  // No packet yet counts as a stalled stream: keep asking until one arrives.
-  let lastPacketAt = -Infinity;
-  let lastHeartbeatAt = 0;
-  let windowStart = performance.now();
-  let windowCount = 0;
-  let rate = 0;
-  let closed = false;
+/** Longest `close()` waits for the worker to flush before ending it anyway. */
+const CLOSE_TIMEOUT_MS = 5000;
 
-  const sendHeartbeat = () => {
-    if (!opts.console || closed) return;
-    lastHeartbeatAt = performance.now();
-    conn.send(heartbeat, { transport: "udp", hostname: opts.console, port: opts.consolePort })
-      .then(() => counters.heartbeats++)
-      .catch((err) => console.error(`heartbeat to ${opts.console} failed: ${err.message}`));
-  };
+/**
+ * True when acknowledgements may go to `console`: only on loopback, where the
+ * console is a replay. A real PlayStation only ever gets heartbeats.
+ */
+export function acksAllowed(console: string | null): boolean {
+  return console !== null && /^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(console);
+}
 
-  const timer = setInterval(() => {
-    const now = performance.now();
-    if (now - windowStart >= 1000) {
-      rate = windowCount * 1000 / (now - windowStart);
-      windowStart = now;
-      windowCount = 0;
-    }
-    const stalled = now - lastPacketAt > STALL_MS;
-    const due = now - lastHeartbeatAt >= HEARTBEAT_INTERVAL_MS;
-    if (due || (stalled && now - lastHeartbeatAt >= 500)) sendHeartbeat();
-  }, 100);
+/**
+ * Binds the telemetry port (in the receive worker) and starts receiving.
+ * Rejects with `Deno.errors.AddrInUse` when the port is taken, and with an
+ * Error naming the file when `record` can not be created.
+ */
+export async function startUdpClient(opts: UdpClientOptions): Promise<UdpClient> {
+  const notice = opts.onNotice ?? ((line: string) => console.error(line));
+  const worker = new Worker(new URL("./udp_receive_worker.ts", import.meta.url), {
+    type: "module",
+  });
+  const send = (message: ToWorker) => worker.postMessage(message);
+  const listening = Promise.withResolvers<ListeningMessage>();
+  const ended = Promise.withResolvers<void>();
+  let counters: WorkerCounters | null = null;
+  let decoded = 0;
+  let ending = false;
 
-  const handle = (data: Uint8Array) => {
-    counters.received++;
-    const format = formatOfSize(data.byteLength);
-    if (format === null) {
-      counters.rejectedSize++;
-      return;
-    }
-    // Each received datagram is a fresh buffer, so decrypting in place saves an allocation.
-    const plain = decryptPacket(data, format, data);
-    if (plain === null) {
-      counters.rejectedMagic++;
-      return;
-    }
-    const frame = decodeFrame(plain);
-    counters.decoded++;
-    windowCount++;
-    lastFormat = format;
-    lastPacketAt = performance.now();
-    if (lastPid !== null) {
-      const gap = frame.packetId - lastPid;
-      if (gap === 0) counters.duplicates++;
-      else if (gap > 1 && gap <= 60) counters.missing += gap - 1;
-    }
-    lastPid = frame.packetId;
-    opts.onFrame(frame);
-  };
-
-  const loop = (async () => {
-    while (!closed) {
-      let data: Uint8Array;
+  const deliver = (batch: BatchMessage) => {
+    const bytes = new Uint8Array(batch.bytes);
+    let offset = 0;
+    let lastId = 0;
+    for (const size of batch.sizes) {
+      const packet = bytes.subarray(offset, offset + size);
+      offset += size;
+      let frame: Frame;
       try {
-        [data] = await conn.receive();
+        frame = decodeFrame(packet);
       } catch (err) {
-        if (closed) break;
-        console.error(`telemetry socket error: ${(err as Error).message}`);
+        notice(`dropping a packet that failed to decode: ${(err as Error).message}`);
         continue;
       }
+      decoded++;
+      lastId = frame.packetId;
       try {
-        handle(data);
+        opts.onFrame(frame);
       } catch (err) {
-        console.error("dropping a datagram that failed to decode:", err);
+        console.error("a frame's consumer failed:", err);
       }
     }
-  })();
+    if (!ending) send({ type: "consumed", seq: batch.seq, packetId: lastId });
+  };
 
-  sendHeartbeat();
+  worker.onmessage = (event: MessageEvent<FromWorker>) => {
+    const message = event.data;
+    switch (message.type) {
+      case "listening":
+        counters = message.counters;
+        listening.resolve(message);
+        break;
+      case "failed": {
+        const err = message.name === "AddrInUse"
+          ? new Deno.errors.AddrInUse(message.message)
+          : new Error(message.message);
+        listening.reject(err);
+        ended.resolve();
+        break;
+      }
+      case "batch":
+        deliver(message);
+        counters = message.counters;
+        break;
+      case "counters":
+        counters = message.counters;
+        break;
+      case "notice":
+        notice(message.line);
+        break;
+      case "closed":
+        counters = message.counters;
+        ended.resolve();
+        break;
+    }
+  };
+  worker.onerror = (event) => {
+    // Kept from crashing the process: the logger goes on without telemetry.
+    event.preventDefault();
+    notice(`telemetry receiver failed: ${event.message}`);
+    listening.reject(new Error(`telemetry receiver failed: ${event.message}`));
+    ended.resolve();
+  };
 
+  send({
+    type: "start",
+    hostname: opts.hostname,
+    port: opts.port,
+    console: opts.console,
+    consolePort: opts.consolePort,
+    format: opts.format,
+    acks: acksAllowed(opts.console),
+    receiveBufferBytes: opts.receiveBufferBytes ?? WANTED_RECEIVE_BUFFER_BYTES,
+    record: opts.record ?? null,
+  });
+  let info: ListeningMessage;
+  try {
+    info = await listening.promise;
+  } catch (err) {
+    worker.terminate();
+    throw err;
+  }
+
+  let closing: Promise<void> | null = null;
   return {
-    port: local.port,
+    port: info.port,
     status(): TelemetryStatus {
-      const rejected = counters.rejectedSize + counters.rejectedMagic;
+      const c = counters!;
+      const rejected = c.rejectedSize + c.rejectedMagic;
       return {
-        connected: performance.now() - lastPacketAt < 2000,
+        connected: c.lastPacketAtMs !== null && Date.now() - c.lastPacketAtMs < 2000,
         console: opts.console ? `${opts.console}:${opts.consolePort}` : null,
         format: opts.format,
-        listen: `${local.hostname}:${local.port}`,
-        packets_received: counters.received,
-        decoded: counters.decoded,
-        rejected_size: counters.rejectedSize,
-        rejected_magic: counters.rejectedMagic,
+        listen: `${info.hostname}:${info.port}`,
+        packets_received: c.received,
+        decoded,
+        rejected_size: c.rejectedSize,
+        rejected_magic: c.rejectedMagic,
         rejected,
-        duplicates: counters.duplicates,
-        missing: counters.missing,
-        packet_format: lastFormat,
-        packets_per_second: Math.round(rate * 10) / 10,
-        heartbeats_sent: counters.heartbeats,
-        last_packet_at: Number.isFinite(lastPacketAt)
-          ? new Date(Date.now() - (performance.now() - lastPacketAt)).toISOString()
-          : null,
+        duplicates: c.duplicates,
+        missing: c.missing,
+        packet_format: c.lastFormat,
+        packets_per_second: c.packetsPerSecond,
+        heartbeats_sent: c.heartbeats,
+        last_packet_at: c.lastPacketAtMs === null ? null : new Date(c.lastPacketAtMs).toISOString(),
+        restarts: c.restarts,
+        acks_sent: c.acks,
+        receive_buffer_bytes: info.receiveBufferBytes,
+        receive_buffer_note: info.receiveBufferNote,
+        kernel_drops: c.kernelDrops,
+        record: c.record,
       };
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(timer);
-      try {
-        conn.close();
-      } catch {
-        // Already closed.
-      }
-      await loop;
+    close() {
+      closing ??= (async () => {
+        ending = true;
+        send({ type: "close" });
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const timeout = new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            notice("telemetry receiver did not stop in time; ending it");
+            resolve();
+          }, CLOSE_TIMEOUT_MS);
+        });
+        await Promise.race([ended.promise, timeout]);
+        clearTimeout(timer);
+        worker.terminate();
+      })();
+      return closing;
     },
   };
 }

@@ -1,7 +1,11 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { minimalLapFile } from "../_lap_files.ts";
+import { noFixtures, readGzFixture, SHARED_FIXTURES } from "../_fixtures.ts";
+import { parseCapture } from "../../src/core/gt7/capture.ts";
+import { buildRecordFile, mixWithGarbage } from "../_capture_files.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 
@@ -113,6 +117,86 @@ Deno.test("import and export a track bundle through the command line", async () 
     const refused = await cli("import", other, "--data", data);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /has format/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "import takes a capture: the summary names packets, laps and the new session",
+  ignore: noFixtures,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const data = join(dir, "store");
+      const capture = join(SHARED_FIXTURES, "gt7/suzuka-full-lap.A.gt7.gz");
+      const res = await cli("import", capture, "--data", data);
+      assert.equal(res.code, 0, res.stderr);
+      // No terminal: no progress bar, only the summary.
+      assert.equal(res.stderr, "");
+      assert.match(
+        res.stdout,
+        new RegExp(
+          `^imported ${capture.replaceAll(".", "\\.")} \\(capture, format A, decrypted, gzip\\): ` +
+            "6,420 packets read, 0 rejected, 1 lap stored( \\(0 incomplete\\))? in new session 1\n" +
+            "note: ignored 224 bytes after the last whole packet\n$",
+        ),
+      );
+      const json = await cli("export", "lap", "1", "--data", data);
+      assert.equal(json.code, 0, json.stderr);
+      const lap = JSON.parse(json.stdout).lap;
+      assert.equal(lap.time_ms, 99036);
+      assert.equal(lap.samples.t.length, 5942);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "import takes a gzip record file with garbage and a truncated last entry",
+  ignore: noFixtures,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const packets = parseCapture(readGzFixture("gt7/suzuka-full-lap.A.gt7.gz")).packets;
+      const startMs = Date.UTC(2026, 10, 22, 20, 15, 0);
+      const mixed = mixWithGarbage(packets, { startMs, periodMs: 17, every: 10, seed: 9 });
+      const bytes = buildRecordFile(startMs, [...mixed.entries, [startMs + 1e6, packets[1]]], 50);
+      const file = join(dir, "session.rec.gz");
+      await Deno.writeFile(file, gzipSync(bytes));
+      const res = await cli("import", file, "--data", join(dir, "store"));
+      assert.equal(res.code, 0, res.stderr);
+      assert.equal(mixed.garbage.length, 642);
+      assert.match(
+        res.stdout,
+        new RegExp(
+          "^imported .*session\\.rec\\.gz \\(record file, gzip\\): 7,062 packets read, 642 rejected, " +
+            "1 lap stored( \\(0 incomplete\\))? in new session 1\n" +
+            "note: the file ends in a truncated entry \\(256 bytes; a recorder stopped mid-write\\): " +
+            "it was ignored, and everything before it imported\n$",
+        ),
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("import refuses a file that is none of the kinds it takes, saying which it takes", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = join(dir, "notes.txt");
+    await Deno.writeTextFile(file, "lap notes: brake later into turn 1\n".repeat(20));
+    const res = await cli("import", file, "--data", join(dir, "store"));
+    assert.equal(res.code, 1);
+    assert.match(
+      res.stderr,
+      /notes\.txt: unrecognised capture of 700 bytes: .*; expected a JSON lap file or track bundle, or a capture of GT7 packets \(\.gt7 encrypted as the console sent them, or \.gt7\.gz decrypted\), or a record file written by --record \(plain or gzip\)\n$/,
+    );
+    const missing = await cli("import", join(dir, "absent.gt7"), "--data", join(dir, "store"));
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /cannot read .*absent\.gt7/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

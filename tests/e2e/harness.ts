@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Logger, startLogger } from "../../src/server/logger.ts";
+import { type Logger, type LoggerOptions, startLogger } from "../../src/server/logger.ts";
 import {
   type ReplayResult,
   type ReplaySpeed,
@@ -12,8 +12,12 @@ import {
 } from "../../src/server/fake_console.ts";
 import { openReplaySource } from "../../src/server/replay_source.ts";
 
-/** A logger listening on loopback with an in-memory store. */
-export async function startTestLogger(consolePort: number, now?: () => Date): Promise<Logger> {
+/** A logger listening on loopback with an in-memory store; `extra` overrides any option. */
+export async function startTestLogger(
+  consolePort: number,
+  now?: () => Date,
+  extra: Partial<LoggerOptions> = {},
+): Promise<Logger> {
   return await startLogger({
     data: ":memory:",
     host: "127.0.0.1",
@@ -23,6 +27,7 @@ export async function startTestLogger(consolePort: number, now?: () => Date): Pr
     udpPort: 0,
     format: "C",
     now,
+    ...extra,
   });
 }
 
@@ -30,7 +35,10 @@ export async function startTestLogger(consolePort: number, now?: () => Date): Pr
  * Replays `spec` into a fresh logger and resolves once the replay ended and
  * writes settled. `before` runs as soon as the logger is up, and the replay
  * holds (after at most the few packets sent meanwhile) until it is done;
- * `during` runs alongside the replay.
+ * `during` runs alongside the replay; `beforePacket` is awaited before each
+ * packet is sent (with the count sent so far), to mix other traffic in at
+ * fixed places. The logger acknowledges what it consumed, so the replay never
+ * outruns it at any speed (see src/server/fake_console.ts).
  */
 export async function replayInto(
   spec: string,
@@ -39,6 +47,8 @@ export async function replayInto(
     laps?: number;
     before?: (logger: Logger) => Promise<void>;
     during?: (logger: Logger) => Promise<void>;
+    beforePacket?: (sent: number, logger: Logger) => Promise<void>;
+    logger?: Partial<LoggerOptions>;
   } = {},
 ): Promise<{ logger: Logger; result: ReplayResult }> {
   const source = await openReplaySource(spec, { laps: opts.laps });
@@ -49,17 +59,16 @@ export async function replayInto(
     hostname: "127.0.0.1",
     port: 0,
     packets: source.packets,
-    // 20x real time; the backpressure below slows the replay down whenever the
-    // logger falls behind (a lap being stored, a machine busy with other
-    // tests), so the kernel never has to drop a packet.
+    // 20x real time; the logger's acknowledgements hold the replay whenever it
+    // falls behind (a lap being stored, a machine busy with other tests).
     speed: opts.speed ?? 20,
     onListen: (p) => listening.resolve(p),
     backpressure: async (sent) => {
       if (ready) await ready;
-      if (logger) await keepUp(logger, sent);
+      if (logger) await opts.beforePacket?.(sent, logger);
     },
   });
-  logger = await startTestLogger(await listening.promise);
+  logger = await startTestLogger(await listening.promise, undefined, opts.logger);
   try {
     ready = opts.before?.(logger) ?? null;
     const [result] = await Promise.all([replay, ready, opts.during?.(logger)]);
@@ -71,19 +80,37 @@ export async function replayInto(
   }
 }
 
-/** Most packets in flight before the replay waits for the logger. */
-const IN_FLIGHT = 48;
-
 /**
- * Holds the replay while the logger is more than {@link IN_FLIGHT} packets
- * behind (a loaded machine or a lap being stored), for at most 250 ms, so a
- * packet the kernel did drop still shows up as missing rather than hanging.
+ * A `beforePacket` hook for {@linkcode replayInto} spreading `junk` evenly
+ * over `packets` packets (at most ⌈junk/packets⌉ before each), sent from a socket of its own:
+ * the order in which the logger receives packets and garbage is fixed,
+ * whatever the scheduler. `close()` (idempotent) releases the socket.
  */
-async function keepUp(logger: Logger, sent: number): Promise<void> {
-  const deadline = Date.now() + 250;
-  while (sent - logger.udp.status().decoded >= IN_FLIGHT && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 1));
-  }
+export function mixIn(junk: Uint8Array[], packets: number) {
+  let sock: Deno.DatagramConn | null = null;
+  let next = 0;
+  return {
+    async beforePacket(sent: number, logger: Logger) {
+      sock ??= Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });
+      const to: Deno.NetAddr = { transport: "udp", hostname: "127.0.0.1", port: logger.udp.port };
+      const upTo = Math.floor(((sent + 1) * junk.length) / packets);
+      while (next < upTo) {
+        // At most 32 bad datagrams the logger has not counted yet: with the
+        // replay's window of 64 packets that fits the default socket buffer
+        // (208 KiB) even while the receiver is descheduled, so none is dropped.
+        while (next - logger.udp.status().rejected >= 32) await sleep(1);
+        await sock.send(junk[next++], to);
+      }
+    },
+    close() {
+      sock?.close();
+      sock = null;
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
 }
 
 /** Waits until the logger has seen `sent` packets (or 2 s of silence), then flushes writes. */

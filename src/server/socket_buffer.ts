@@ -1,0 +1,210 @@
+/**
+ * The kernel side of the telemetry socket on Linux: enlarging its receive
+ * buffer, draining what is queued on it cheaply, and reading how many
+ * datagrams the kernel dropped for it. Deno
+ * exposes no SO_RCVBUF (and `node:dgram`'s `recvBufferSize` is ignored), so
+ * the socket's descriptor is found through /proc and set through libc by FFI.
+ * Everywhere this can not work (another OS, no FFI or /proc permission) it
+ * falls back to the platform default and says so; nothing here throws.
+ *
+ * @module
+ */
+
+/** Receive buffer asked for: seconds of any plausible stream (8 MiB is ~27,000 packets). */
+export const WANTED_RECEIVE_BUFFER_BYTES = 8 * 2 ** 20;
+
+const SOL_SOCKET = 1;
+const SO_RCVBUF = 8;
+const SO_RCVBUFFORCE = 33;
+
+/** Where a bound UDP socket of this process shows in /proc. */
+export interface SocketLocation {
+  /** The file descriptor in this process. */
+  readonly fd: number;
+  /** The socket's inode, as /proc/net/udp and /proc/self/fd name it. */
+  readonly inode: string;
+  /** The /proc table that lists it (/proc/net/udp or /proc/net/udp6). */
+  readonly table: string;
+}
+
+/** What became of the request for a larger receive buffer. */
+export interface ReceiveBuffer {
+  /** The size the kernel reports (getsockopt SO_RCVBUF; Linux doubles what was set), or null when unknown. */
+  readonly bytes: number | null;
+  /** How the size came about, for the status: which option took effect, or why the default stayed. */
+  readonly note: string;
+}
+
+/** The hex form of an IPv4 address as /proc/net/udp prints it (little-endian on x86 and ARM). */
+function procHexAddress(hostname: string): string | null {
+  const parts = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(hostname);
+  if (!parts) return null;
+  return [4, 3, 2, 1].map((i) => Number(parts[i]).toString(16).padStart(2, "0")).join("")
+    .toUpperCase();
+}
+
+/**
+ * Finds the socket bound to `hostname:port` among this process's descriptors,
+ * or null when it can not be found (not Linux, or /proc unreadable: Deno
+ * opens it only with --allow-all).
+ */
+export function locateUdpSocket(hostname: string, port: number): SocketLocation | null {
+  if (Deno.build.os !== "linux") return null;
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  const hexAddress = procHexAddress(hostname);
+  const inodes = new Map<string, string>();
+  for (const table of ["/proc/net/udp", "/proc/net/udp6"]) {
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(table);
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      const local = fields[1];
+      if (!local?.endsWith(`:${hexPort}`)) continue;
+      if (
+        table === "/proc/net/udp" && hexAddress !== null && local !== `${hexAddress}:${hexPort}`
+      ) {
+        continue;
+      }
+      if (fields[9] && fields[9] !== "0") inodes.set(`socket:[${fields[9]}]`, table);
+    }
+  }
+  if (inodes.size === 0) return null;
+  try {
+    for (const entry of Deno.readDirSync("/proc/self/fd")) {
+      let link: string;
+      try {
+        link = Deno.readLinkSync(`/proc/self/fd/${entry.name}`);
+      } catch {
+        continue; // closed meanwhile
+      }
+      const table = inodes.get(link);
+      if (table) return { fd: Number(entry.name), inode: link.slice(8, -1), table };
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+const LIBC_SYMBOLS = {
+  setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
+  getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
+  recv: { parameters: ["i32", "buffer", "usize", "i32"], result: "isize" },
+} as const;
+
+type Libc = Deno.DynamicLibrary<typeof LIBC_SYMBOLS>;
+
+function openLibc(): Libc | null {
+  try {
+    return Deno.dlopen("libc.so.6", LIBC_SYMBOLS);
+  } catch {
+    return null;
+  }
+}
+
+function readReceiveBuffer(libc: Libc, fd: number): number | null {
+  const value = new Int32Array(1);
+  const length = new Uint32Array([4]);
+  return libc.symbols.getsockopt(fd, SOL_SOCKET, SO_RCVBUF, value, length) === 0 ? value[0] : null;
+}
+
+/**
+ * Asks the kernel for a receive buffer of `bytes` on `socket` (as
+ * {@linkcode locateUdpSocket} found it; null when it was not): SO_RCVBUFFORCE
+ * first (needs CAP_NET_ADMIN, ignores rmem_max), then SO_RCVBUF (clamped to
+ * /proc/sys/net/core/rmem_max). Returns the size the kernel then reports, and
+ * a note saying which option took effect or why the default stayed.
+ */
+export function enlargeReceiveBuffer(socket: SocketLocation | null, bytes: number): ReceiveBuffer {
+  if (Deno.build.os !== "linux") {
+    return { bytes: null, note: `platform default (no way to size it on ${Deno.build.os})` };
+  }
+  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") {
+    return { bytes: null, note: "platform default (no FFI permission)" };
+  }
+  if (socket === null) {
+    return {
+      bytes: null,
+      note: "platform default (socket not found in /proc, which Deno reads only with --allow-all)",
+    };
+  }
+  const libc = openLibc();
+  if (libc === null) {
+    return { bytes: null, note: "platform default (no libc.so.6 to set it through)" };
+  }
+  try {
+    const before = readReceiveBuffer(libc, socket.fd);
+    const want = new Int32Array([bytes]);
+    for (
+      const [option, name] of [[SO_RCVBUFFORCE, "SO_RCVBUFFORCE"], [
+        SO_RCVBUF,
+        "SO_RCVBUF",
+      ]] as const
+    ) {
+      if (libc.symbols.setsockopt(socket.fd, SOL_SOCKET, option, want, 4) !== 0) continue;
+      const after = readReceiveBuffer(libc, socket.fd);
+      // Linux reports twice the size set (room for its bookkeeping).
+      const clamped = after !== null && after < 2 * bytes ? " (clamped by net.core.rmem_max)" : "";
+      return { bytes: after, note: `${bytes} bytes asked with ${name}${clamped}` };
+    }
+    return { bytes: before, note: "platform default (setsockopt refused)" };
+  } finally {
+    libc.close();
+  }
+}
+
+const MSG_DONTWAIT = 0x40;
+
+/** Reads queued datagrams without waiting (see {@linkcode openDrain}). */
+export interface Drain {
+  /** Bytes of the next queued datagram, copied into the drain's buffer, or -1 when none is queued. */
+  next(): number;
+  /** Releases libc. */
+  close(): void;
+}
+
+/**
+ * A reader of what is already queued on `socket` into `into`, by recv(2)
+ * with MSG_DONTWAIT on its descriptor: one FFI call a datagram instead of
+ * one asynchronous receive each, which is most of the receive cost at high
+ * rates. Null where it can not work (not Linux, no FFI). The socket stays
+ * Deno's: a reader only ever drains after Deno's own receive returned, so
+ * datagrams stay in arrival order, and Deno's next receive simply waits.
+ */
+export function openDrain(socket: SocketLocation | null, into: Uint8Array): Drain | null {
+  if (Deno.build.os !== "linux" || socket === null) return null;
+  const libc = openLibc();
+  if (libc === null) return null;
+  const { fd } = socket;
+  const length = BigInt(into.length);
+  return {
+    next: () => Number(libc.symbols.recv(fd, into, length, MSG_DONTWAIT)),
+    close: () => libc.close(),
+  };
+}
+
+/**
+ * Datagrams the kernel dropped for the socket `location` names (the `drops`
+ * column of its /proc table, counted since the socket was opened), or null
+ * when the table can not be read or no longer lists it.
+ */
+export function readKernelDrops(location: SocketLocation): number | null {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(location.table);
+  } catch {
+    return null;
+  }
+  for (const line of text.split("\n").slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    if (fields[9] === location.inode) {
+      const drops = Number(fields[12]);
+      return Number.isInteger(drops) ? drops : null;
+    }
+  }
+  return null;
+}
