@@ -24,7 +24,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { type Logger, startLogger } from "../src/server/logger.ts";
+import { type Logger, startLogger } from "../src/cli/logger_process.ts";
 import { MAX_IMPORT_BYTES } from "../src/server/body.ts";
 import { compileBundle } from "../src/core/geometry/compile.ts";
 import { decodeFrame } from "../src/core/gt7/decode.ts";

@@ -9,7 +9,7 @@
 import { strict as assert } from "node:assert";
 import { generateCircuit } from "../../src/core/synthetic/circuit.ts";
 import { fingerprintsOf } from "../../src/app/fingerprints.ts";
-import type { Logger } from "../../src/server/logger.ts";
+import type { Logger } from "../../src/cli/logger_process.ts";
 import { circuitBundle } from "../core/identify/_laps.ts";
 import { type SseMessage, SseReader } from "../server/_sse.ts";
 import { replayInto } from "./harness.ts";

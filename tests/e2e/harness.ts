@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Logger, type LoggerOptions, startLogger } from "../../src/server/logger.ts";
+import { type Logger, type LoggerOptions, startLogger } from "../../src/cli/logger_process.ts";
 import {
   type ReplayResult,
   type ReplaySpeed,

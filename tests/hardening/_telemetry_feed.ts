@@ -12,7 +12,7 @@ import { encryptPacket } from "../../src/core/gt7/cipher.ts";
 import { decodeFrame, readCurrentLap } from "../../src/core/gt7/decode.ts";
 import type { Lap } from "../../src/core/laps/lap.ts";
 import { openReplaySource } from "../../src/server/replay_source.ts";
-import type { Logger } from "../../src/server/logger.ts";
+import type { Logger } from "../../src/cli/logger_process.ts";
 import { startTestLogger } from "../e2e/harness.ts";
 import { getLap, listLaps } from "../../src/storage/laps.ts";
 import { listSessions } from "../../src/storage/sessions.ts";

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { acksAllowed, startUdpClient, type UdpClient } from "../../src/server/udp_client.ts";
 import { MAX_COUNTED_GAP, PacketAccounting } from "../../src/server/packet_accounting.ts";
-import { startLogger } from "../../src/server/logger.ts";
+import { startLogger } from "../../src/cli/logger_process.ts";
 import { cipherPacket } from "./_udp_packets.ts";
 import type { SendJob } from "./_udp_sender_worker.ts";
 

@@ -1,7 +1,8 @@
 /**
  * A whole logger process in one call: store, application, HTTP API and UDP
- * telemetry client. main.ts, the demo and the end-to-end tests all start it
- * this way.
+ * telemetry client. The start, serve and demo commands and the end-to-end
+ * tests all start it this way. It lives in src/cli because it is the one
+ * place that opens the store and hands it to every layer.
  *
  * @module
  */
@@ -9,9 +10,9 @@ import type { PacketFormat } from "../core/gt7/format.ts";
 import { type App, createApp } from "../app/context.ts";
 import { openStore } from "../storage/kv.ts";
 import { watchBundles } from "../app/geometry.ts";
-import { type HttpServer, startHttp } from "./http.ts";
-import { startUdpClient, type UdpClient } from "./udp_client.ts";
-import type { RecordOptions } from "./record_writer.ts";
+import { type HttpServer, startHttp } from "../server/http.ts";
+import { startUdpClient, type UdpClient } from "../server/udp_client.ts";
+import type { RecordOptions } from "../server/record_writer.ts";
 
 /** Everything a logger needs to start. */
 export interface LoggerOptions {

@@ -1,0 +1,124 @@
+/**
+ * Flag parsers and the option sets commands share, so every command spells
+ * `--data`, ports and the logger's flags the same way and refuses bad values
+ * with the same words.
+ *
+ * @module
+ */
+import { type Command, InvalidArgumentError, Option } from "commander";
+import {
+  CONSOLE_PORT,
+  isPacketFormat,
+  type PacketFormat,
+  TELEMETRY_PORT,
+} from "../core/gt7/format.ts";
+import { defaultDataDir } from "../storage/kv.ts";
+import { canonicalOrigin } from "../server/cors_origin.ts";
+import type { ReplaySpeed } from "../server/fake_console.ts";
+
+/** A port number 0..65535; {@linkcode InvalidArgumentError} otherwise. */
+export function port(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
+    throw new InvalidArgumentError("must be a port number 0..65535");
+  }
+  return Number(value);
+}
+
+/** A packet format letter A, B, ~ or C. */
+export function format(value: string): PacketFormat {
+  if (!isPacketFormat(value)) throw new InvalidArgumentError("must be one of A, B, ~, C");
+  return value;
+}
+
+/** An IP address or host name (letters, digits, dots, colons and hyphens). */
+export function address(value: string): string {
+  if (!/^[A-Za-z0-9.:-]{1,253}$/.test(value)) {
+    throw new InvalidArgumentError("must be an IP address or host name");
+  }
+  return value;
+}
+
+/** One browser origin, canonicalised; never a wildcard or a path. */
+export function origin(value: string): string {
+  const canonical = canonicalOrigin(value);
+  if (canonical === null) {
+    throw new InvalidArgumentError(
+      "must be one origin such as http://localhost:3000 (no path, no wildcard)",
+    );
+  }
+  return canonical;
+}
+
+/** A replay speed: a multiple of real time in (0, 1000], or `max`. */
+export function speed(value: string): ReplaySpeed {
+  if (value === "max") return "max";
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > 1000) {
+    throw new InvalidArgumentError('must be a number in (0, 1000] or "max"');
+  }
+  return n;
+}
+
+/** A whole number 1..9999. */
+export function positive(value: string): number {
+  if (!/^[1-9]\d{0,3}$/.test(value)) throw new InvalidArgumentError("must be a whole number >= 1");
+  return Number(value);
+}
+
+/** A whole number 0..999. */
+export function count(value: string): number {
+  if (!/^\d{1,3}$/.test(value)) throw new InvalidArgumentError("must be a whole number 0..999");
+  return Number(value);
+}
+
+/** Adds the one `--data` option; `fallback` is the default store (the user's data dir). */
+export function dataOption(cmd: Command, fallback: string = defaultDataDir()): Command {
+  return cmd.option("--data <dir>", 'data directory, or ":memory:"', fallback);
+}
+
+/** The flags of a logger command (`start`, `serve`). */
+export interface LoggerFlags {
+  console?: string;
+  consolePort: number;
+  udpPort: number;
+  format: PacketFormat;
+  host: string;
+  port: number;
+  data: string;
+  token?: string;
+  cors?: string;
+  record?: string;
+  recordMaxMb: number;
+  recordKeep: number;
+}
+
+/** Adds the logger's flags to `cmd`. */
+export function loggerOptions(cmd: Command): Command {
+  return dataOption(
+    cmd
+      .option("--console <ip>", "the PlayStation's address (heartbeats go there)", address)
+      .option("--console-port <port>", "the console's heartbeat port", port, CONSOLE_PORT)
+      .option("--udp-port <port>", "local UDP port for telemetry", port, TELEMETRY_PORT)
+      .addOption(
+        new Option("--format <letter>", "packet format to request: A, B, ~ or C")
+          .default("C").argParser(format),
+      )
+      .option("--host <address>", "HTTP bind address", "127.0.0.1")
+      .option("--port <port>", "HTTP port", port, 8765),
+  )
+    .option(
+      "--token <token>",
+      "bearer token other machines must send to make changes (default: $SIM_DATALOGGER_TOKEN; none: refused)",
+    )
+    .option(
+      "--cors <origin>",
+      "allow this one browser origin, such as http://localhost:3000",
+      origin,
+    )
+    .option(
+      "--record <file>",
+      "write every datagram received (raw, with arrival times) to FILE, for replay or import",
+    )
+    .option("--record-max-mb <n>", "start a new record file past N MiB", positive, 256)
+    .option("--record-keep <n>", "full record files kept as FILE.1..FILE.N", count, 4);
+}
