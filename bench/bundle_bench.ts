@@ -13,8 +13,7 @@
  *
  * @module
  */
-import { createApp } from "../src/app/context.ts";
-import { importBundle } from "../src/app/bundles.ts";
+import { createApp } from "../src/app/create_app.ts";
 import { merge } from "../src/core/bundle/merge.ts";
 import { serialiseBundle } from "../src/core/bundle/serialise.ts";
 import type { BundleV4 } from "../src/core/bundle/types.ts";
@@ -65,7 +64,7 @@ async function storeWithExisting(entries: Deno.KvEntry<unknown>[]): Promise<Deno
 }
 
 const seedKv = await Deno.openKv(":memory:");
-await importBundle(await createApp({ kv: seedKv, now: () => NOW }), existingRaw);
+await (await createApp({ kv: seedKv, now: () => NOW })).bundles.import(existingRaw);
 const seeded = await snapshot(seedKv);
 const existingDoc: BundleV4 = (await readBundle(seedKv, SLUG))!.doc;
 seedKv.close();
@@ -76,7 +75,7 @@ async function timeImport(): Promise<number> {
   try {
     const app = await createApp({ kv, now: () => NOW });
     const started = performance.now();
-    const result = await importBundle(app, JSON.parse(incomingText));
+    const result = await app.bundles.import(JSON.parse(incomingText));
     const ms = performance.now() - started;
     if (result.edges !== 50_000 || result.edges_before !== 50_000 || result.sources !== 3) {
       throw new Error(`unexpected import result ${JSON.stringify(result).slice(0, 300)}`);
@@ -153,7 +152,7 @@ Deno.bench({
     const kv = await storeWithExisting(seeded);
     const app = await createApp({ kv, now: () => NOW });
     b.start();
-    await importBundle(app, JSON.parse(incomingText));
+    await app.bundles.import(JSON.parse(incomingText));
     b.end();
     kv.close();
   },

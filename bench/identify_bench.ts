@@ -12,9 +12,7 @@
  *
  * @module
  */
-import { createApp } from "../src/app/context.ts";
-import { fingerprintsOf } from "../src/app/fingerprints.ts";
-import { identifyLap } from "../src/app/tracks.ts";
+import { createApp } from "../src/app/create_app.ts";
 import type { BundleCandidate } from "../src/core/identify/bundle_match.ts";
 import { buildFingerprint } from "../src/core/identify/fingerprint.ts";
 import { identifyTrace } from "../src/core/identify/identify.ts";
@@ -120,12 +118,12 @@ for (const [k, { circuit, angle }] of layouts.entries()) {
   };
   await updateBundle(kv, `bundle-${k}`, () => ({ doc, result: null }));
 }
-const cache = fingerprintsOf(app);
+const cache = app.tracks.fingerprints;
 await cache.candidates();
 const builds = cache.builds;
-const viaApp = await identifyLap(app, lap);
+const viaApp = await app.tracks.identifyLap(lap);
 if (viaApp?.name !== "Bundle 0") throw new Error(`the app matched ${viaApp?.name}`);
-const appMs = await medianAsync(() => identifyLap(app, lap));
+const appMs = await medianAsync(() => app.tracks.identifyLap(lap));
 if (cache.builds !== builds) throw new Error("a cached lookup rebuilt fingerprints");
 
 // Fingerprint build of a 50,000-edge bundle: 7 circuits' borders, 1 m apart.
@@ -156,7 +154,7 @@ Deno.bench("identify one lap against 200 cached fingerprints", () => {
   identifyTrace(lap, [], candidates);
 });
 Deno.bench("identify one lap through the app, 200 stored bundles, cache warm", async () => {
-  await identifyLap(app, lap);
+  await app.tracks.identifyLap(lap);
 });
 Deno.bench("fingerprint of a 50,000-edge bundle", () => {
   buildFingerprint(big);

@@ -11,8 +11,7 @@
  */
 import v8 from "node:v8";
 import vm from "node:vm";
-import { createApp } from "../src/app/context.ts";
-import { importLapFile } from "../src/app/lap_exchange.ts";
+import { createApp } from "../src/app/create_app.ts";
 import { carName } from "../src/core/catalog/cars.ts";
 import { type LapSamples, SAMPLE_COLUMNS, type SampleColumn } from "../src/core/laps/columns.ts";
 import { judgeCoverage } from "../src/core/laps/coverage.ts";
@@ -251,7 +250,7 @@ const chainMs = await timed(() => importText(JSON.stringify(toLapFile(lap))));
 
 const kv = await Deno.openKv(":memory:");
 const app = await createApp({ kv });
-const kvImportMs = await timed(() => importLapFile(app, JSON.parse(text)));
+const kvImportMs = await timed(() => app.laps.importFile(JSON.parse(text)));
 
 console.log(
   `lap: ${SAMPLES.toLocaleString("en-US")} samples, ${columnCount} columns, ` +
@@ -283,5 +282,5 @@ Deno.bench("lap export + import, 36k samples (JSON.stringify first)", () => {
 });
 
 Deno.bench("importLapFile into in-memory KV, 36k samples", async () => {
-  await importLapFile(app, JSON.parse(text));
+  await app.laps.importFile(JSON.parse(text));
 });

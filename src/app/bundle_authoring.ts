@@ -14,11 +14,12 @@ import { bundleV4Schema } from "../core/bundle/schema.ts";
 import { slugify } from "../core/bundle/slug.ts";
 import type { BundleV4, Corner, Section } from "../core/bundle/types.ts";
 import { authoredCorners, authoredSections } from "../core/bundle/validate.ts";
-import { readBundle, updateBundle } from "../storage/bundles.ts";
+import { type BundleHead, readBundle, updateBundle } from "../storage/bundles.ts";
 import { removeBundle } from "../storage/bundle_removal.ts";
 import { bundleSlug } from "./bundle_slug.ts";
-import type { App } from "./context.ts";
+import type { AppDeps } from "./deps.ts";
 import { parseBody, trackLabelSchema } from "./request_body.ts";
+import type { SurveyService } from "./survey.ts";
 
 /** The corners of one circuit. */
 export interface CornersDoc {
@@ -65,154 +66,182 @@ function notFound(slug: string): NotFound {
   return new NotFound(`no bundle for this track: ${slug}`);
 }
 
-function refuseWhileSurveyed(app: App, slug: string, what: string): void {
-  if (app.survey.slug === slug) {
-    throw new Conflict(`a survey is running on "${slug}"; stop it before you ${what}`);
+/**
+ * The hand-authored parts of stored bundles and whole-bundle edits. None of
+ * them touches a bundle a survey is saving to.
+ */
+export class BundleAuthoring {
+  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">;
+  readonly #survey: Pick<SurveyService, "slug">;
+
+  /** Edits over `deps.kv`, refusing while `survey` saves to the bundle in question. */
+  constructor(
+    deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">,
+    survey: Pick<SurveyService, "slug">,
+  ) {
+    this.#deps = deps;
+    this.#survey = survey;
   }
-}
 
-async function stored(app: App, slug: string): Promise<BundleV4> {
-  const found = await readBundle(app.kv, bundleSlug(slug));
-  if (found === null) throw notFound(slug);
-  return found.doc;
-}
+  /**
+   * The corners of the bundle under `slug`, numbered 1..N.
+   *
+   * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is stored.
+   */
+  async corners(slug: string): Promise<CornersDoc> {
+    const doc = await this.#stored(slug);
+    return { slug, track: doc.meta.track, corners: doc.corners };
+  }
 
-/**
- * The corners of the bundle under `slug`, numbered 1..N.
- *
- * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is stored.
- */
-export async function getCorners(app: App, slug: string): Promise<CornersDoc> {
-  const doc = await stored(app, slug);
-  return { slug, track: doc.meta.track, corners: doc.corners };
-}
+  /**
+   * The sections of the bundle under `slug`, numbered 1..N.
+   *
+   * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is stored.
+   */
+  async sections(slug: string): Promise<SectionsDoc> {
+    const doc = await this.#stored(slug);
+    return { slug, track: doc.meta.track, sections: doc.sections };
+  }
 
-/**
- * The sections of the bundle under `slug`, numbered 1..N.
- *
- * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is stored.
- */
-export async function getSections(app: App, slug: string): Promise<SectionsDoc> {
-  const doc = await stored(app, slug);
-  return { slug, track: doc.meta.track, sections: doc.sections };
-}
+  /**
+   * Replaces the corners of the bundle under `slug` with `raw` (an array, or
+   * an object {corners}), validated as a whole and renumbered 1..N from list
+   * order; a corner's own `n` is ignored. Nothing else in the bundle changes
+   * but `updated_at`. Announces `{type: "bundle", reason: "authoring"}`.
+   *
+   * @throws {BadRequest} with a JSON path per fault; {NotFound} when no bundle is stored.
+   */
+  async putCorners(slug: string, raw: unknown): Promise<CornersDoc> {
+    bundleSlug(slug);
+    const body = parseBody(cornersSchema, Array.isArray(raw) ? { corners: raw } : raw, "corners");
+    const corners = authoredCorners(body.corners);
+    const doc = await this.#replaceAuthored(slug, (d) => ({ ...d, corners }));
+    return { slug, track: doc.meta.track, corners: doc.corners };
+  }
 
-/**
- * Replaces the corners of the bundle under `slug` with `raw` (an array, or
- * an object {corners}), validated as a whole and renumbered 1..N from list
- * order; a corner's own `n` is ignored. Nothing else in the bundle changes
- * but `updated_at`. Announces `{type: "bundle", reason: "authoring"}`.
- *
- * @throws {BadRequest} with a JSON path per fault; {NotFound} when no bundle is stored.
- */
-export async function putCorners(app: App, slug: string, raw: unknown): Promise<CornersDoc> {
-  bundleSlug(slug);
-  const body = parseBody(cornersSchema, Array.isArray(raw) ? { corners: raw } : raw, "corners");
-  const corners = authoredCorners(body.corners);
-  const doc = await replaceAuthored(app, slug, (d) => ({ ...d, corners }));
-  return { slug, track: doc.meta.track, corners: doc.corners };
-}
+  /**
+   * Replaces the sections of the bundle under `slug`, like {@linkcode putCorners}.
+   *
+   * @throws {BadRequest} with a JSON path per fault; {NotFound} when no bundle is stored.
+   */
+  async putSections(slug: string, raw: unknown): Promise<SectionsDoc> {
+    bundleSlug(slug);
+    const body = parseBody(
+      sectionsSchema,
+      Array.isArray(raw) ? { sections: raw } : raw,
+      "sections",
+    );
+    const sections = authoredSections(body.sections);
+    const doc = await this.#replaceAuthored(slug, (d) => ({ ...d, sections }));
+    return { slug, track: doc.meta.track, sections: doc.sections };
+  }
 
-/**
- * Replaces the sections of the bundle under `slug`, like {@linkcode putCorners}.
- *
- * @throws {BadRequest} with a JSON path per fault; {NotFound} when no bundle is stored.
- */
-export async function putSections(app: App, slug: string, raw: unknown): Promise<SectionsDoc> {
-  bundleSlug(slug);
-  const body = parseBody(sectionsSchema, Array.isArray(raw) ? { sections: raw } : raw, "sections");
-  const sections = authoredSections(body.sections);
-  const doc = await replaceAuthored(app, slug, (d) => ({ ...d, sections }));
-  return { slug, track: doc.meta.track, sections: doc.sections };
-}
-
-async function replaceAuthored(
-  app: App,
-  slug: string,
-  edit: (doc: BundleV4) => BundleV4,
-): Promise<BundleV4> {
-  const now = app.now().toISOString();
-  const { result } = await updateBundle<BundleV4>(app.kv, slug, (current) => {
-    if (current === null) throw notFound(slug);
-    const doc = edit({ ...current.doc, meta: { ...current.doc.meta, updated_at: now } });
-    return { doc, result: doc };
-  });
-  app.bus.emit({ type: "bundle", slug, track: result.meta.track, reason: "authoring" });
-  return result;
-}
-
-/**
- * Renames the circuit under `slug` to `raw.track`. When the new name has
- * the same slug only the stored spelling changes. Otherwise the bundle is
- * merged into the one under the new slug (created if none) with the one
- * merge, votes and counters joining as on import, and the old slug is
- * removed afterwards; an interruption between the two leaves both, never
- * neither. Announces `{type: "bundle", reason: "rename"}` for the new slug
- * and `{reason: "delete"}` for the old one.
- *
- * @throws {BadRequest} for a bad body or slug; {NotFound} when none is
- *   stored; {Conflict} while a survey runs on either slug.
- */
-export async function renameBundle(app: App, slug: string, raw: unknown): Promise<RenameResult> {
-  bundleSlug(slug);
-  const body = parseBody(renameSchema, raw, "rename");
-  const target = slugify(body.track);
-  refuseWhileSurveyed(app, slug, "rename it");
-  refuseWhileSurveyed(app, target, "merge into it");
-  const source = await stored(app, slug);
-  const now = app.now().toISOString();
-  if (target === slug) {
-    const { head } = await updateBundle(app.kv, slug, (current) => {
-      if (current === null) throw notFound(slug);
-      const doc = {
-        ...current.doc,
-        meta: { ...current.doc.meta, track: body.track, updated_at: now },
+  /**
+   * Renames the circuit under `slug` to `raw.track`. When the new name has
+   * the same slug only the stored spelling changes. Otherwise the bundle is
+   * merged into the one under the new slug (created if none) with the one
+   * merge, votes and counters joining as on import, and the old slug is
+   * removed afterwards; an interruption between the two leaves both, never
+   * neither. Announces `{type: "bundle", reason: "rename"}` for the new slug
+   * and `{reason: "delete"}` for the old one.
+   *
+   * @throws {BadRequest} for a bad body or slug; {NotFound} when none is
+   *   stored; {Conflict} while a survey runs on either slug.
+   */
+  async rename(slug: string, raw: unknown): Promise<RenameResult> {
+    bundleSlug(slug);
+    const body = parseBody(renameSchema, raw, "rename");
+    const target = slugify(body.track);
+    this.#refuseWhileSurveyed(slug, "rename it");
+    this.#refuseWhileSurveyed(target, "merge into it");
+    const source = await this.#stored(slug);
+    const { kv, bus } = this.#deps;
+    const now = this.#deps.now().toISOString();
+    if (target === slug) {
+      const { head } = await updateBundle(kv, slug, (current) => {
+        if (current === null) throw notFound(slug);
+        const doc = {
+          ...current.doc,
+          meta: { ...current.doc.meta, track: body.track, updated_at: now },
+        };
+        return { doc, result: null };
+      });
+      bus.emit({ type: "bundle", slug, track: head.track, reason: "rename" });
+      return {
+        slug,
+        track: head.track,
+        from: slug,
+        merged: false,
+        edges: head.edges,
+        runs: head.runs,
+        generation: head.generation,
       };
-      return { doc, result: null };
+    }
+    const { head, result: merged } = await updateBundle<boolean>(kv, target, (current) => {
+      const m = merge(current?.doc ?? null, source, { now, track: body.track });
+      return { doc: m.merged, result: current !== null };
     });
-    app.bus.emit({ type: "bundle", slug, track: head.track, reason: "rename" });
+    await this.#remove(slug);
+    bus.emit({ type: "bundle", slug: target, track: head.track, reason: "rename" });
+    bus.emit({ type: "bundle", slug, track: source.meta.track, reason: "delete" });
     return {
-      slug,
+      slug: target,
       track: head.track,
       from: slug,
-      merged: false,
+      merged,
       edges: head.edges,
       runs: head.runs,
       generation: head.generation,
     };
   }
-  const { head, result: merged } = await updateBundle<boolean>(app.kv, target, (current) => {
-    const m = merge(current?.doc ?? null, source, { now, track: body.track });
-    return { doc: m.merged, result: current !== null };
-  });
-  await removeBundle(app.kv, slug);
-  app.bus.emit({ type: "bundle", slug: target, track: head.track, reason: "rename" });
-  app.bus.emit({ type: "bundle", slug, track: source.meta.track, reason: "delete" });
-  return {
-    slug: target,
-    track: head.track,
-    from: slug,
-    merged,
-    edges: head.edges,
-    runs: head.runs,
-    generation: head.generation,
-  };
-}
 
-/**
- * Deletes the bundle under `slug`. Announces `{type: "bundle", reason: "delete"}`.
- *
- * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is
- *   stored; {Conflict} while a survey runs on it.
- */
-export async function deleteBundle(
-  app: App,
-  slug: string,
-): Promise<{ status: "deleted"; slug: string }> {
-  bundleSlug(slug);
-  refuseWhileSurveyed(app, slug, "delete it");
-  const removed = await removeBundle(app.kv, slug);
-  if (removed === null) throw notFound(slug);
-  app.bus.emit({ type: "bundle", slug, track: removed.track, reason: "delete" });
-  return { status: "deleted", slug };
+  /**
+   * Deletes the bundle under `slug`. Announces `{type: "bundle", reason: "delete"}`.
+   *
+   * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is
+   *   stored; {Conflict} while a survey runs on it.
+   */
+  async delete(slug: string): Promise<{ status: "deleted"; slug: string }> {
+    bundleSlug(slug);
+    this.#refuseWhileSurveyed(slug, "delete it");
+    const removed = await this.#remove(slug);
+    if (removed === null) throw notFound(slug);
+    this.#deps.bus.emit({ type: "bundle", slug, track: removed.track, reason: "delete" });
+    return { status: "deleted", slug };
+  }
+
+  #refuseWhileSurveyed(slug: string, what: string): void {
+    if (this.#survey.slug === slug) {
+      throw new Conflict(`a survey is running on "${slug}"; stop it before you ${what}`);
+    }
+  }
+
+  async #stored(slug: string): Promise<BundleV4> {
+    const found = await readBundle(this.#deps.kv, bundleSlug(slug));
+    if (found === null) throw notFound(slug);
+    return found.doc;
+  }
+
+  /** Removes the bundle under `slug`; its last head, or null when none was stored. */
+  async #remove(slug: string): Promise<BundleHead | null> {
+    const removed = await removeBundle(this.#deps.kv, slug);
+    if (removed?.chunkError) {
+      this.#deps.log.warn(
+        "bundle store: deleting removed chunks failed (the start-up sweep will retry)",
+        removed.chunkError,
+      );
+    }
+    return removed?.head ?? null;
+  }
+
+  async #replaceAuthored(slug: string, edit: (doc: BundleV4) => BundleV4): Promise<BundleV4> {
+    const now = this.#deps.now().toISOString();
+    const { result } = await updateBundle<BundleV4>(this.#deps.kv, slug, (current) => {
+      if (current === null) throw notFound(slug);
+      const doc = edit({ ...current.doc, meta: { ...current.doc.meta, updated_at: now } });
+      return { doc, result: doc };
+    });
+    this.#deps.bus.emit({ type: "bundle", slug, track: result.meta.track, reason: "authoring" });
+    return result;
+  }
 }

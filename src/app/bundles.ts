@@ -1,8 +1,9 @@
 /**
- * Track bundle use cases: list, read, import and export. Both faces (HTTP
- * and the command line) call these; an import is validated in full and
- * merged in memory before anything is written, so a refused document leaves
- * the store exactly as it was.
+ * The track bundle service: list, read, import and export, and (through
+ * bundle_authoring.ts and official.ts) the edits a human makes. Every face
+ * calls these; an import is validated in full and merged in memory before
+ * anything is written, so a refused document leaves the store exactly as it
+ * was.
  *
  * @module
  */
@@ -16,8 +17,20 @@ import type { BundleV4, Official } from "../core/bundle/types.ts";
 import { upgradeImported } from "../core/bundle/upgrade.ts";
 import { validateBundle, validateTrackOverride } from "../core/bundle/validate.ts";
 import { listBundleHeads, readBundle, updateBundle } from "../storage/bundles.ts";
-import type { App } from "./context.ts";
-import { coverageFor, type ListCoverage } from "./geometry.ts";
+import {
+  BundleAuthoring,
+  type CornersDoc,
+  type RenameResult,
+  type SectionsDoc,
+} from "./bundle_authoring.ts";
+import type { AppDeps } from "./deps.ts";
+import type { GeometryService, ListCoverage } from "./geometry.ts";
+import {
+  type OfficialConfirmation,
+  OfficialMatch,
+  type OfficialSuggestionResult,
+} from "./official.ts";
+import type { SurveyService } from "./survey.ts";
 
 /** One row of the bundle list. */
 export interface BundleListItem {
@@ -54,91 +67,170 @@ export interface BundleImportResult extends ImportStats {
   official: Official | null;
 }
 
-/** Options of {@linkcode importBundle}. */
+/** Options of {@linkcode BundleService.import}. */
 export interface ImportOptions {
   /** A name that replaces the document's `meta.track` (trimmed, cut to 80 characters). */
   track?: string;
 }
 
-/**
- * Every stored bundle, in slug order. Reads heads and the cached coverage of
- * each head's generation; compiles a bundle only when no compile of its
- * current generation is cached.
- */
-export async function listBundles(app: App): Promise<BundleListItem[]> {
-  const heads = await listBundleHeads(app.kv);
-  const coverage = await Promise.all(heads.map((h) => coverageFor(app, h)));
-  return heads.map((h, i) => ({
-    slug: h.slug,
-    track: h.track,
-    edges: h.edges,
-    runs: h.runs,
-    sources: h.sources,
-    updated_at: h.updated_at,
-    official: h.official,
-    coverage: coverage[i],
-  }));
+/** What the bundle service calls on the other services. */
+export interface BundleServices {
+  /** The coverage of each listed bundle. */
+  geometry: Pick<GeometryService, "coverage">;
+  /** Edits refuse a bundle a running survey saves to. */
+  survey: Pick<SurveyService, "slug">;
 }
 
-/**
- * The bundle stored under `slug`, re-validated on read (kinds re-resolved).
- *
- * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is stored.
- */
-export async function getBundle(app: App, slug: string): Promise<BundleV4> {
-  const stored = await readBundle(app.kv, bundleSlug(slug));
-  if (stored === null) throw new NotFound(`no bundle for this track: ${slug}`);
-  return stored.doc;
+/** The stored track bundles. */
+export class BundleService {
+  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now">;
+  readonly #geometry: BundleServices["geometry"];
+  readonly #authoring: BundleAuthoring;
+  readonly #official: OfficialMatch;
+
+  /** Bundles in `deps.kv`; every change is announced on `deps.bus`. */
+  constructor(deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">, services: BundleServices) {
+    this.#deps = deps;
+    this.#geometry = services.geometry;
+    this.#authoring = new BundleAuthoring(deps, services.survey);
+    this.#official = new OfficialMatch(deps);
+  }
+
+  /**
+   * Every stored bundle, in slug order. Reads heads and the cached coverage
+   * of each head's generation; compiles a bundle only when no compile of its
+   * current generation is cached.
+   */
+  async list(): Promise<BundleListItem[]> {
+    const heads = await listBundleHeads(this.#deps.kv);
+    const coverage = await Promise.all(heads.map((h) => this.#geometry.coverage(h)));
+    return heads.map((h, i) => ({
+      slug: h.slug,
+      track: h.track,
+      edges: h.edges,
+      runs: h.runs,
+      sources: h.sources,
+      updated_at: h.updated_at,
+      official: h.official,
+      coverage: coverage[i],
+    }));
+  }
+
+  /**
+   * The bundle stored under `slug`, re-validated on read (kinds re-resolved).
+   *
+   * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is stored.
+   */
+  async get(slug: string): Promise<BundleV4> {
+    const stored = await readBundle(this.#deps.kv, bundleSlug(slug));
+    if (stored === null) throw new NotFound(`no bundle for this track: ${slug}`);
+    return stored.doc;
+  }
+
+  /**
+   * The bundle under `slug` as exported: a canonical version 4 document
+   * (fixed key order, sorted maps), so equal bundles export equal bytes.
+   *
+   * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is stored.
+   */
+  async export(slug: string): Promise<BundleV4> {
+    return canonicalBundle(await this.get(slug));
+  }
+
+  /**
+   * Imports a parsed JSON bundle of any version from 1 to 4: validates it
+   * (rejecting the whole document with a JSON path per failure), upgrades it
+   * (v1-v3 votes go to a synthetic source derived from the document), merges
+   * it into the stored bundle of its circuit and stores the result in one
+   * atomic flip. Concurrent imports of one circuit serialise. Repeating an
+   * import changes nothing but `updated_at`. Announces `{type: "bundle"}`.
+   *
+   * @throws {ImportRejected} (400) when the document breaks any rule, or when
+   *   the merged bundle would exceed 50,000 edges; nothing is written then.
+   * @throws {BadRequest} when `opts.track` is blank.
+   */
+  async import(json: unknown, opts: ImportOptions = {}): Promise<BundleImportResult> {
+    const track = opts.track === undefined ? undefined : validateTrackOverride(opts.track);
+    const incoming = upgradeImported(validateBundle(json));
+    const slug = slugify(track ?? incoming.meta.track);
+    const now = this.#deps.now().toISOString();
+    const { head, result } = await updateBundle<MergeResult>(this.#deps.kv, slug, (current) => {
+      const merged = merge(current?.doc ?? null, incoming, { now, track });
+      return { doc: merged.merged, result: merged };
+    });
+    const meta = result.merged.meta;
+    this.#deps.bus.emit({ type: "bundle", slug, track: meta.track, reason: "import" });
+    return {
+      slug,
+      track: meta.track,
+      generation: head.generation,
+      edges_before: result.report.edgesBefore,
+      edges: result.report.edgesAfter,
+      added_edges: result.report.addedEdges,
+      runs: meta.runs,
+      source_runs: meta.source_runs,
+      updated_at: meta.updated_at,
+      official: meta.official,
+      ...importStats(result),
+    };
+  }
+
+  /** The corners of bundle `slug`; see {@linkcode BundleAuthoring.corners}. */
+  corners(slug: string): Promise<CornersDoc> {
+    return this.#authoring.corners(slug);
+  }
+
+  /** Replaces the corners of bundle `slug`; see {@linkcode BundleAuthoring.putCorners}. */
+  putCorners(slug: string, raw: unknown): Promise<CornersDoc> {
+    return this.#authoring.putCorners(slug, raw);
+  }
+
+  /** The sections of bundle `slug`; see {@linkcode BundleAuthoring.sections}. */
+  sections(slug: string): Promise<SectionsDoc> {
+    return this.#authoring.sections(slug);
+  }
+
+  /** Replaces the sections of bundle `slug`; see {@linkcode BundleAuthoring.putSections}. */
+  putSections(slug: string, raw: unknown): Promise<SectionsDoc> {
+    return this.#authoring.putSections(slug, raw);
+  }
+
+  /** Renames (or merges) bundle `slug`; see {@linkcode BundleAuthoring.rename}. */
+  rename(slug: string, raw: unknown): Promise<RenameResult> {
+    return this.#authoring.rename(slug, raw);
+  }
+
+  /** Deletes bundle `slug`; see {@linkcode BundleAuthoring.delete}. */
+  delete(slug: string): Promise<{ status: "deleted"; slug: string }> {
+    return this.#authoring.delete(slug);
+  }
+
+  /** The catalogue's suggestion for bundle `slug`; see {@linkcode OfficialMatch.suggestion}. */
+  officialSuggestion(slug: string): Promise<OfficialSuggestionResult> {
+    return this.#official.suggestion(slug);
+  }
+
+  /** Stores a human's official match for bundle `slug`; see {@linkcode OfficialMatch.confirm}. */
+  confirmOfficial(slug: string, body: unknown): Promise<OfficialConfirmation> {
+    return this.#official.confirm(slug, body);
+  }
 }
 
-/**
- * The bundle under `slug` as exported: a canonical version 4 document
- * (fixed key order, sorted maps), so equal bundles export equal bytes.
- *
- * @throws {BadRequest} for a non-canonical slug; {NotFound} when none is stored.
- */
-export async function exportBundle(app: App, slug: string): Promise<BundleV4> {
-  return canonicalBundle(await getBundle(app, slug));
+/** @deprecated transitional: use app.bundles.list */
+export function listBundles(app: { bundles: BundleService }): Promise<BundleListItem[]> {
+  return app.bundles.list();
 }
 
-/**
- * Imports a parsed JSON bundle of any version from 1 to 4: validates it
- * (rejecting the whole document with a JSON path per failure), upgrades it
- * (v1-v3 votes go to a synthetic source derived from the document), merges
- * it into the stored bundle of its circuit and stores the result in one
- * atomic flip. Concurrent imports of one circuit serialise. Repeating an
- * import changes nothing but `updated_at`. Announces `{type: "bundle"}`.
- *
- * @throws {ImportRejected} (400) when the document breaks any rule, or when
- *   the merged bundle would exceed 50,000 edges; nothing is written then.
- * @throws {BadRequest} when `opts.track` is blank.
- */
-export async function importBundle(
-  app: App,
+/** @deprecated transitional: use app.bundles.export */
+export function exportBundle(app: { bundles: BundleService }, slug: string): Promise<BundleV4> {
+  return app.bundles.export(slug);
+}
+
+/** @deprecated transitional: use app.bundles.import */
+export function importBundle(
+  app: { bundles: BundleService },
   json: unknown,
   opts: ImportOptions = {},
 ): Promise<BundleImportResult> {
-  const track = opts.track === undefined ? undefined : validateTrackOverride(opts.track);
-  const incoming = upgradeImported(validateBundle(json));
-  const slug = slugify(track ?? incoming.meta.track);
-  const now = app.now().toISOString();
-  const { head, result } = await updateBundle<MergeResult>(app.kv, slug, (current) => {
-    const merged = merge(current?.doc ?? null, incoming, { now, track });
-    return { doc: merged.merged, result: merged };
-  });
-  const meta = result.merged.meta;
-  app.bus.emit({ type: "bundle", slug, track: meta.track, reason: "import" });
-  return {
-    slug,
-    track: meta.track,
-    generation: head.generation,
-    edges_before: result.report.edgesBefore,
-    edges: result.report.edgesAfter,
-    added_edges: result.report.addedEdges,
-    runs: meta.runs,
-    source_runs: meta.source_runs,
-    updated_at: meta.updated_at,
-    official: meta.official,
-    ...importStats(result),
-  };
+  return app.bundles.import(json, opts);
 }

@@ -2,9 +2,10 @@
  * Capture import: the datagrams of a capture or record file recorded straight
  * through the lap recorder, without UDP. Each datagram is checked (and
  * decrypted) as the live client does, decoded, and fed to a `LiveService` of
- * its own over the app's store and bus, so the laps are stored exactly as
- * live recording stores them, in sessions of their own: an import never
- * joins the app's live session, and the live session never sees its frames.
+ * its own over the app's store and bus, making `imported` sessions, so the
+ * laps are stored exactly as live recording stores them, in sessions of
+ * their own: an import never joins the app's live session, and the live
+ * session never sees its frames.
  *
  * The clock of a record file follows the stream (each datagram's arrival
  * time), so its sessions and laps carry the times they were driven; a capture
@@ -17,14 +18,12 @@ import { type CaptureFile, type DecryptBuffers, packetOf } from "../core/gt7/cap
 import { decodeFrame } from "../core/gt7/decode.ts";
 import { PACKET_FORMATS, PACKET_SIZE } from "../core/gt7/format.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
-import type { Session } from "../core/laps/session.ts";
-import { listBundleHeads } from "../storage/bundles.ts";
-import { getLap, listLaps } from "../storage/laps.ts";
-import { updateSession } from "../storage/sessions.ts";
-import { hasSignatures } from "../storage/signatures.ts";
-import type { App } from "./context.ts";
+import { listLaps } from "../storage/laps.ts";
+import type { AppDeps } from "./deps.ts";
 import { LiveService } from "./live.ts";
-import { identifyLap } from "./tracks.ts";
+import type { NamedSession, TrackService } from "./tracks.ts";
+
+export type { NamedSession } from "./tracks.ts";
 
 /** How far an import has come; reported through {@linkcode CaptureImportOptions.onProgress}. */
 export interface CaptureImportProgress {
@@ -38,7 +37,7 @@ export interface CaptureImportProgress {
   laps: number;
 }
 
-/** Options of {@linkcode importCapture}. */
+/** Options of {@linkcode CaptureImporter.import}. */
 export interface CaptureImportOptions {
   /**
    * Called about every `progressEveryMs` of work and once at the end, with
@@ -47,12 +46,6 @@ export interface CaptureImportOptions {
   onProgress?: (progress: CaptureImportProgress) => void;
   /** Milliseconds of work between progress reports and yields to the event loop; default 100. */
   progressEveryMs?: number;
-}
-
-/** A session the import named by identification, and the circuit. */
-export interface NamedSession {
-  session: number;
-  track: string;
 }
 
 /** What an import did. */
@@ -91,151 +84,116 @@ export interface CaptureImportResult {
 /** Datagrams between checks of the clock for a progress report. */
 const CHECK_EVERY = 512;
 
-/**
- * Records the datagrams of `file` into the store through a `LiveService` of
- * its own, then names the sessions it created where identification can.
- * Every datagram is handled as the live client would: one whose size
- * matches no format, or that fails the magic check, is counted and skipped.
- *
- * Whenever a frame queues a write (a lap, a session change), it is awaited
- * before the next datagram: at most one lap waits to be stored, and the
- * stream's clock stands at that frame, where the live client's would be, when
- * a session is created. Everything is written when the promise resolves. A session is created just before its first lap is
- * stored, of kind `live` as the live service makes it, and relabelled
- * `imported` at once.
- *
- * @throws {CaptureError} when the file holds no datagram; nothing is written then.
- */
-export async function importCapture(
-  app: App,
-  file: CaptureFile,
-  opts: CaptureImportOptions = {},
-): Promise<CaptureImportResult> {
-  const total = file.datagrams.length;
-  if (total === 0) throw new CaptureError(`${file.kind} file holds no datagrams`);
-  const arrivals = file.arrivals;
-  let clockMs = arrivals ? arrivals[0] : NaN;
-  const live = new LiveService({
-    kv: app.kv,
-    bus: app.bus,
-    now: arrivals ? () => new Date(clockMs) : app.now,
-  });
-  const sessions: number[] = [];
-  const settle = async () => {
-    await live.flush();
-    const session = live.session;
-    if (session && !sessions.includes(session.id)) {
-      sessions.push(session.id);
-      await relabelImported(app, live, session);
-    }
-  };
+/** Records capture and record files into the store. */
+export class CaptureImporter {
+  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">;
+  readonly #tracks: Pick<TrackService, "identifySessions">;
 
-  // One reusable output buffer per format: a decoded frame keeps no view of its packet.
-  const buffers: DecryptBuffers = {};
-  for (const f of PACKET_FORMATS) buffers[f] = new Uint8Array(PACKET_SIZE[f]);
-  const everyMs = opts.progressEveryMs ?? 100;
-  let rejectedSize = 0;
-  let rejectedMagic = 0;
-  let decoded = 0;
-  let queued = live.flush();
-  let reportedAt = performance.now();
-  const report = (done: number) =>
-    opts.onProgress?.({
-      done,
-      total,
-      rejected: rejectedSize + rejectedMagic,
-      laps: live.status().laps_recorded,
-    });
+  /** Imports into `deps.kv`; `tracks` names the sessions an import made. */
+  constructor(
+    deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">,
+    tracks: Pick<TrackService, "identifySessions">,
+  ) {
+    this.#deps = deps;
+    this.#tracks = tracks;
+  }
 
-  for (let i = 0; i < total; i++) {
-    if (arrivals) clockMs = arrivals[i];
-    const packet = packetOf(file.datagrams[i], file.encrypted, buffers);
-    if (packet === "size") rejectedSize++;
-    else if (packet === "magic") rejectedMagic++;
-    else {
-      const frame = decodeFrame(packet);
-      decoded++;
-      live.ingest(frame);
-      // The frame queued a write (a lap, a session change): let it run now, on this frame's clock.
-      if (live.flush() !== queued) {
-        await settle();
-        queued = live.flush();
+  /**
+   * Records the datagrams of `file` into the store through a `LiveService`
+   * of its own, then names the sessions it created where identification
+   * can. Every datagram is handled as the live client would: one whose size
+   * matches no format, or that fails the magic check, is counted and
+   * skipped.
+   *
+   * Whenever a frame queues a write (a lap, a session change), it is awaited
+   * before the next datagram: at most one lap waits to be stored, and the
+   * stream's clock stands at that frame, where the live client's would be,
+   * when a session is created. Everything is written when the promise
+   * resolves. A session is created, of kind `imported`, just before its
+   * first lap is stored.
+   *
+   * @throws {CaptureError} when the file holds no datagram; nothing is written then.
+   */
+  async import(file: CaptureFile, opts: CaptureImportOptions = {}): Promise<CaptureImportResult> {
+    const total = file.datagrams.length;
+    if (total === 0) throw new CaptureError(`${file.kind} file holds no datagrams`);
+    const { kv } = this.#deps;
+    const arrivals = file.arrivals;
+    let clockMs = arrivals ? arrivals[0] : NaN;
+    const live = new LiveService(
+      { ...this.#deps, now: arrivals ? () => new Date(clockMs) : this.#deps.now },
+      { kind: "imported" },
+    );
+    const sessions: number[] = [];
+    const settle = async () => {
+      await live.flush();
+      const session = live.session;
+      if (session && !sessions.includes(session.id)) sessions.push(session.id);
+    };
+
+    // One reusable output buffer per format: a decoded frame keeps no view of its packet.
+    const buffers: DecryptBuffers = {};
+    for (const f of PACKET_FORMATS) buffers[f] = new Uint8Array(PACKET_SIZE[f]);
+    const everyMs = opts.progressEveryMs ?? 100;
+    let rejectedSize = 0;
+    let rejectedMagic = 0;
+    let decoded = 0;
+    let queued = live.flush();
+    let reportedAt = performance.now();
+    const report = (done: number) =>
+      opts.onProgress?.({
+        done,
+        total,
+        rejected: rejectedSize + rejectedMagic,
+        laps: live.status().laps_recorded,
+      });
+
+    for (let i = 0; i < total; i++) {
+      if (arrivals) clockMs = arrivals[i];
+      const packet = packetOf(file.datagrams[i], file.encrypted, buffers);
+      if (packet === "size") rejectedSize++;
+      else if (packet === "magic") rejectedMagic++;
+      else {
+        const frame = decodeFrame(packet);
+        decoded++;
+        live.ingest(frame);
+        // The frame queued a write (a lap, a session change): let it run now, on this frame's clock.
+        if (live.flush() !== queued) {
+          await settle();
+          queued = live.flush();
+        }
+      }
+      if (i % CHECK_EVERY === CHECK_EVERY - 1 && performance.now() - reportedAt >= everyMs) {
+        report(i + 1);
+        // Lets the rest of the process (a dashboard, live telemetry) run between chunks.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        reportedAt = performance.now();
       }
     }
-    if (i % CHECK_EVERY === CHECK_EVERY - 1 && performance.now() - reportedAt >= everyMs) {
-      report(i + 1);
-      // Lets the rest of the process (a dashboard, live telemetry) run between chunks.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      reportedAt = performance.now();
-    }
+    await settle();
+    report(total);
+
+    const status = live.status();
+    const all: LapSummary[] = [];
+    for (const id of sessions) all.push(...await listLaps(kv, id));
+    const flagged = all.filter((l) => typeof (l as { complete?: unknown }).complete === "boolean");
+    const incomplete = all.filter((l) => !notIncomplete(l)).length;
+    return {
+      kind: file.kind,
+      datagrams: total,
+      decoded,
+      rejected_size: rejectedSize,
+      rejected_magic: rejectedMagic,
+      rejected: rejectedSize + rejectedMagic,
+      duplicates: status.duplicates,
+      missing: status.missing,
+      laps: status.laps_recorded,
+      incomplete_laps: flagged.length === 0 ? null : incomplete,
+      sessions,
+      named: await this.#tracks.identifySessions(sessions),
+      trailing_bytes: file.trailingBytes,
+    };
   }
-  await settle();
-  report(total);
-
-  const status = live.status();
-  const laps = new Map<number, LapSummary[]>();
-  for (const id of sessions) laps.set(id, await listLaps(app.kv, id));
-  const all = [...laps.values()].flat();
-  const flagged = all.filter((l) => typeof (l as { complete?: unknown }).complete === "boolean");
-  const incomplete = all.filter((l) => !notIncomplete(l)).length;
-  return {
-    kind: file.kind,
-    datagrams: total,
-    decoded,
-    rejected_size: rejectedSize,
-    rejected_magic: rejectedMagic,
-    rejected: rejectedSize + rejectedMagic,
-    duplicates: status.duplicates,
-    missing: status.missing,
-    laps: status.laps_recorded,
-    incomplete_laps: flagged.length === 0 ? null : incomplete,
-    sessions,
-    named: await nameSessions(app, sessions, laps),
-    trailing_bytes: file.trailingBytes,
-  };
-}
-
-/** Marks a session the import created as `imported`, in the store and in `live`'s copy. */
-async function relabelImported(app: App, live: LiveService, session: Session): Promise<void> {
-  const updated = await updateSession(app.kv, session.id, (s) => ({ ...s, kind: "imported" }));
-  if (!updated) return;
-  await live.refresh();
-  app.bus.emit({ type: "session", session: updated, reason: "imported" });
-}
-
-/** Laps shorter than this many ticks (2 s) are not tried, as identify does. */
-const MIN_IDENTIFY_TICKS = 120;
-
-/**
- * Names each of `ids` that is still unnamed after its shortest full lap
- * (else its longest partial one), as `identify` would, announcing each.
- * Sessions the import did not create are never touched.
- */
-async function nameSessions(
-  app: App,
-  ids: readonly number[],
-  laps: ReadonlyMap<number, LapSummary[]>,
-): Promise<NamedSession[]> {
-  if (ids.length === 0) return [];
-  if (!(await hasSignatures(app.kv)) && (await listBundleHeads(app.kv)).length === 0) return [];
-  const named: NamedSession[] = [];
-  for (const id of ids) {
-    const chosen = lapToTry(laps.get(id) ?? []);
-    if (!chosen) continue;
-    const lap = await getLap(app.kv, chosen.id);
-    if (!lap) continue;
-    const found = await identifyLap(app, lap.samples);
-    if (!found) continue;
-    let changed = false;
-    const updated = await updateSession(app.kv, id, (s) => {
-      changed = s.track_name === "";
-      return changed ? { ...s, track_name: found.name, track_source: found.by } : s;
-    });
-    if (!updated || !changed) continue;
-    named.push({ session: id, track: found.name });
-    app.bus.emit({ type: "session", session: updated, reason: "identified" });
-  }
-  return named;
 }
 
 /** False only for a lap marked incomplete; laps recorded before the flag existed pass. */
@@ -243,15 +201,11 @@ function notIncomplete(lap: LapSummary): boolean {
   return (lap as { complete?: unknown }).complete !== false;
 }
 
-/**
- * The lap identify tries, by its rule: the shortest full lap, else the
- * longest partial one; never an incomplete lap (a hole in the path would
- * match, or fail to, for the wrong reason).
- */
-function lapToTry(laps: readonly LapSummary[]): LapSummary | null {
-  const eligible = laps.filter((l) => notIncomplete(l) && l.total_ticks >= MIN_IDENTIFY_TICKS);
-  const full = eligible.filter((l) => l.counts_for_best);
-  if (full.length) return full.reduce((a, b) => (b.total_ticks < a.total_ticks ? b : a));
-  if (eligible.length) return eligible.reduce((a, b) => (b.total_ticks > a.total_ticks ? b : a));
-  return null;
+/** @deprecated transitional: use app.laps.importCapture */
+export function importCapture(
+  app: { laps: { importCapture: CaptureImporter["import"] } },
+  file: CaptureFile,
+  opts: CaptureImportOptions = {},
+): Promise<CaptureImportResult> {
+  return app.laps.importCapture(file, opts);
 }

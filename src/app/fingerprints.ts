@@ -13,7 +13,7 @@ import { buildFingerprint, type Fingerprint } from "../core/identify/fingerprint
 import type { BundleCandidate } from "../core/identify/bundle_match.ts";
 import { type BundleHead, listBundleHeads, readBundle } from "../storage/bundles.ts";
 import type { EventBus } from "./bus.ts";
-import type { App } from "./context.ts";
+import type { Log } from "./log.ts";
 
 /** One cached fingerprint. */
 export interface CachedFingerprint {
@@ -26,15 +26,20 @@ export interface CachedFingerprint {
 /** Fingerprints of every stored bundle, built on demand and cached by generation. */
 export class FingerprintCache {
   #kv: Deno.Kv;
+  #log: Log;
   #entries = new Map<string, CachedFingerprint>();
   #building = new Map<string, Promise<CachedFingerprint | null>>();
   #background = new Set<Promise<unknown>>();
   #warm = false;
   #builds = 0;
 
-  /** A cache over `kv`; subscribe it to a bus with {@linkcode FingerprintCache.listen}. */
-  constructor(kv: Deno.Kv) {
+  /**
+   * A cache over `kv`, reporting a bundle it cannot read to `log`; subscribe
+   * it to a bus with {@linkcode FingerprintCache.listen}.
+   */
+  constructor(kv: Deno.Kv, log: Log) {
     this.#kv = kv;
+    this.#log = log;
   }
 
   /** Fingerprints built since creation: a cache hit builds none. */
@@ -135,7 +140,7 @@ export class FingerprintCache {
     try {
       stored = await readBundle(this.#kv, slug);
     } catch (err) {
-      console.error(`fingerprint of bundle "${slug}" skipped:`, (err as Error).message);
+      this.#log.error(`fingerprint of bundle "${slug}" skipped`, (err as Error).message);
       return null;
     }
     if (stored === null) {
@@ -155,18 +160,9 @@ export class FingerprintCache {
   }
 }
 
-const CACHES = new WeakMap<App, FingerprintCache>();
-
-/**
- * The fingerprint cache of `app`, created on first use and subscribed to
- * its bus, so every service of one app shares one cache.
- */
-export function fingerprintsOf(app: App): FingerprintCache {
-  let cache = CACHES.get(app);
-  if (!cache) {
-    cache = new FingerprintCache(app.kv);
-    cache.listen(app.bus);
-    CACHES.set(app, cache);
-  }
-  return cache;
+/** @deprecated transitional: use app.tracks.fingerprints */
+export function fingerprintsOf(
+  app: { tracks: { fingerprints: FingerprintCache } },
+): FingerprintCache {
+  return app.tracks.fingerprints;
 }

@@ -1,10 +1,11 @@
 /**
- * Lap exchange use cases: export a lap as a lap file or MoTeC CSV, and import
- * a lap file into the store. An import is validated in full before anything
- * is written, so a rejected file creates nothing, not even a session. An
- * imported lap always gets an `imported` session of its own: a lap from
- * elsewhere (another car, another circuit, another day) must never become a
- * lap, or the best, of the session being driven.
+ * Lap exchange: export a lap as a lap file or MoTeC CSV, import a lap file,
+ * and import the laps of a capture or record file (capture_import.ts). A
+ * lap file import is validated in full before anything is written, so a
+ * rejected file creates nothing, not even a session. An imported lap always
+ * gets an `imported` session of its own: a lap from elsewhere (another car,
+ * another circuit, another day) must never become a lap, or the best, of
+ * the session being driven.
  *
  * @module
  */
@@ -15,18 +16,20 @@ import {
   toLapFile,
 } from "../core/laps/lap_file.ts";
 import { lapCsvFilename, lapCsvLines } from "../core/laps/csv.ts";
+import type { CaptureFile } from "../core/gt7/capture_file.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
 import { carName } from "../core/catalog/cars.ts";
 import { createSession, deleteSession, getSession } from "../storage/sessions.ts";
 import { saveLap } from "../storage/laps.ts";
-import type { App } from "./context.ts";
-import { lap as loadLap } from "./sessions.ts";
-
-/** Lap `id` as a version 2 lap file; NotFound when unknown. */
-export async function exportLapFile(app: App, id: number): Promise<LapFileV2> {
-  return toLapFile(await loadLap(app, id));
-}
+import {
+  CaptureImporter,
+  type CaptureImportOptions,
+  type CaptureImportResult,
+} from "./capture_import.ts";
+import type { AppDeps } from "./deps.ts";
+import type { SessionService } from "./sessions.ts";
+import type { TrackService } from "./tracks.ts";
 
 /** A CSV export: its file name and its lines, generated on demand. */
 export interface CsvExport {
@@ -34,17 +37,7 @@ export interface CsvExport {
   lines: Generator<string>;
 }
 
-/** Lap `id` as MoTeC CSV; NotFound when unknown. */
-export async function exportLapCsv(app: App, id: number): Promise<CsvExport> {
-  const lap = await loadLap(app, id);
-  const session = await getSession(app.kv, lap.session_id);
-  return {
-    filename: lapCsvFilename(lap),
-    lines: lapCsvLines(lap, { carName: carName(lap.car_id), venue: session?.track_name ?? "" }),
-  };
-}
-
-/** What an import did. */
+/** What a lap file import did. */
 export interface LapImportResult {
   lap: LapSummary;
   session: Session;
@@ -52,30 +45,87 @@ export interface LapImportResult {
   created_session: true;
 }
 
-/**
- * Imports a parsed JSON lap file (version 1 or 2). Throws ImportRejected,
- * with a JSON path per failure, before writing anything. The lap is stored
- * in a new `imported` session of its own, never in the live session, even
- * while telemetry is recording. Its coverage is judged from its samples (see
- * {@linkcode buildImportedLap}); an incomplete lap is stored but never counts
- * for best.
- */
-export async function importLapFile(app: App, json: unknown): Promise<LapImportResult> {
-  const parsed = parseLapFile(json);
-  const now = app.now().toISOString();
-  const { counts_for_best: _c, ...lap } = buildImportedLap(parsed, now);
-  const session = await createSession(app.kv, {
-    kind: "imported",
-    started_at: now,
-    car_id: lap.car_id,
-    car_name: carName(lap.car_id),
-  });
-  try {
-    const summary = await saveLap(app.kv, session.id, lap);
-    const stored = (await getSession(app.kv, session.id))!;
-    return { lap: summary, session: stored, created_session: true };
-  } catch (err) {
-    await deleteSession(app.kv, session.id);
-    throw err;
+/** What the lap exchange calls on the other services. */
+export interface LapExchangeServices {
+  /** Reading the lap to export. */
+  sessions: Pick<SessionService, "lap">;
+  /** Naming the sessions a capture import made. */
+  tracks: Pick<TrackService, "identifySessions">;
+}
+
+/** Laps to and from files. */
+export class LapExchange {
+  readonly #deps: Pick<AppDeps, "kv" | "now">;
+  readonly #sessions: LapExchangeServices["sessions"];
+  readonly #captures: CaptureImporter;
+
+  /** Exchange over `deps.kv`. */
+  constructor(deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">, services: LapExchangeServices) {
+    this.#deps = deps;
+    this.#sessions = services.sessions;
+    this.#captures = new CaptureImporter(deps, services.tracks);
   }
+
+  /** Lap `id` as a version 2 lap file; NotFound when unknown. */
+  async exportFile(id: number): Promise<LapFileV2> {
+    return toLapFile(await this.#sessions.lap(id));
+  }
+
+  /** Lap `id` as MoTeC CSV; NotFound when unknown. */
+  async exportCsv(id: number): Promise<CsvExport> {
+    const lap = await this.#sessions.lap(id);
+    const session = await getSession(this.#deps.kv, lap.session_id);
+    return {
+      filename: lapCsvFilename(lap),
+      lines: lapCsvLines(lap, { carName: carName(lap.car_id), venue: session?.track_name ?? "" }),
+    };
+  }
+
+  /**
+   * Imports a parsed JSON lap file (version 1 or 2). Throws ImportRejected,
+   * with a JSON path per failure, before writing anything. The lap is stored
+   * in a new `imported` session of its own, never in the live session, even
+   * while telemetry is recording. Its coverage is judged from its samples
+   * (see {@linkcode buildImportedLap}); an incomplete lap is stored but
+   * never counts for best.
+   */
+  async importFile(json: unknown): Promise<LapImportResult> {
+    const { kv } = this.#deps;
+    const parsed = parseLapFile(json);
+    const now = this.#deps.now().toISOString();
+    const { counts_for_best: _c, ...lap } = buildImportedLap(parsed, now);
+    const session = await createSession(kv, {
+      kind: "imported",
+      started_at: now,
+      car_id: lap.car_id,
+      car_name: carName(lap.car_id),
+    });
+    try {
+      const saved = await saveLap(kv, session.id, lap);
+      return { lap: saved.lap, session: saved.session, created_session: true };
+    } catch (err) {
+      await deleteSession(kv, session.id);
+      throw err;
+    }
+  }
+
+  /** Records the laps of a capture or record file; see {@linkcode CaptureImporter.import}. */
+  importCapture(file: CaptureFile, opts: CaptureImportOptions = {}): Promise<CaptureImportResult> {
+    return this.#captures.import(file, opts);
+  }
+}
+
+/** @deprecated transitional: use app.laps.exportFile */
+export function exportLapFile(app: { laps: LapExchange }, id: number): Promise<LapFileV2> {
+  return app.laps.exportFile(id);
+}
+
+/** @deprecated transitional: use app.laps.exportCsv */
+export function exportLapCsv(app: { laps: LapExchange }, id: number): Promise<CsvExport> {
+  return app.laps.exportCsv(id);
+}
+
+/** @deprecated transitional: use app.laps.importFile */
+export function importLapFile(app: { laps: LapExchange }, json: unknown): Promise<LapImportResult> {
+  return app.laps.importFile(json);
 }

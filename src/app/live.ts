@@ -9,12 +9,12 @@
 import type { Frame } from "../core/gt7/frame.ts";
 import { LapRecorder, type RecorderEvent } from "../core/laps/recorder.ts";
 import { finishRecordedLap } from "../core/laps/recorded_lap.ts";
-import type { LapSummary } from "../core/laps/lap.ts";
-import type { Session } from "../core/laps/session.ts";
+import type { Lap, LapSummary } from "../core/laps/lap.ts";
+import type { Session, SessionKind } from "../core/laps/session.ts";
 import { carName } from "../core/catalog/cars.ts";
-import { createSession, getSession } from "../storage/sessions.ts";
+import { createSession, getSession, updateSession } from "../storage/sessions.ts";
 import { saveLap } from "../storage/laps.ts";
-import type { EventBus } from "./bus.ts";
+import type { AppDeps } from "./deps.ts";
 
 /** Where the live session stands. */
 export interface LiveStatus {
@@ -40,23 +40,34 @@ export type FrameTap = (frame: Frame) => void;
 /**
  * Runs after a lap is stored and before it is announced, so listeners hear
  * of the lap with the session as the hook left it (for example, named by
- * identification). Returns the updated session, or nothing when unchanged.
+ * identification). Gets the stored lap with the samples it was recorded
+ * with (nothing is read back) and the session as that lap's commit left it.
+ * Returns the updated session, or nothing when unchanged. A hook runs inside
+ * the service's write queue: it must not wait for {@linkcode LiveService.flush}
+ * or call {@linkcode LiveService.updateSession}.
  */
-export type LapHook = (lap: LapSummary, session: Session) => Promise<Session | void>;
+export type LapHook = (lap: Lap, session: Session) => Promise<Session | void>;
+
+/** What a {@linkcode LiveService} is built from. */
+export type LiveDeps = Pick<AppDeps, "kv" | "bus" | "now" | "log">;
 
 /** Options for {@linkcode LiveService}. */
 export interface LiveOptions {
-  kv: Deno.Kv;
-  bus: EventBus;
-  /** The clock; injectable for tests. */
-  now?: () => Date;
+  /** The kind of the sessions it creates; default `live` (a capture import makes `imported`). */
+  kind?: SessionKind;
 }
 
-/** Records the console's laps into the store. One per process. */
+/**
+ * Records telemetry frames into the store as laps, and alone holds the copy
+ * of its session that the faces show. The app has one for the console; a
+ * capture import makes one of its own.
+ */
 export class LiveService {
   #kv: Deno.Kv;
-  #bus: EventBus;
+  #bus: AppDeps["bus"];
   #now: () => Date;
+  #log: AppDeps["log"];
+  #kind: SessionKind;
   #recorder = new LapRecorder();
   #session: Session | null = null;
   #carId: number | null = null;
@@ -67,10 +78,12 @@ export class LiveService {
   #lapHooks: LapHook[] = [];
 
   /** Creates the service; nothing is stored until the first lap completes. */
-  constructor(opts: LiveOptions) {
-    this.#kv = opts.kv;
-    this.#bus = opts.bus;
-    this.#now = opts.now ?? (() => new Date());
+  constructor(deps: LiveDeps, opts: LiveOptions = {}) {
+    this.#kv = deps.kv;
+    this.#bus = deps.bus;
+    this.#now = deps.now;
+    this.#log = deps.log;
+    this.#kind = opts.kind ?? "live";
   }
 
   /** Feeds one frame. Never throws and never waits for storage. */
@@ -80,7 +93,7 @@ export class LiveService {
     try {
       events = this.#recorder.push(frame);
     } catch (err) {
-      console.error("lap recorder failed on a frame:", err);
+      this.#log.error("lap recorder failed on a frame", err);
       return;
     }
     for (const event of events) this.#handle(event);
@@ -88,7 +101,7 @@ export class LiveService {
       try {
         tap(frame);
       } catch (err) {
-        console.error("frame listener failed:", err);
+        this.#log.error("frame listener failed", err);
       }
     }
   }
@@ -139,10 +152,21 @@ export class LiveService {
     return await this.#ensureSession(this.#carId);
   }
 
-  /** Replaces the in-memory copy after the session was changed elsewhere. */
-  async refresh(): Promise<void> {
-    if (!this.#session) return;
-    this.#session = await getSession(this.#kv, this.#session.id);
+  /**
+   * Changes stored session `id` with `edit` (atomically, retried on a
+   * concurrent write) and returns it as stored, or null when it does not
+   * exist. When `id` is this service's session, its copy follows: the lap
+   * writes queued before are waited for first, so a lap landing meanwhile
+   * can never put back the copy from before the change. Not for lap hooks,
+   * which run inside that queue.
+   */
+  async updateSession(id: number, edit: (s: Session) => Session): Promise<Session | null> {
+    const updated = await updateSession(this.#kv, id, edit);
+    if (updated !== null && this.#session?.id === id) {
+      await this.#queue;
+      if (this.#session?.id === id) this.#session = await getSession(this.#kv, id);
+    }
+    return updated;
   }
 
   /** Resolves once every queued write has been attempted. */
@@ -171,25 +195,25 @@ export class LiveService {
         const finished = finishRecordedLap(event.lap, this.#now().toISOString());
         this.#enqueue(async () => {
           const session = await this.#ensureSession(finished.car_id);
-          const lap = await saveLap(this.#kv, session.id, finished);
+          const saved = await saveLap(this.#kv, session.id, finished);
           this.#lapsRecorded++;
-          this.#session = await getSession(this.#kv, session.id);
-          await this.#runLapHooks(lap);
-          this.#emitLap(lap);
+          this.#session = saved.session;
+          await this.#runLapHooks({ ...saved.lap, samples: finished.samples });
+          this.#emitLap(saved.lap);
         });
         break;
       }
     }
   }
 
-  async #runLapHooks(lap: LapSummary): Promise<void> {
+  async #runLapHooks(lap: Lap): Promise<void> {
     for (const hook of this.#lapHooks) {
       if (!this.#session) return;
       try {
         const updated = await hook(lap, this.#session);
         if (updated) this.#session = updated;
       } catch (err) {
-        console.error("lap hook failed:", err);
+        this.#log.error("lap hook failed", err);
       }
     }
   }
@@ -201,7 +225,7 @@ export class LiveService {
   async #ensureSession(carId: number): Promise<Session> {
     if (this.#session) return this.#session;
     this.#session = await createSession(this.#kv, {
-      kind: "live",
+      kind: this.#kind,
       started_at: this.#now().toISOString(),
       car_id: carId,
       car_name: carName(carId),
@@ -212,7 +236,7 @@ export class LiveService {
 
   #enqueue(task: () => Promise<void>): void {
     this.#queue = this.#queue.then(task).catch((err) => {
-      console.error("storing live telemetry failed:", err);
+      this.#log.error("storing live telemetry failed", err);
     });
   }
 }

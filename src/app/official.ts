@@ -1,8 +1,8 @@
 /**
  * The official match of a bundle (SPEC.md 1, 3): a suggestion from the
  * catalogue for a human to look at, and the human's confirmation. A
- * suggestion never writes anything; only {@linkcode confirmOfficial} sets
- * `meta.official`.
+ * suggestion never writes anything; only {@linkcode OfficialMatch.confirm}
+ * sets `meta.official`.
  *
  * @module
  */
@@ -15,7 +15,7 @@ import { type OfficialSuggestion, suggestOfficial } from "../core/catalog/sugges
 import { getBundleHead, updateBundle } from "../storage/bundles.ts";
 import { listSignatures } from "../storage/signatures.ts";
 import { bundleSlug } from "./bundle_slug.ts";
-import type { App } from "./context.ts";
+import type { AppDeps } from "./deps.ts";
 
 /** What GET /api/track-bundles/{slug}/official-suggestion answers. */
 export interface OfficialSuggestionResult {
@@ -42,68 +42,72 @@ export interface OfficialConfirmation {
 /** The same rules an imported document's `meta.official` must follow. */
 const officialSchema = bundleV4Schema.shape.meta.shape.official;
 
-/**
- * Suggests the official configuration of bundle `slug` from its name and
- * the length of the newest signature carrying that name (same slug). Reads
- * only; `meta.official` is never touched.
- *
- * @throws {BadRequest} for a non-canonical slug; {NotFound} when no bundle is stored.
- */
-export async function officialSuggestion(
-  app: App,
-  slug: string,
-): Promise<OfficialSuggestionResult> {
-  const head = await getBundleHead(app.kv, bundleSlug(slug));
-  if (!head) throw new NotFound(`no bundle for this track: ${slug}`);
-  const own = (await listSignatures(app.kv)).filter((s) => slugify(s.name) === head.slug);
-  const length = own.length ? own[own.length - 1].length_m : null;
-  return {
-    slug: head.slug,
-    track: head.track,
-    official: head.official,
-    length_m: length,
-    suggestion: head.official === null ? suggestOfficial(head.track, length) : null,
-  };
-}
+/** The official match of stored bundles: the catalogue's suggestion and a human's confirmation. */
+export class OfficialMatch {
+  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now">;
 
-/**
- * Stores a human's confirmation `{official}` on bundle `slug` (null clears
- * it), in one atomic write, and announces `{type: "bundle", reason:
- * "official"}`. The value follows the bundle rules of `meta.official`
- * (unknown keys dropped, missing fields defaulted).
- *
- * @throws {BadRequest} for a non-canonical slug or a body that breaks the rules (nothing written).
- * @throws {NotFound} when no bundle is stored under `slug`.
- */
-export async function confirmOfficial(
-  app: App,
-  slug: string,
-  body: unknown,
-): Promise<OfficialConfirmation> {
-  const key = bundleSlug(slug);
-  if (typeof body !== "object" || body === null || Array.isArray(body) || !("official" in body)) {
-    throw new BadRequest("body must be an object {official}", [
-      { path: "$.official", message: "is required (an object, or null to clear)" },
-    ]);
+  /** Matches over `deps.kv`; a confirmation is announced on `deps.bus`. */
+  constructor(deps: Pick<AppDeps, "kv" | "bus" | "now">) {
+    this.#deps = deps;
   }
-  const parsed = officialSchema.safeParse((body as { official: unknown }).official);
-  if (!parsed.success) {
-    const issues = issuesFromZod(parsed.error.issues).map((i) => ({
-      path: i.path.replace(/^\$/, "$.official"),
-      message: i.message,
-    }));
-    throw new BadRequest(`official is invalid: ${issues[0]?.message ?? "bad value"}`, issues);
-  }
-  const official: Official | null = parsed.data ?? null;
-  const now = app.now().toISOString();
-  const { head } = await updateBundle(app.kv, key, (current) => {
-    if (current === null) throw new NotFound(`no bundle for this track: ${key}`);
-    const doc = current.doc;
+
+  /**
+   * Suggests the official configuration of bundle `slug` from its name and
+   * the length of the newest signature carrying that name (same slug). Reads
+   * only; `meta.official` is never touched.
+   *
+   * @throws {BadRequest} for a non-canonical slug; {NotFound} when no bundle is stored.
+   */
+  async suggestion(slug: string): Promise<OfficialSuggestionResult> {
+    const { kv } = this.#deps;
+    const head = await getBundleHead(kv, bundleSlug(slug));
+    if (!head) throw new NotFound(`no bundle for this track: ${slug}`);
+    const own = (await listSignatures(kv)).filter((s) => slugify(s.name) === head.slug);
+    const length = own.length ? own[own.length - 1].length_m : null;
     return {
-      doc: { ...doc, meta: { ...doc.meta, official, updated_at: now } },
-      result: null,
+      slug: head.slug,
+      track: head.track,
+      official: head.official,
+      length_m: length,
+      suggestion: head.official === null ? suggestOfficial(head.track, length) : null,
     };
-  });
-  app.bus.emit({ type: "bundle", slug: key, track: head.track, reason: "official" });
-  return { slug: key, track: head.track, generation: head.generation, official: head.official };
+  }
+
+  /**
+   * Stores a human's confirmation `{official}` on bundle `slug` (null clears
+   * it), in one atomic write, and announces `{type: "bundle", reason:
+   * "official"}`. The value follows the bundle rules of `meta.official`
+   * (unknown keys dropped, missing fields defaulted).
+   *
+   * @throws {BadRequest} for a non-canonical slug or a body that breaks the rules (nothing written).
+   * @throws {NotFound} when no bundle is stored under `slug`.
+   */
+  async confirm(slug: string, body: unknown): Promise<OfficialConfirmation> {
+    const key = bundleSlug(slug);
+    if (typeof body !== "object" || body === null || Array.isArray(body) || !("official" in body)) {
+      throw new BadRequest("body must be an object {official}", [
+        { path: "$.official", message: "is required (an object, or null to clear)" },
+      ]);
+    }
+    const parsed = officialSchema.safeParse((body as { official: unknown }).official);
+    if (!parsed.success) {
+      const issues = issuesFromZod(parsed.error.issues).map((i) => ({
+        path: i.path.replace(/^\$/, "$.official"),
+        message: i.message,
+      }));
+      throw new BadRequest(`official is invalid: ${issues[0]?.message ?? "bad value"}`, issues);
+    }
+    const official: Official | null = parsed.data ?? null;
+    const now = this.#deps.now().toISOString();
+    const { head } = await updateBundle(this.#deps.kv, key, (current) => {
+      if (current === null) throw new NotFound(`no bundle for this track: ${key}`);
+      const doc = current.doc;
+      return {
+        doc: { ...doc, meta: { ...doc.meta, official, updated_at: now } },
+        result: null,
+      };
+    });
+    this.#deps.bus.emit({ type: "bundle", slug: key, track: head.track, reason: "official" });
+    return { slug: key, track: head.track, generation: head.generation, official: head.official };
+  }
 }

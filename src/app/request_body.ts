@@ -30,3 +30,22 @@ const TRACK_RULE = `track ${TRACK_NAME_RULE}`;
 export const trackLabelSchema = z.string({ error: TRACK_RULE })
   .transform((s) => s.trim())
   .check(z.refine((s: string) => isTrackName(s), TRACK_RULE));
+
+/**
+ * The track name `name` (a body's `name` field) would be stored as: trimmed
+ * and held to the one rule of src/core/track_name.ts.
+ *
+ * @throws {BadRequest} with the issue at `$.name` otherwise.
+ */
+export function validTrackName(name: unknown): string {
+  if (typeof name !== "string") {
+    throw new BadRequest("name must be a string", [{
+      path: "$.name",
+      message: "must be a string",
+    }]);
+  }
+  if (!isTrackName(name)) {
+    throw new BadRequest(`name ${TRACK_NAME_RULE}`, [{ path: "$.name", message: TRACK_NAME_RULE }]);
+  }
+  return name.trim();
+}

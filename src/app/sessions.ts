@@ -1,5 +1,6 @@
 /**
- * Session and lap queries: what both faces show.
+ * Stored sessions and their laps: what both faces list and show, and the
+ * one change a driver makes to a session by hand (naming its track).
  *
  * @module
  */
@@ -8,36 +9,70 @@ import type { Lap, LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
 import { getSession, listSessions } from "../storage/sessions.ts";
 import { getLap, getLapSummary, listLaps } from "../storage/laps.ts";
-import type { App } from "./context.ts";
+import type { AppDeps } from "./deps.ts";
+import type { LiveService } from "./live.ts";
+import { validTrackName } from "./request_body.ts";
 
-/** Every session, newest first. */
-export function sessions(app: App): Promise<Session[]> {
-  return listSessions(app.kv);
-}
+/** Session and lap reads, and session naming. */
+export class SessionService {
+  readonly #deps: Pick<AppDeps, "kv" | "bus">;
+  readonly #live: Pick<LiveService, "updateSession">;
 
-/** Session `id`; {@linkcode NotFound} when it does not exist. */
-export async function session(app: App, id: number): Promise<Session> {
-  const s = await getSession(app.kv, id);
-  if (!s) throw new NotFound(`session ${id} not found`);
-  return s;
-}
+  /** Reads from `deps.kv`; a rename goes through `live`, which keeps its session's copy. */
+  constructor(deps: Pick<AppDeps, "kv" | "bus">, live: Pick<LiveService, "updateSession">) {
+    this.#deps = deps;
+    this.#live = live;
+  }
 
-/** The laps of session `id`, oldest first; {@linkcode NotFound} for an unknown session. */
-export async function sessionLaps(app: App, id: number): Promise<LapSummary[]> {
-  await session(app, id);
-  return listLaps(app.kv, id);
-}
+  /** Every session, newest first. */
+  list(): Promise<Session[]> {
+    return listSessions(this.#deps.kv);
+  }
 
-/** Lap `id` with its samples; {@linkcode NotFound} when it does not exist. */
-export async function lap(app: App, id: number): Promise<Lap> {
-  const l = await getLap(app.kv, id);
-  if (!l) throw new NotFound(`lap ${id} not found`);
-  return l;
-}
+  /** Session `id`; {@linkcode NotFound} when it does not exist. */
+  async get(id: number): Promise<Session> {
+    const s = await getSession(this.#deps.kv, id);
+    if (!s) throw new NotFound(`session ${id} not found`);
+    return s;
+  }
 
-/** Lap `id` without samples; {@linkcode NotFound} when it does not exist. */
-export async function lapSummary(app: App, id: number): Promise<LapSummary> {
-  const l = await getLapSummary(app.kv, id);
-  if (!l) throw new NotFound(`lap ${id} not found`);
-  return l;
+  /** The laps of session `id`, oldest first; {@linkcode NotFound} for an unknown session. */
+  async laps(id: number): Promise<LapSummary[]> {
+    await this.get(id);
+    return listLaps(this.#deps.kv, id);
+  }
+
+  /** Lap `id` with its samples; {@linkcode NotFound} when it does not exist. */
+  async lap(id: number): Promise<Lap> {
+    const l = await getLap(this.#deps.kv, id);
+    if (!l) throw new NotFound(`lap ${id} not found`);
+    return l;
+  }
+
+  /** Lap `id` without samples; {@linkcode NotFound} when it does not exist. */
+  async lapSummary(id: number): Promise<LapSummary> {
+    const l = await getLapSummary(this.#deps.kv, id);
+    if (!l) throw new NotFound(`lap ${id} not found`);
+    return l;
+  }
+
+  /**
+   * Names session `id` after the circuit a driver typed: the name is
+   * validated with {@linkcode validTrackName}, stored trimmed with track
+   * source `user`, and the live session's copy follows when `id` is the
+   * live session. Returns the updated session. Throws BadRequest for a bad
+   * name (nothing is written) and {@linkcode NotFound} for an unknown
+   * session. Announces `{type: "session", reason: "renamed"}`, so every face
+   * (TUI, SSE clients) shows the new name.
+   */
+  async rename(id: number, name: unknown): Promise<Session> {
+    const track = validTrackName(name);
+    const updated = await this.#live.updateSession(
+      id,
+      (s) => ({ ...s, track_name: track, track_source: "user" }),
+    );
+    if (!updated) throw new NotFound(`session ${id} not found`);
+    this.#deps.bus.emit({ type: "session", session: updated, reason: "renamed" });
+    return updated;
+  }
 }

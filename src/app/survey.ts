@@ -1,34 +1,24 @@
 /**
- * The survey use cases: start and stop a run, name its circuit, arm manual
+ * The survey service: start and stop a run, name its circuit, arm manual
  * marks, report status (REFERENCE.md 2.8-2.12). Frames arrive through
  * `live.tap` and go straight to the pure engine; everything that touches
- * the store runs in one ordered queue, so a save never overtakes the
- * circuit change or the ordinal it depends on.
- *
- * Saves merge the run into the stored bundle with the one merge (authored
- * corners, sections and the official match kept; run counters not
- * reconciled), through the one atomic writer. Merging the same run twice
- * changes no vote, so autosaves can repeat freely.
+ * the store goes through the one ordered queue of survey_saves.ts.
  *
  * @module
  */
-import { z } from "zod";
-import { BadRequest, Conflict } from "../core/errors.ts";
-import { merge, type MergeReport } from "../core/bundle/merge.ts";
+import { Conflict } from "../core/errors.ts";
 import { slugify } from "../core/bundle/slug.ts";
 import type { Side } from "../core/bundle/types.ts";
 import type { Frame } from "../core/gt7/frame.ts";
 import { finishLineState } from "../core/survey/finish_line.ts";
-import { nextOrdinal, runBundle, type RunCell } from "../core/survey/run_evidence.ts";
 import { type MarkKind, SurveyEngine } from "../core/survey/survey_step.ts";
-import { ASSUMED_WIDTH_BOUNDS, DEFAULT_TRACK_WIDTH } from "../core/survey/track_width.ts";
-import type { FinishCrossing } from "../core/bundle/types.ts";
-import { readBundle, updateBundle } from "../storage/bundles.ts";
-import { getCarWidth, rememberCarWidth } from "../storage/car_widths.ts";
-import type { EventBus } from "./bus.ts";
-import type { SurveySave, SurveyStatus } from "./survey_status.ts";
+import { DEFAULT_TRACK_WIDTH } from "../core/survey/track_width.ts";
+import type { AppDeps } from "./deps.ts";
 import type { LiveService } from "./live.ts";
-import { parseBody, trackLabelSchema } from "./request_body.ts";
+import { parseBody } from "./request_body.ts";
+import { bodyObject, markSchema, startSchema, trackSchema } from "./survey_body.ts";
+import { type CircuitRef, SurveySaves } from "./survey_saves.ts";
+import type { SurveySave, SurveyStatus } from "./survey_status.ts";
 
 /** Frames between autosaves: about 60 s at 60 Hz (SPEC.md section 8). */
 export const AUTOSAVE_FRAMES = 3600;
@@ -36,68 +26,17 @@ export const AUTOSAVE_FRAMES = 3600;
 /** Frames between checks for changed coverage (about 2 Hz). */
 const COVERAGE_FRAMES = 30;
 
-/** What the survey service needs from the application. */
-export interface SurveyDeps {
-  kv: Deno.Kv;
-  bus: EventBus;
-  live: LiveService;
-  now: () => Date;
-  sourceId: string;
-}
-
-/** The circuit a run is on: its label, slug and (once loaded) this run's ordinal there. */
-interface CircuitRef {
-  label: string;
-  slug: string;
-  ordinal: number | null;
-}
-
-function bodyObject(raw: unknown, what: string): Record<string, unknown> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw new BadRequest(`${what} must be a JSON object`, [{
-      path: "$",
-      message: "must be an object",
-    }]);
-  }
-  return raw as Record<string, unknown>;
-}
-
-const WIDTH_RULE =
-  `track_width_m must be a number greater than ${ASSUMED_WIDTH_BOUNDS.min} and less than ${ASSUMED_WIDTH_BOUNDS.max}`;
-
-const startSchema = z.object({
-  track: trackLabelSchema.nullish(),
-  track_width_m: z.number({ error: WIDTH_RULE })
-    .gt(ASSUMED_WIDTH_BOUNDS.min, WIDTH_RULE)
-    .lt(ASSUMED_WIDTH_BOUNDS.max, WIDTH_RULE)
-    .nullish(),
-});
-
-const trackSchema = z.object({ track: trackLabelSchema });
-
-const MARK_SIDE_RULE = 'side must be "L", "R" or null (null disarms)';
-const MARK_KIND_RULE = 'kind must be "edge", "runoff" or "wall"';
-
-const markSchema = z.object({
-  side: z.union([z.literal("L"), z.literal("R"), z.null()], {
-    error: (issue) => issue.input === undefined ? `required: ${MARK_SIDE_RULE}` : MARK_SIDE_RULE,
-  }),
-  kind: z.enum(["edge", "runoff", "wall"], { error: MARK_KIND_RULE }).default("edge"),
-});
-
-/** A survey start request (POST /api/survey/start). */
-export interface StartRequest {
-  track?: string | null;
-  track_width_m?: number | null;
-}
+/** What the survey reads of the live session. */
+export type SurveyLive = Pick<LiveService, "tap" | "status" | "session">;
 
 /** The single survey of this process. */
 export class SurveyService {
-  readonly #deps: SurveyDeps;
+  readonly #deps: Pick<AppDeps, "bus" | "now" | "sourceId">;
+  readonly #live: SurveyLive;
+  readonly #saves: SurveySaves;
   #engine: SurveyEngine | null = null;
   #circuit: CircuitRef | null = null;
   #untap: (() => void) | null = null;
-  #queue: Promise<unknown> = Promise.resolve();
   #startedAt: string | null = null;
   #lastSave: SurveySave | null = null;
   /** The status the last run ended with, so a view opened after the stop still sees it. */
@@ -105,9 +44,15 @@ export class SurveyService {
   #memoryCar: number | null = null;
   #seenChanges = 0;
 
-  /** Creates the service; nothing runs until {@linkcode start}. */
-  constructor(deps: SurveyDeps) {
+  /** Creates the service over `live`'s frames; nothing runs until {@linkcode start}. */
+  constructor(deps: Pick<AppDeps, "kv" | "bus" | "now" | "sourceId" | "log">, live: SurveyLive) {
     this.#deps = deps;
+    this.#live = live;
+    this.#saves = new SurveySaves(deps, (save) => {
+      this.#lastSave = save;
+      deps.bus.emit({ type: "bundle", slug: save.slug, track: save.track, reason: "survey" });
+      if (this.#engine !== null) this.#emit("save");
+    });
   }
 
   /** True while a run is going. */
@@ -140,13 +85,13 @@ export class SurveyService {
     this.#seenChanges = 0;
     this.#memoryCar = null;
     this.#startedAt = this.#deps.now().toISOString();
-    this.#untap = this.#deps.live.tap((frame) => this.#onFrame(frame));
-    const carId = this.#deps.live.status().car_id;
+    this.#untap = this.#live.tap((frame) => this.#onFrame(frame));
+    const carId = this.#live.status().car_id;
     if (carId !== null) this.#loadMemory(engine, carId);
-    const label = body.track ?? this.#deps.live.session?.track_name ?? "";
+    const label = body.track ?? this.#live.session?.track_name ?? "";
     if (label !== "") this.#enterCircuit(engine, label);
     this.#emit("start");
-    await this.#queue;
+    await this.#saves.flush();
     return this.status();
   }
 
@@ -166,7 +111,7 @@ export class SurveyService {
     const final = this.#status(engine);
     this.#engine = null;
     await saving;
-    await this.#queue;
+    await this.#saves.flush();
     const status: SurveyStatus = {
       ...final,
       running: false,
@@ -195,7 +140,7 @@ export class SurveyService {
     if (engine === null) throw new Conflict("no survey is running; start one first");
     const current = this.#circuit;
     if (current !== null && current.slug === slugify(body.track)) {
-      await this.#queue;
+      await this.#saves.flush();
       return this.status();
     }
     if (current !== null) {
@@ -204,7 +149,7 @@ export class SurveyService {
     }
     this.#enterCircuit(engine, body.track);
     this.#emit("track");
-    await this.#queue;
+    await this.#saves.flush();
     return this.status();
   }
 
@@ -258,13 +203,13 @@ export class SurveyService {
 
   /** Resolves once every queued load and save has been attempted. */
   async flush(): Promise<void> {
-    await this.#queue;
+    await this.#saves.flush();
   }
 
   /** Stops (and so saves) a running survey; waits for queued saves. */
   async shutdown(): Promise<void> {
     if (this.#engine !== null) await this.stop();
-    await this.#queue;
+    await this.#saves.flush();
   }
 
   #status(engine: SurveyEngine): SurveyStatus {
@@ -313,40 +258,27 @@ export class SurveyService {
     }
   }
 
-  #enqueue<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(task);
-    this.#queue = run.catch((err) => {
-      console.error("survey storage failed:", err);
-    });
-    return run;
-  }
-
   /** Names the run's circuit and queues reading its ordinal and stored crossings. */
   #enterCircuit(engine: SurveyEngine, label: string): void {
     const circuit: CircuitRef = { label, slug: slugify(label), ordinal: null };
     this.#circuit = circuit;
-    void this.#enqueue(async () => {
-      const stored = await readBundle(this.#deps.kv, circuit.slug);
-      circuit.ordinal = nextOrdinal(stored?.doc ?? null, this.#deps.sourceId);
-      if (this.#circuit === circuit && this.#engine === engine) {
-        engine.loadCrossings(stored?.doc.finish_crossings ?? []);
-      }
-    }).catch(() => {});
+    this.#saves.loadCircuit(circuit, (crossings) => {
+      if (this.#circuit === circuit && this.#engine === engine) engine.loadCrossings(crossings);
+    });
   }
 
   #loadMemory(engine: SurveyEngine, carId: number): void {
     this.#memoryCar = carId;
-    void this.#enqueue(async () => {
-      const memory = await getCarWidth(this.#deps.kv, carId);
+    this.#saves.loadCarWidth(carId, (memory) => {
       if (this.#engine === engine) engine.setMemory(carId, memory);
-    }).catch(() => {});
+    });
   }
 
   #rememberWidth(engine: SurveyEngine): void {
     const carId = engine.carId;
     const measured = engine.measuredWidth();
     if (carId === null || measured === null) return;
-    void this.#enqueue(() => rememberCarWidth(this.#deps.kv, carId, measured)).catch(() => {});
+    this.#saves.rememberWidth(carId, measured);
   }
 
   /**
@@ -364,57 +296,6 @@ export class SurveyService {
     const cells = engine.evidence.snapshot();
     const crossings = engine.crossings.map((c) => ({ ...c }));
     if (cells.length === 0 && crossings.length === 0) return Promise.resolve(null);
-    return this.#enqueue(() => this.#write(circuit, cells, crossings, reason, countRun));
-  }
-
-  async #write(
-    circuit: CircuitRef,
-    cells: RunCell[],
-    crossings: FinishCrossing[],
-    reason: SurveySave["reason"],
-    countRun: boolean,
-  ): Promise<SurveySave> {
-    const { kv, sourceId, bus } = this.#deps;
-    const now = this.#deps.now().toISOString();
-    const { head, result } = await updateBundle<MergeReport & { ordinal: number }>(
-      kv,
-      circuit.slug,
-      (current) => {
-        const ordinal = circuit.ordinal ?? nextOrdinal(current?.doc ?? null, sourceId);
-        const incoming = runBundle(cells, crossings, {
-          track: circuit.label,
-          source: sourceId,
-          ordinal,
-          countRun,
-          now,
-        });
-        const merged = merge(current?.doc ?? null, incoming, {
-          now,
-          // A survey never respells a stored circuit's name.
-          track: current?.doc.meta.track ?? circuit.label,
-          keepAuthored: true,
-          reconcileRuns: false,
-        });
-        return { doc: merged.merged, result: { ...merged.report, ordinal } };
-      },
-    );
-    circuit.ordinal ??= result.ordinal;
-    const save: SurveySave = {
-      reason,
-      slug: circuit.slug,
-      track: head.track,
-      generation: head.generation,
-      run: result.ordinal,
-      cells: cells.length,
-      crossings: crossings.length,
-      edges_before: result.edgesBefore,
-      edges: result.edgesAfter,
-      runs: head.runs,
-      at: now,
-    };
-    this.#lastSave = save;
-    bus.emit({ type: "bundle", slug: circuit.slug, track: head.track, reason: "survey" });
-    if (this.#engine !== null) this.#emit("save");
-    return save;
+    return this.#saves.save({ circuit, cells, crossings, reason, countRun });
   }
 }

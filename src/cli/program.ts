@@ -5,7 +5,7 @@
  * @module
  */
 import { Command, CommanderError } from "commander";
-import { APP_VERSION } from "../app/context.ts";
+import { APP_VERSION } from "../app/version.ts";
 import { ImportRejected } from "../core/errors.ts";
 import { addDemoCommand } from "./demo.ts";
 import { addExportCommands } from "./export.ts";

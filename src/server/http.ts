@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { cors } from "hono/cors";
 import { NotFound } from "../core/errors.ts";
-import type { App } from "../app/context.ts";
+import type { App } from "../app/create_app.ts";
 import { problemResponse } from "./problem.ts";
 import { authorize } from "./auth.ts";
 import { statusRoutes } from "./routes/status.ts";
@@ -19,7 +19,7 @@ import { schemaRoutes } from "./routes/schemas.ts";
 import { compiledRoutes } from "./routes/compiled.ts";
 import { trackRoutes } from "./routes/tracks.ts";
 import { officialRoutes } from "./routes/official.ts";
-import { closeEventStreams, eventRoutes } from "./routes/events.ts";
+import { eventRoutes, EventStreams } from "./routes/events.ts";
 import { surveyRoutes } from "./routes/survey.ts";
 import { bundleAuthoringRoutes } from "./routes/bundle_authoring.ts";
 
@@ -29,6 +29,8 @@ export interface HttpOptions {
   token?: string | null;
   /** The one browser origin allowed cross-origin access; null or absent sends no CORS headers. */
   cors?: string | null;
+  /** The event streams GET /api/events serves from; a new set, over the app's bus, by default. */
+  events?: EventStreams;
 }
 
 /** What Deno.serve hands Hono as its environment. */
@@ -70,7 +72,7 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   http.route("/api", compiledRoutes(app));
   http.route("/api", trackRoutes(app));
   http.route("/api", officialRoutes(app));
-  http.route("/api", eventRoutes(app));
+  http.route("/api", eventRoutes(opts.events ?? new EventStreams(app.bus)));
   http.notFound((c) => problemResponse(new NotFound(`no route for ${c.req.method} ${c.req.path}`)));
   http.onError((err) => problemResponse(err));
   return http;
@@ -82,6 +84,8 @@ export interface HttpServer {
   url: string;
   /** The bound port (useful when 0 was asked for). */
   port: number;
+  /** The clients of GET /api/events. */
+  events: EventStreams;
   /** Stops accepting and waits for open requests to finish. */
   close(): Promise<void>;
 }
@@ -91,7 +95,8 @@ export function startHttp(
   app: App,
   opts: { hostname: string; port: number } & HttpOptions,
 ): HttpServer {
-  const http = createHttpApp(app, opts);
+  const events = opts.events ?? new EventStreams(app.bus);
+  const http = createHttpApp(app, { ...opts, events });
   const server = Deno.serve(
     { hostname: opts.hostname, port: opts.port, onListen: () => {} },
     (req, info) => http.fetch(req, { remoteAddr: info.remoteAddr }),
@@ -101,9 +106,10 @@ export function startHttp(
   return {
     url: `http://${host}:${addr.port}`,
     port: addr.port,
+    events,
     close: () => {
       // Open event streams would otherwise hold the shutdown forever.
-      closeEventStreams(app);
+      events.closeAll();
       return server.shutdown();
     },
   };

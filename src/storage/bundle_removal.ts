@@ -4,6 +4,8 @@
  * silently: it either precedes the removal (and is removed with it) or
  * follows it (and recreates the bundle). The chunks are deleted afterwards;
  * if that is interrupted, the start-up sweep finds them unnamed and drops them.
+ * A failed chunk deletion is returned, not logged: storage writes nothing to
+ * the console, and the application decides who hears of it.
  *
  * @module
  */
@@ -12,8 +14,20 @@ import type { BundleHead } from "./bundles.ts";
 import { bundleChunkPrefix, bundleHeadKey } from "./bundles.ts";
 import { deleteBlob, withLockRetry } from "./blob.ts";
 
-/** Removes the bundle stored under `slug`; returns its last head, or null when none was stored. */
-export async function removeBundle(kv: Deno.Kv, slug: string): Promise<BundleHead | null> {
+/** What {@linkcode removeBundle} did. */
+export interface RemovedBundle {
+  /** The bundle's last head. */
+  head: BundleHead;
+  /**
+   * Why deleting the removed generation's chunks failed, or null when they
+   * are gone. The bundle is removed either way; the start-up sweep drops
+   * chunks left behind.
+   */
+  chunkError: Error | null;
+}
+
+/** Removes the bundle stored under `slug`; null when none was stored. */
+export async function removeBundle(kv: Deno.Kv, slug: string): Promise<RemovedBundle | null> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const entry = await kv.get<BundleHead>(bundleHeadKey(slug));
     if (entry.value === null) return null;
@@ -21,15 +35,13 @@ export async function removeBundle(kv: Deno.Kv, slug: string): Promise<BundleHea
       kv.atomic().check(entry).delete(bundleHeadKey(slug)).commit()
     );
     if (!res.ok) continue;
+    let chunkError: Error | null = null;
     try {
       await deleteBlob(kv, bundleChunkPrefix(slug, entry.value.generation));
     } catch (err) {
-      console.error(
-        "bundle store: deleting removed chunks failed (the start-up sweep will retry):",
-        err,
-      );
+      chunkError = err instanceof Error ? err : new Error(String(err));
     }
-    return entry.value;
+    return { head: entry.value, chunkError };
   }
   throw new Conflict(`bundle "${slug}" is changing too fast to be removed; try again`);
 }

@@ -35,17 +35,24 @@ const indexKey = (session: number, lap: number): Deno.KvKey => ["session_lap", s
 /** A lap ready to store: everything but its id and session. */
 export type NewLap = Omit<Lap, "id" | "session_id" | "counts_for_best">;
 
+/** What {@linkcode saveLap} stored: the lap's summary and its session as that commit left it. */
+export interface SavedLap {
+  lap: LapSummary;
+  session: Session;
+}
+
 /**
  * Stores `lap` in `sessionId`, re-judges which of the session's laps count
  * for best, and updates the session's counters, all in one commit. Returns
- * the stored summary.
+ * the stored summary and the session as written by that commit, so a
+ * caller need not read either back.
  *
  * A lap counts for best only when it is complete and, for a live lap, the
  * span guard passes it; the guard judges the session's complete live laps
  * alone. An imported complete lap counts without the guard. The session's
  * `best_lap_time_ms` is the fastest lap that counts.
  */
-export async function saveLap(kv: Deno.Kv, sessionId: number, lap: NewLap): Promise<LapSummary> {
+export async function saveLap(kv: Deno.Kv, sessionId: number, lap: NewLap): Promise<SavedLap> {
   const id = await nextId(kv, "lap");
   const ref = await writeBlob(kv, samplesPrefix(id), encodeSamples(lap.samples));
   const dist = lap.samples.dist;
@@ -78,17 +85,15 @@ export async function saveLap(kv: Deno.Kv, sessionId: number, lap: NewLap): Prom
       }
     });
     op.set(lapKey(id), stored).set(indexKey(sessionId, id), true);
-    op.set(
-      sessionKey(sessionId),
-      {
-        ...session.value,
-        updated_at: lap.finished_at,
-        lap_count: all.length,
-        best_lap_time_ms: bestOf(all),
-      } satisfies Session,
-    );
+    const updated: Session = {
+      ...session.value,
+      updated_at: lap.finished_at,
+      lap_count: all.length,
+      best_lap_time_ms: bestOf(all),
+    };
+    op.set(sessionKey(sessionId), updated);
     const res = await withLockRetry(() => op.commit());
-    if (res.ok) return publicSummary(stored);
+    if (res.ok) return { lap: publicSummary(stored), session: updated };
   }
   throw new Error(`session ${sessionId} is too contended to add a lap`);
 }

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from "react";
 import { Box, Text, useApp, useInput, useStdout } from "ink";
-import type { App } from "../app/context.ts";
+import type { App } from "../app/create_app.ts";
 import type { KeyHelp, ViewDef } from "./view_types.ts";
 import { GLOBAL_KEYS, VIEWS } from "./views.ts";
 import { Help } from "./help.tsx";

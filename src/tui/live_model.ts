@@ -13,8 +13,7 @@ import { FLAG } from "../core/gt7/frame.ts";
 import type { PacketFormat } from "../core/gt7/format.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { SessionKind, TrackSource } from "../core/laps/session.ts";
-import type { App } from "../app/context.ts";
-import { lap as loadLap, sessionLaps } from "../app/sessions.ts";
+import type { App } from "../app/create_app.ts";
 import { deltaToTrace, type LapTrace } from "./live_delta.ts";
 import { gearText, pedalPct } from "./format.ts";
 
@@ -259,11 +258,11 @@ export class LiveModel {
         return;
       }
       try {
-        const laps = await sessionLaps(this.#app, id);
+        const laps = await this.#app.sessions.laps(id);
         const best = bestLap(laps);
         let trace = this.#trace;
         if (best && trace?.lapId !== best.id) {
-          const full = await loadLap(this.#app, best.id);
+          const full = await this.#app.sessions.lap(best.id);
           const s = full.samples;
           trace = { lapId: best.id, trace: { t: s.t, x: s.pos_x, z: s.pos_z } };
         }

@@ -7,7 +7,7 @@
 import { useEffect } from "react";
 import { Box, Text } from "ink";
 import type { ViewProps } from "./view_types.ts";
-import { useLiveState } from "./use_app_state.ts";
+import { useLiveState } from "./use_live_state.ts";
 import type { LapRow, LinkState, LiveSnapshot, SessionInfo } from "./live_model.ts";
 import { PedalBar, RevLights } from "./bars.tsx";
 import {

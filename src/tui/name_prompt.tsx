@@ -3,7 +3,7 @@
  * session is still unnamed, the dashboard asks for the track's name, with
  * official names from the catalogue as suggestions. Saving makes a track
  * signature from that lap and names the session (POST /api/tracks
- * semantics, through {@linkcode createTrack}); Esc dismisses the prompt for
+ * semantics, through `app.tracks.create`); Esc dismisses the prompt for
  * that session for good. A session named by matching never asks.
  *
  * @module
@@ -12,9 +12,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Box, Text, useInput } from "ink";
 import TextInput from "ink-text-input";
 import type { AppEvent } from "../app/events.ts";
-import type { App } from "../app/context.ts";
-import { lap as loadLap } from "../app/sessions.ts";
-import { createTrack } from "../app/tracks.ts";
+import type { App } from "../app/create_app.ts";
 import { signatureOf } from "../core/identify/signature.ts";
 import { fit, lapTime, right } from "./format.ts";
 import { trackSuggestions } from "./track_suggestions.ts";
@@ -123,7 +121,7 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
   const [saving, setSaving] = useState(false);
 
   useLoad(
-    () => loadLap(app, target.lapId),
+    () => app.sessions.lap(target.lapId),
     [app, target.lapId],
     (full) => setLengthM(signatureOf(full.samples)?.length_m ?? null),
   );
@@ -136,7 +134,7 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
     const name = chosen?.name ?? typed;
     if (saving) return;
     setSaving(true);
-    createTrack(app, { name, lap_id: target.lapId }).then(
+    app.tracks.create({ name, lap_id: target.lapId }).then(
       (r) => onClose(`session ${target.sessionId} named "${r.signature.name}"`),
       (err) => {
         setSaving(false);

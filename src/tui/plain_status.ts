@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { App } from "../app/context.ts";
+import type { App } from "../app/create_app.ts";
 import type { AppEvent } from "../app/events.ts";
 import { LiveModel, type LiveSnapshot } from "./live_model.ts";
 import { delta, lapTime, lapTimer } from "./format.ts";

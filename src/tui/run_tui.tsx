@@ -5,7 +5,7 @@
  * @module
  */
 import { render, type RenderOptions } from "ink";
-import type { App } from "../app/context.ts";
+import type { App } from "../app/create_app.ts";
 import { AppView } from "./app_view.tsx";
 import { runPlainStatus } from "./plain_status.ts";
 

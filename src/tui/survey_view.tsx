@@ -2,25 +2,16 @@
  * The survey view: start and stop the border survey, label its circuit, arm
  * manual marks, and watch what the run has laid: cells per side, the
  * circuit's coverage, the finish line, and the track map with the car on it.
- *
- * The run's status comes from the bus's `survey` events and the map from the
- * circuit's compiled geometry, which is read again only when a `bundle`
- * event names the surveyed circuit. Per packet, nothing happens here: the
- * car's marker is placed from the latest frame when the view samples its
- * state (at most 20 times a second).
+ * Its state and keys are use_survey_state.ts's; this only draws.
  *
  * @module
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import type { SurveyStatus } from "../app/survey_status.ts";
-import { compiledFor } from "../app/geometry.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
 import type { ArmedMark } from "../core/survey/survey_step.ts";
 import type { KeyHelp, ViewProps } from "./view_types.ts";
-import { useSampled } from "./use_app_state.ts";
-import { useLoad } from "./use_load.ts";
-import { baseMap, carCell, type MapCell, withCar } from "./survey_map.ts";
+import { useSurveyState } from "./use_survey_state.ts";
 import { LinePrompt } from "./line_prompt.tsx";
 import { fit } from "./format.ts";
 
@@ -33,160 +24,31 @@ export const SURVEY_KEYS: readonly KeyHelp[] = [
   { key: "Space", action: "disarm the mark" },
 ];
 
-/** The mark each key arms. */
-export const MARK_KEYS: Readonly<Record<string, ArmedMark>> = {
-  z: { side: "L", kind: "wall" },
-  x: { side: "L", kind: "runoff" },
-  c: { side: "L", kind: "edge" },
-  ",": { side: "R", kind: "wall" },
-  ".": { side: "R", kind: "runoff" },
-  "/": { side: "R", kind: "edge" },
-};
-
 /** Width of the figures column; the map takes the rest. */
 const PANEL = 40;
 
-interface Message {
-  text: string;
-  error: boolean;
-}
-
-/** What the view samples: the run's status and the car's cell on the map. */
-interface Sample {
-  status: SurveyStatus;
-  car: MapCell | null;
-}
-
 /** The survey view. */
 export function SurveyView({ app, columns, rows, inputActive, setCapturing }: ViewProps) {
-  const status = useRef(app.survey.status());
-  const [message, setMessage] = useState<Message | null>(null);
-  const [draft, setDraft] = useState<string | null>(null);
-  const [compiled, setCompiled] = useState<{ slug: string; doc: CompiledTrack } | null>(null);
-  const [version, setVersion] = useState(0);
-  const slug = useRef<string | null>(status.current.slug);
-
-  useEffect(() =>
-    app.bus.subscribe((event) => {
-      if (event.type === "survey") {
-        status.current = event.status;
-        if (event.status.slug !== slug.current && event.status.slug !== null) {
-          slug.current = event.status.slug;
-          setVersion((v) => v + 1);
-        }
-      } else if (event.type === "bundle" && event.slug === slug.current) {
-        setVersion((v) => v + 1);
-      }
-    }), [app]);
-
-  const wanted = slug.current;
-  useLoad(
-    () => wanted === null ? null : compiledFor(app, wanted).then((doc) => ({ slug: wanted, doc })),
-    [app, version],
-    setCompiled,
-    // No bundle yet (nothing saved): the map waits for the first save.
-    () => setCompiled((c) => (c?.slug === wanted ? c : null)),
-  );
-
   const width = Math.max(60, columns);
   const mapCols = Math.max(10, width - PANEL - 1);
   // Two rows for the message and the keys, and one kept free (see LiveScreen).
   const mapRows = Math.max(4, rows - 3);
-  const map = useMemo(
-    () => (compiled ? baseMap(compiled.doc, mapCols, mapRows) : null),
-    [compiled, mapCols, mapRows],
-  );
-
-  const sample = useSampled<Sample>(() => {
-    const f = app.live.lastFrame;
-    return {
-      status: status.current,
-      car: map && f ? carCell(map, f.posX, f.posZ) : null,
-    };
+  const { status: s, compiled, map, draft, setDraft, saveLabel, message } = useSurveyState({
+    app,
+    mapCols,
+    mapRows,
+    inputActive,
+    setCapturing,
   });
-  const s = sample.status;
-
-  const stopLabelling = useCallback(() => {
-    setDraft(null);
-    setCapturing(false);
-  }, [setCapturing]);
-  useEffect(() => () => setCapturing(false), [setCapturing]);
-
-  const report = useCallback(
-    (p: Promise<unknown>, ok: (value: unknown) => string | null) =>
-      p.then(
-        (v) => {
-          // Results carry what events may not have yet (the run ordinal, read after the event).
-          status.current = v as SurveyStatus;
-          const text = ok(v);
-          if (text !== null) setMessage({ text, error: false });
-        },
-        (err) => setMessage({ text: (err as Error).message, error: true }),
-      ),
-    [],
-  );
-
-  const saveLabel = useCallback((label: string) => {
-    const running = app.survey.running;
-    const action = running
-      ? app.survey.setTrack({ track: label })
-      : app.survey.start({ track: label });
-    report(action, (v) => {
-      stopLabelling();
-      const st = v as SurveyStatus;
-      return running ? `circuit is now "${st.track}"` : `survey started on "${st.track}"`;
-    });
-  }, [app, report, stopLabelling]);
-
-  useInput((input, key) => {
-    if (draft !== null) {
-      if (key.escape) {
-        stopLabelling();
-        setMessage({ text: "label unchanged", error: false });
-      }
-      return;
-    }
-    if (input === "s") {
-      if (app.survey.running) {
-        report(app.survey.stop(), (v) => {
-          const save = (v as SurveyStatus).last_save;
-          return save
-            ? `stopped: saved run ${save.run} of "${save.track}", ${save.edges} cells in all`
-            : "stopped: nothing to save";
-        });
-      } else {
-        report(app.survey.start({}), (v) => {
-          const st = v as SurveyStatus;
-          return st.track ? `survey started on "${st.track}"` : "survey started: press t to label";
-        });
-      }
-    } else if (input === "t") {
-      setDraft(s.track);
-      setCapturing(true);
-      setMessage(null);
-    } else if (input === " " || MARK_KEYS[input]) {
-      const mark = MARK_KEYS[input] ?? null;
-      try {
-        status.current = app.survey.mark(
-          mark ? { side: mark.side, kind: mark.kind } : { side: null },
-        );
-        setMessage(null);
-      } catch (err) {
-        setMessage({ text: (err as Error).message, error: true });
-      }
-    }
-  }, { isActive: inputActive });
-
-  const shownMap = map && compiled?.slug === s.slug ? withCar(map, sample.car) : null;
   return (
     <Box flexDirection="column" width={width}>
       <Box>
         <Box flexDirection="column" width={PANEL} flexShrink={0}>
-          <SurveyFigures status={s} compiled={compiled?.slug === s.slug ? compiled.doc : null} />
+          <SurveyFigures status={s} compiled={compiled} />
         </Box>
         <Box flexDirection="column" marginLeft={1}>
-          {shownMap
-            ? shownMap.map((line, i) => <Text key={i}>{line}</Text>)
+          {map
+            ? map.map((line, i) => <Text key={i}>{line}</Text>)
             : <Text color="gray">{fit(mapPlaceholder(s), mapCols).trimEnd()}</Text>}
         </Box>
       </Box>
@@ -196,7 +58,7 @@ export function SurveyView({ app, columns, rows, inputActive, setCapturing }: Vi
           <LinePrompt
             label="Circuit label"
             value={draft}
-            onChange={(v) => setDraft((d) => (d === null ? null : v))}
+            onChange={setDraft}
             onSubmit={saveLabel}
             focus={inputActive}
           />

@@ -6,27 +6,16 @@
  *
  * @module
  */
-import { useCallback, useEffect, useState } from "react";
-import { Box, Text, useInput } from "ink";
-import { type BundleListItem, listBundles } from "../app/bundles.ts";
-import {
-  confirmOfficial,
-  officialSuggestion,
-  type OfficialSuggestionResult,
-} from "../app/official.ts";
-import { identifyUnlabelled } from "../app/tracks.ts";
+import { Box, Text } from "ink";
+import type { BundleListItem } from "../app/bundles.ts";
+import type { ImportProgress } from "../app/files.ts";
+import type { OfficialSuggestionResult } from "../app/official.ts";
 import type { KeyHelp, ViewProps } from "./view_types.ts";
-import {
-  importBundleFile,
-  importFraction,
-  type ImportProgress,
-  writeBundleExport,
-} from "./bundle_files.ts";
+import { importFraction } from "./import_progress.ts";
 import { ProgressBar } from "./bars.tsx";
 import { LinePrompt } from "./line_prompt.tsx";
-import { SAMPLE_MS } from "./use_app_state.ts";
-import { fit, plural, right } from "./format.ts";
-import { useLoad } from "./use_load.ts";
+import { fit, right } from "./format.ts";
+import { useTracksState } from "./use_tracks_state.ts";
 
 /** The keys of the tracks view, for the help overlay. */
 export const TRACKS_KEYS: readonly KeyHelp[] = [
@@ -41,151 +30,13 @@ export const TRACKS_KEYS: readonly KeyHelp[] = [
 /** The keys line under the list. */
 const TRACKS_HINT = "↑↓ bundle  o confirm official  e export  i import  u identify";
 
-interface Message {
-  text: string;
-  error: boolean;
-}
-
 /** Rows of titles, details, progress, messages and keys around the list. */
 const FIXED_ROWS = 8;
 
 /** The tracks view. */
 export function TracksView({ app, columns, rows, outDir, inputActive, setCapturing }: ViewProps) {
-  const [version, setVersion] = useState(0);
-  const [list, setList] = useState<BundleListItem[] | null>(null);
-  const [selected, setSelected] = useState<string | null>(null);
-  const [suggestion, setSuggestion] = useState<OfficialSuggestionResult | null>(null);
-  const [message, setMessage] = useState<Message | null>(null);
-  const [progress, setProgress] = useState<ImportProgress | null>(null);
-  const [path, setPath] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(
-    () =>
-      app.bus.subscribe((e) => {
-        if (e.type === "bundle") setVersion((v) => v + 1);
-      }),
-    [app],
-  );
-
-  useLoad(
-    () => listBundles(app),
-    [app, version],
-    setList,
-    (err) => setMessage({ text: `cannot list bundles: ${err.message}`, error: true }),
-  );
-
-  const index = list ? Math.max(0, list.findIndex((b) => b.slug === selected)) : 0;
-  const current = list?.[index] ?? null;
-
-  useLoad(
-    () => current && officialSuggestion(app, current.slug),
-    [app, current?.slug, version],
-    setSuggestion,
-    () => setSuggestion(null),
-  );
-
-  const shownSuggestion = suggestion?.slug === current?.slug ? suggestion : null;
-
-  const stopTyping = useCallback(() => {
-    setPath(null);
-    setCapturing(false);
-  }, [setCapturing]);
-  useEffect(() => () => setCapturing(false), [setCapturing]);
-
-  const startImport = useCallback((typed: string) => {
-    const file = typed.trim();
-    if (file === "") return;
-    stopTyping();
-    setBusy(true);
-    setMessage(null);
-    importBundleFile(
-      app,
-      file,
-      outDir,
-      setProgress,
-      () => new Promise((r) => setTimeout(r, SAMPLE_MS)),
-    ).then(
-      (r) => {
-        setSelected(r.slug);
-        setMessage({
-          text:
-            `imported "${r.track}": ${r.edges_before} -> ${r.edges} cells (+${r.added_edges}), ` +
-            `${plural(r.runs, "run")}`,
-          error: false,
-        });
-      },
-      (err) => {
-        setProgress(null);
-        setMessage({ text: `import failed: ${importError(err)}`, error: true });
-      },
-    ).finally(() => setBusy(false));
-  }, [app, outDir, stopTyping]);
-
-  useInput((input, key) => {
-    if (path !== null) {
-      if (key.escape) {
-        stopTyping();
-        setMessage({ text: "import cancelled", error: false });
-      }
-      return;
-    }
-    if ((key.upArrow || key.downArrow) && list && list.length > 0) {
-      const step = key.upArrow ? -1 : 1;
-      setSelected(list[Math.min(list.length - 1, Math.max(0, index + step))].slug);
-      return;
-    }
-    if (busy) return;
-    if (input === "i") {
-      setPath("");
-      setCapturing(true);
-      setMessage(null);
-    } else if (input === "u") {
-      setBusy(true);
-      setMessage({ text: "identifying unlabelled sessions...", error: false });
-      identifyUnlabelled(app).then(
-        (r) => {
-          const names = Object.entries(r.tracks).map(([n, k]) => `${n} x${k}`).join(", ");
-          setMessage({
-            text: `identify: checked ${r.checked}, identified ${r.identified}` +
-              (names ? ` (${names})` : ""),
-            error: false,
-          });
-        },
-        (err) => setMessage({ text: `identify: ${err.message}`, error: true }),
-      ).finally(() => setBusy(false));
-    } else if (!current) {
-      if (input === "o" || input === "e") setMessage({ text: "no bundle selected", error: true });
-    } else if (input === "e") {
-      writeBundleExport(app, current.slug, outDir).then(
-        (p) => setMessage({ text: `wrote ${p}`, error: false }),
-        (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
-      );
-    } else if (input === "o") {
-      const s = shownSuggestion?.suggestion;
-      if (!s) {
-        setMessage({
-          text: current.official ? "already confirmed" : "no suggestion to confirm",
-          error: true,
-        });
-        return;
-      }
-      const official = {
-        track: s.track,
-        layout: s.layout,
-        official_id: s.official_id,
-        official_name: s.official_name,
-        turns: s.turns,
-        length_m: s.length_m,
-        reverse: s.reverse,
-      };
-      confirmOfficial(app, current.slug, { official }).then(
-        (r) => setMessage({ text: `${r.track} is ${r.official?.official_name}`, error: false }),
-        (err) => setMessage({ text: err.message, error: true }),
-      );
-    }
-  }, { isActive: inputActive });
-
+  const { list, index, current, suggestion, progress, path, setPath, startImport, message } =
+    useTracksState({ app, outDir, inputActive, setCapturing });
   const width = Math.max(60, columns);
   const listRows = Math.max(2, rows - FIXED_ROWS - 1);
   return (
@@ -197,7 +48,7 @@ export function TracksView({ app, columns, rows, outDir, inputActive, setCapturi
         ? <Text color="gray">No track bundles yet: survey a circuit or import one (i).</Text>
         : <BundleTable list={list} index={index} rows={listRows} width={width} />}
       <Box height={1} />
-      <Text wrap="truncate">{officialLine(current, shownSuggestion)}</Text>
+      <Text wrap="truncate">{officialLine(current, suggestion)}</Text>
       <ProgressLine progress={progress} width={width} />
       <Text wrap="truncate" color={message?.error ? "red" : "cyan"}>{message?.text ?? " "}</Text>
       {path !== null
@@ -205,7 +56,7 @@ export function TracksView({ app, columns, rows, outDir, inputActive, setCapturi
           <LinePrompt
             label="Import bundle from"
             value={path}
-            onChange={(v) => setPath((p) => (p === null ? null : v))}
+            onChange={setPath}
             onSubmit={startImport}
             focus={inputActive}
           />
@@ -213,12 +64,6 @@ export function TracksView({ app, columns, rows, outDir, inputActive, setCapturi
         : <Text color="gray" wrap="truncate">{TRACKS_HINT}</Text>}
     </Box>
   );
-}
-
-function importError(err: unknown): string {
-  const issues = (err as { issues?: { path: string; message: string }[] }).issues;
-  const first = issues?.[0];
-  return first ? `${first.path}: ${first.message}` : (err as Error).message;
 }
 
 /** The selected bundle's official match, or the catalogue's suggestion for it. */

@@ -7,9 +7,7 @@
  *
  * @module
  */
-import { useEffect, useMemo, useRef, useState } from "react";
-import type { App } from "../app/context.ts";
-import { LiveModel, type LiveSnapshot } from "./live_model.ts";
+import { useEffect, useRef, useState } from "react";
 
 /** Sampling period: 20 samples, so at most 20 renders, a second. */
 export const SAMPLE_MS = 50;
@@ -35,19 +33,6 @@ export function useSampled<T>(sample: () => T, intervalMs: number = SAMPLE_MS): 
     return () => clearInterval(timer);
   }, [intervalMs]);
   return value;
-}
-
-/**
- * The live view's state for `app`, sampled at most 20 times a second. The
- * model behind it follows the app's bus while the component is mounted.
- */
-export function useLiveState(app: App): LiveSnapshot {
-  const model = useMemo(() => new LiveModel(app), [app]);
-  useEffect(() => {
-    model.start();
-    return () => model.stop();
-  }, [model]);
-  return useSampled(() => model.snapshot());
 }
 
 /**

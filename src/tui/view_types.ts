@@ -7,7 +7,7 @@
  * @module
  */
 import type { ComponentType } from "react";
-import type { App } from "../app/context.ts";
+import type { App } from "../app/create_app.ts";
 
 /** One key and what it does, as the help overlay lists it. */
 export interface KeyHelp {
@@ -15,6 +15,13 @@ export interface KeyHelp {
   key: string;
   /** What it does, in a few words. */
   action: string;
+}
+
+/** A line a view shows after an action: what happened, or why it failed. */
+export interface ViewMessage {
+  text: string;
+  /** True for a failure (drawn red). */
+  error: boolean;
 }
 
 /** What the root gives every view. */

@@ -1,14 +1,6 @@
 import { strict as assert } from "node:assert";
-import { createApp } from "../../src/app/context.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
-import { importBundle } from "../../src/app/bundles.ts";
-import {
-  deleteBundle,
-  getSections,
-  putCorners,
-  putSections,
-  renameBundle,
-} from "../../src/app/bundle_authoring.ts";
 import { NotFound } from "../../src/core/errors.ts";
 import { getBundleHead } from "../../src/storage/bundles.ts";
 import { FORMAT } from "../core/bundle/arbitraries.ts";
@@ -31,25 +23,25 @@ Deno.test("authoring edits announce themselves and change only what they name", 
     const app = await createApp({ kv, now: () => new Date("2026-11-21T12:00:00.000Z") });
     const events: AppEvent[] = [];
     app.bus.subscribe((e) => events.push(e));
-    await importBundle(app, doc("Ring"));
+    await app.bundles.import(doc("Ring"));
     const before = await getBundleHead(kv, "ring");
-    const corners = await putCorners(app, "ring", [{ apex: { x: 1, z: 2 } }, {
+    const corners = await app.bundles.putCorners("ring", [{ apex: { x: 1, z: 2 } }, {
       apex: { x: 3, z: 4 },
     }]);
     assert.deepEqual(corners.corners.map((c) => c.n), [1, 2]);
-    const sections = await putSections(app, "ring", { sections: [] });
+    const sections = await app.bundles.putSections("ring", { sections: [] });
     assert.deepEqual(sections.sections, []);
-    assert.deepEqual((await getSections(app, "ring")).sections, []);
+    assert.deepEqual((await app.bundles.sections("ring")).sections, []);
     const head = await getBundleHead(kv, "ring");
     assert.equal(head!.edges, before!.edges);
     assert.equal(head!.corners, 2);
     assert.ok(head!.generation > before!.generation);
-    const renamed = await renameBundle(app, "ring", { track: "Big Ring" });
+    const renamed = await app.bundles.rename("ring", { track: "Big Ring" });
     assert.deepEqual([renamed.slug, renamed.merged, renamed.edges], ["big-ring", false, 1]);
     // The authored corners travel with the rename.
     assert.equal((await getBundleHead(kv, "big-ring"))!.corners, 2);
-    await deleteBundle(app, "big-ring");
-    await assert.rejects(deleteBundle(app, "big-ring"), NotFound);
+    await app.bundles.delete("big-ring");
+    await assert.rejects(app.bundles.delete("big-ring"), NotFound);
     assert.deepEqual(
       events.filter((e) => e.type === "bundle").map((e) =>
         e.type === "bundle" && [e.slug, e.reason]

@@ -1,7 +1,6 @@
 import { strict as assert } from "node:assert";
-import { type App, createApp } from "../../src/app/context.ts";
+import { type App, createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
-import { exportBundle, getBundle, importBundle, listBundles } from "../../src/app/bundles.ts";
 import { BadRequest, ImportRejected, NotFound } from "../../src/core/errors.ts";
 import { merge } from "../../src/core/bundle/merge.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
@@ -43,7 +42,7 @@ async function snapshot(kv: Deno.Kv): Promise<[Deno.KvKey, unknown, string][]> {
 
 /** The exported document with `updated_at` blanked, to compare everything else. */
 async function content(app: App, slug: string): Promise<string> {
-  const doc = await exportBundle(app, slug);
+  const doc = await app.bundles.export(slug);
   doc.meta.updated_at = "";
   return serialiseBundle(doc);
 }
@@ -66,7 +65,7 @@ function v1Doc(): Raw {
 Deno.test("a 6-cell v4 import adds 6; repeating it adds 0 and changes no votes or counters", async () => {
   await withApp(async (app, events) => {
     const raw = v4Doc(6, { source: FRIEND, run: 4 });
-    const first = await importBundle(app, raw);
+    const first = await app.bundles.import(raw);
     assert.deepEqual({ ...first, generation: 0 }, {
       slug: "test-ring",
       track: "Test Ring",
@@ -91,14 +90,14 @@ Deno.test("a 6-cell v4 import adds 6; repeating it adds 0 and changes no votes o
       sections_kept: false,
       official_kept: false,
     });
-    const second = await importBundle(app, raw);
+    const second = await app.bundles.import(raw);
     assert.equal(second.edges_before, 6);
     assert.equal(second.added_edges, 0);
     assert.equal(second.added_points, 0);
     assert.deepEqual(second.source_runs, { [FRIEND]: 4 });
     assert.equal(second.updated_at, "2026-11-21T12:00:01.000Z");
     assert.ok(second.generation > first.generation);
-    const doc = await getBundle(app, "test-ring");
+    const doc = await app.bundles.get("test-ring");
     for (const e of doc.edges) assert.deepEqual(e.votes, { auto: { [FRIEND]: [4, 4] } });
     assert.deepEqual(events, [
       { type: "bundle", slug: "test-ring", track: "Test Ring", reason: "import" },
@@ -109,26 +108,26 @@ Deno.test("a 6-cell v4 import adds 6; repeating it adds 0 and changes no votes o
 
 Deno.test("my [1,1] and a friend's imported [3,3] are both kept: total 4, runs 4", async () => {
   await withApp(async (app) => {
-    await importBundle(app, v4Doc(1, { source: ME, run: 1 }));
-    const result = await importBundle(app, v4Doc(1, { source: FRIEND, run: 3 }));
+    await app.bundles.import(v4Doc(1, { source: ME, run: 1 }));
+    const result = await app.bundles.import(v4Doc(1, { source: FRIEND, run: 3 }));
     assert.equal(result.runs, 4);
     assert.deepEqual(result.source_runs, { [ME]: 1, [FRIEND]: 3 });
-    const doc = await getBundle(app, "test-ring");
+    const doc = await app.bundles.get("test-ring");
     assert.deepEqual(doc.edges[0].votes, { auto: { [FRIEND]: [3, 3], [ME]: [1, 1] } });
   });
 });
 
 Deno.test("a v2 import is stored as v4 under a synthetic source, the same on re-import", async () => {
   await withApp(async (app) => {
-    const first = await importBundle(app, legacyDoc(4));
+    const first = await app.bundles.import(legacyDoc(4));
     assert.equal(first.slug, "old-ring");
-    const doc = await getBundle(app, "old-ring");
+    const doc = await app.bundles.get("old-ring");
     assert.equal(doc.version, 4);
     const sources = Object.keys(doc.meta.source_runs);
     assert.equal(sources.length, 1);
     assert.notEqual(sources[0], app.sourceId);
     assert.deepEqual(doc.edges[0].votes, { auto: { [sources[0]]: [2, 3] } });
-    const again = await importBundle(app, legacyDoc(4));
+    const again = await app.bundles.import(legacyDoc(4));
     assert.equal(again.sources, 1);
     assert.equal(again.added_edges, 0);
     assert.deepEqual(again.source_runs, first.source_runs);
@@ -137,11 +136,11 @@ Deno.test("a v2 import is stored as v4 under a synthetic source, the same on re-
 
 Deno.test("two 80-cell v2 files that differ only in the last cell vote as two sources", async () => {
   await withApp(async (app) => {
-    await importBundle(app, legacyDoc(80));
-    const result = await importBundle(app, legacyDoc(80, { lastX: 500 }));
+    await app.bundles.import(legacyDoc(80));
+    const result = await app.bundles.import(legacyDoc(80, { lastX: 500 }));
     assert.equal(result.sources, 2);
     assert.equal(result.edges, 81);
-    const doc = await getBundle(app, "old-ring");
+    const doc = await app.bundles.get("old-ring");
     assert.equal(Object.keys(doc.edges[0].votes.auto!).length, 2);
   });
 });
@@ -151,7 +150,7 @@ Deno.test("source_runs {} with votes at run 4 is stored as {src: 4}, runs 4", as
     const raw = v4Doc(2, { source: FRIEND, run: 4 }) as Loose;
     raw.meta.source_runs = {};
     raw.meta.runs = 0;
-    const result = await importBundle(app, raw);
+    const result = await app.bundles.import(raw);
     assert.deepEqual(result.source_runs, { [FRIEND]: 4 });
     assert.equal(result.runs, 4);
   });
@@ -166,11 +165,11 @@ Deno.test("re-importing the same file, in every version, changes nothing but upd
   ];
   for (const [version, raw] of files) {
     await withApp(async (app) => {
-      const first = await importBundle(app, clone(raw));
+      const first = await app.bundles.import(clone(raw));
       const before = await content(app, first.slug);
       const headBefore = (await getBundleHead(app.kv, first.slug))!;
       for (let i = 0; i < 2; i++) {
-        const again = await importBundle(app, clone(raw));
+        const again = await app.bundles.import(clone(raw));
         assert.equal(again.added_edges, 0, version);
         assert.notEqual(again.updated_at, first.updated_at, version);
         assert.equal(await content(app, first.slug), before, version);
@@ -182,8 +181,8 @@ Deno.test("re-importing the same file, in every version, changes nothing but upd
         );
       }
       // So does importing the bundle's own export.
-      const exported = await exportBundle(app, first.slug);
-      const again = await importBundle(app, JSON.parse(JSON.stringify(exported)));
+      const exported = await app.bundles.export(first.slug);
+      const again = await app.bundles.import(JSON.parse(JSON.stringify(exported)));
       assert.equal(again.added_edges, 0);
       assert.equal(await content(app, first.slug), before, version);
     });
@@ -192,9 +191,9 @@ Deno.test("re-importing the same file, in every version, changes nothing but upd
 
 Deno.test("a v1 file upgrades: co-located kinds become votes of one cell at run 0", async () => {
   await withApp(async (app) => {
-    const result = await importBundle(app, v1Doc());
+    const result = await app.bundles.import(v1Doc());
     assert.equal(result.edges, 3);
-    const doc = await getBundle(app, "old-ring");
+    const doc = await app.bundles.get("old-ring");
     const [source] = Object.keys(doc.meta.source_runs);
     assert.deepEqual(doc.edges[0].votes, {
       runoff: { [source]: [1, 0] },
@@ -220,18 +219,18 @@ Deno.test("authored corners, sections and an official match stay when local ones
     local.corners = [{ name: "Mine", direction: "L", apex: { x: 30, z: 5 } }];
     local.sections = [{ name: "S1", start: { x: 0, z: 0 }, end: { x: 1, z: 1 } }];
     local.meta.official = official;
-    await importBundle(app, local);
+    await app.bundles.import(local);
 
     const incoming = v4Doc(3, { source: FRIEND }) as Loose;
     incoming.corners = [{ name: "Theirs", apex: { x: 1, z: 1 } }, { apex: { x: 2, z: 2 } }];
     incoming.sections = [{ name: "T1", start: { x: 5, z: 5 }, end: { x: 6, z: 6 } }];
     incoming.meta.official = { ...official, official_id: "other" };
-    const result = await importBundle(app, incoming);
+    const result = await app.bundles.import(incoming);
     assert.equal(result.corners_kept, true);
     assert.equal(result.sections_kept, true);
     assert.equal(result.official_kept, true);
     assert.equal(result.corners, 1);
-    const doc = await getBundle(app, "test-ring");
+    const doc = await app.bundles.get("test-ring");
     assert.deepEqual(doc.corners, [{
       n: 1,
       name: "Mine",
@@ -248,30 +247,30 @@ Deno.test("authored corners, sections and an official match stay when local ones
 
 Deno.test("into a bundle without corners, incoming corners apply and nothing is 'kept'", async () => {
   await withApp(async (app) => {
-    await importBundle(app, v4Doc(3));
+    await app.bundles.import(v4Doc(3));
     const incoming = v4Doc(3, { source: FRIEND }) as Loose;
     incoming.corners = [{ name: "T1", apex: { x: 1, z: 1 } }];
-    const result = await importBundle(app, incoming);
+    const result = await app.bundles.import(incoming);
     assert.equal(result.corners_kept, false);
     assert.equal(result.official_kept, false);
-    assert.deepEqual((await getBundle(app, "test-ring")).corners.map((c) => c.name), ["T1"]);
+    assert.deepEqual((await app.bundles.get("test-ring")).corners.map((c) => c.name), ["T1"]);
   });
 });
 
 Deno.test("a track override names and places the bundle; blank is refused, long is cut", async () => {
   await withApp(async (app) => {
-    const renamed = await importBundle(app, v4Doc(2), { track: "  Lago Maggiore - East End " });
+    const renamed = await app.bundles.import(v4Doc(2), { track: "  Lago Maggiore - East End " });
     assert.equal(renamed.slug, "lago-maggiore-east-end");
     assert.equal(renamed.track, "Lago Maggiore - East End");
-    assert.equal((await getBundle(app, "lago-maggiore-east-end")).meta.track, renamed.track);
-    await assert.rejects(getBundle(app, "test-ring"), NotFound);
+    assert.equal((await app.bundles.get("lago-maggiore-east-end")).meta.track, renamed.track);
+    await assert.rejects(app.bundles.get("test-ring"), NotFound);
 
-    const long = await importBundle(app, v4Doc(2), { track: "N".repeat(500) });
+    const long = await app.bundles.import(v4Doc(2), { track: "N".repeat(500) });
     assert.equal(long.track, "N".repeat(80));
     assert.equal(long.slug, "n".repeat(80));
 
     const before = await snapshot(app.kv);
-    await assert.rejects(importBundle(app, v4Doc(2), { track: " \t " }), (err: Error) => {
+    await assert.rejects(app.bundles.import(v4Doc(2), { track: " \t " }), (err: Error) => {
       assert.ok(err instanceof BadRequest);
       assert.equal(err.message, "track override cannot be blank");
       return true;
@@ -283,20 +282,20 @@ Deno.test("a track override names and places the bundle; blank is refused, long 
 Deno.test("reads: canonical slugs only, 404 for unknown, list rows from the heads", async () => {
   await withApp(async (app) => {
     for (const bad of ["Test-Ring", "test ring", "-test", "test--ring", "", "a_b"]) {
-      await assert.rejects(getBundle(app, bad), (err: Error) => {
+      await assert.rejects(app.bundles.get(bad), (err: Error) => {
         assert.ok(err instanceof BadRequest, bad);
         assert.equal(err.message, "invalid bundle name");
         assert.equal((err as BadRequest).issues[0].path, "path.slug");
         return true;
       });
     }
-    await assert.rejects(getBundle(app, "test-ring"), NotFound);
-    await assert.rejects(exportBundle(app, "test-ring"), NotFound);
-    assert.deepEqual(await listBundles(app), []);
+    await assert.rejects(app.bundles.get("test-ring"), NotFound);
+    await assert.rejects(app.bundles.export("test-ring"), NotFound);
+    assert.deepEqual(await app.bundles.list(), []);
 
-    await importBundle(app, v4Doc(3, { source: FRIEND, run: 2 }));
-    await importBundle(app, legacyDoc(4));
-    assert.deepEqual(await listBundles(app), [
+    await app.bundles.import(v4Doc(3, { source: FRIEND, run: 2 }));
+    await app.bundles.import(legacyDoc(4));
+    assert.deepEqual(await app.bundles.list(), [
       {
         slug: "old-ring",
         track: "Old Ring",
@@ -327,8 +326,8 @@ Deno.test("an export is the canonical v4 document: stored kinds re-resolved, map
     raw.edges[0].votes = { straddle: { [FRIEND]: [1, 2], [ME]: [1, 1] }, wall: { [ME]: [1, 1] } };
     raw.edges[0].kind = "auto";
     raw.meta.source_runs = { [FRIEND]: 2, [ME]: 1 };
-    await importBundle(app, raw);
-    const doc = await exportBundle(app, "test-ring");
+    await app.bundles.import(raw);
+    const doc = await app.bundles.export("test-ring");
     assert.equal(doc.edges[0].kind, "wall");
     assert.deepEqual(Object.keys(doc.edges[0].votes), ["wall", "straddle"]);
     assert.deepEqual(Object.keys(doc.edges[0].votes.straddle!), [ME, FRIEND]);
@@ -348,10 +347,10 @@ Deno.test("an export is the canonical v4 document: stored kinds re-resolved, map
 Deno.test("a merge past 50,000 edges is refused whole and leaves the store unchanged", async () => {
   await withApp(async (app) => {
     const base = { sources: [ME], runs: 3, track: "Big Ring" };
-    await importBundle(app, syntheticBundle({ ...base, cells: 30_000, seed: 1 }));
+    await app.bundles.import(syntheticBundle({ ...base, cells: 30_000, seed: 1 }));
     const before = await snapshot(app.kv);
     await assert.rejects(
-      importBundle(app, syntheticBundle({ ...base, cells: 20_001, seed: 2, first: 30_000 })),
+      app.bundles.import(syntheticBundle({ ...base, cells: 20_001, seed: 2, first: 30_000 })),
       (err: Error) => {
         assert.ok(err instanceof ImportRejected);
         assert.equal(err.issues[0].path, "$.edges");
@@ -361,8 +360,7 @@ Deno.test("a merge past 50,000 edges is refused whole and leaves the store uncha
     );
     assert.deepEqual(await snapshot(app.kv), before);
     // Exactly at the limit is fine.
-    const full = await importBundle(
-      app,
+    const full = await app.bundles.import(
       syntheticBundle({ ...base, cells: 20_000, seed: 2, first: 30_000 }),
     );
     assert.equal(full.edges, 50_000);
@@ -384,7 +382,7 @@ Deno.test("ten concurrent imports of one circuit end as the sequential imports w
       { ...legacyDoc(10, { version: 3 }), meta: { track: "Test Ring", runs: 3 } },
       { ...v1Doc(), meta: { track: "test ring", runs: 1 } },
     ];
-    const results = await Promise.all(files.map((f) => importBundle(app, clone(f))));
+    const results = await Promise.all(files.map((f) => app.bundles.import(clone(f))));
     assert.ok(results.every((r) => r.slug === "test-ring"));
 
     const order = results.map((r, i) => [r.generation, i]).sort((a, b) => a[0] - b[0]);
@@ -393,7 +391,7 @@ Deno.test("ten concurrent imports of one circuit end as the sequential imports w
       const incoming = upgradeImported(validateBundle(clone(files[i])));
       expected = merge(expected, incoming, { now: results[i].updated_at }).merged;
     }
-    const stored = await exportBundle(app, "test-ring");
+    const stored = await app.bundles.export("test-ring");
     assert.equal(serialiseBundle(stored), serialiseBundle(expected!));
   });
 });

@@ -1,12 +1,10 @@
 import { strict as assert } from "node:assert";
-import { type App, createApp } from "../../src/app/context.ts";
+import { type App, createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
 import {
   type CaptureImportProgress,
   type CaptureImportResult,
-  importCapture,
 } from "../../src/app/capture_import.ts";
-import { createTrack } from "../../src/app/tracks.ts";
 import { CaptureError, parseCapture } from "../../src/core/gt7/capture.ts";
 import { type CaptureFile, openCaptureFile } from "../../src/core/gt7/capture_file.ts";
 import { readCurrentLap, readPacketId } from "../../src/core/gt7/decode.ts";
@@ -56,7 +54,7 @@ Deno.test({
       const events: AppEvent[] = [];
       app.bus.subscribe((e) => events.push(e));
       const file = openCaptureFile(readFixture(SUZUKA));
-      const result = await importCapture(app, file, {
+      const result = await app.laps.importCapture(file, {
         onProgress: (p) => progress.push(p),
         progressEveryMs: 0,
       });
@@ -126,7 +124,7 @@ Deno.test({
     const app = await freshApp();
     const reference = await freshApp();
     try {
-      const result = await importCapture(app, openCaptureFile(bytes));
+      const result = await app.laps.importCapture(openCaptureFile(bytes));
       const garbage = mixed.garbage.length;
       assert.equal(garbage, 2140);
       // Garbage in thirds: a packet size failing the magic check, then two sizes of no format.
@@ -164,7 +162,7 @@ Deno.test({
       assert.equal(lap.total_ticks, 5942);
 
       // Through encryption and garbage, the same lap as the decrypted capture gives.
-      await importCapture(reference, openCaptureFile(readFixture(SUZUKA)));
+      await reference.laps.importCapture(openCaptureFile(readFixture(SUZUKA)));
       assert.deepEqual(sameDrive(lap), sameDrive(await onlyLap(reference, 1)));
     } finally {
       app.kv.close();
@@ -187,7 +185,7 @@ Deno.test({
       assert.ok(live, "the synthetic drive stored a lap before the import");
       const before = app.live.status();
 
-      const result = await importCapture(app, openCaptureFile(readFixture(SUZUKA)));
+      const result = await app.laps.importCapture(openCaptureFile(readFixture(SUZUKA)));
       assert.equal(result.laps, 1);
       assert.deepEqual(result.sessions, [live.id + 1]);
       assert.deepEqual(app.live.status(), before);
@@ -213,16 +211,16 @@ Deno.test({
     const app = await freshApp();
     try {
       const capture = readFixture(SUZUKA);
-      const first = await importCapture(app, openCaptureFile(capture));
+      const first = await app.laps.importCapture(openCaptureFile(capture));
       assert.deepEqual(first.named, []);
       const [lap] = await listLaps(app.kv, 1);
-      await createTrack(app, { name: "Suzuka Circuit", lap_id: lap.id });
+      await app.tracks.create({ name: "Suzuka Circuit", lap_id: lap.id });
       // Session 1 unnamed again: it would match, but the next import must leave it alone.
       await updateSession(app.kv, 1, (s) => ({ ...s, track_name: "", track_source: "" }));
 
       const events: AppEvent[] = [];
       app.bus.subscribe((e) => events.push(e));
-      const second = await importCapture(app, openCaptureFile(capture));
+      const second = await app.laps.importCapture(openCaptureFile(capture));
       assert.deepEqual(second.sessions, [2]);
       assert.deepEqual(second.named, [{ session: 2, track: "Suzuka Circuit" }]);
       assert.equal((await getSession(app.kv, 2))!.track_name, "Suzuka Circuit");
@@ -249,7 +247,7 @@ Deno.test("a file of garbage stores nothing; a file without datagrams is refused
       startedAtMs: 0,
       trailingBytes: 0,
     };
-    const result = await importCapture(app, junk);
+    const result = await app.laps.importCapture(junk);
     assert.equal(result.datagrams, 3);
     assert.equal(result.decoded, 0);
     assert.equal(result.rejected_size, 1);
@@ -258,7 +256,7 @@ Deno.test("a file of garbage stores nothing; a file without datagrams is refused
     assert.equal(result.incomplete_laps, null);
     assert.deepEqual(result.sessions, []);
     await assert.rejects(
-      importCapture(app, { ...junk, datagrams: [], arrivals: [] }),
+      app.laps.importCapture({ ...junk, datagrams: [], arrivals: [] }),
       (e: unknown) => e instanceof CaptureError && e.message === "record file holds no datagrams",
     );
     assert.deepEqual(await listSessions(app.kv), []);

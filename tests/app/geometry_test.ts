@@ -1,7 +1,5 @@
 import { strict as assert } from "node:assert";
-import { type App, createApp } from "../../src/app/context.ts";
-import { importBundle, listBundles } from "../../src/app/bundles.ts";
-import { compiledFor, mapSvg, watchBundles } from "../../src/app/geometry.ts";
+import { type App, createApp } from "../../src/app/create_app.ts";
 import { BadRequest, NotFound } from "../../src/core/errors.ts";
 import { deleteCompiled, getCompiledHead } from "../../src/storage/compiled.ts";
 import { getBundleHead } from "../../src/storage/bundles.ts";
@@ -26,19 +24,19 @@ const whole = borderCells(ovalCentre(100, 100, 10));
 
 Deno.test("compiledFor compiles the current generation once, then serves it from the cache", async () => {
   await withApp(async (app) => {
-    await assert.rejects(compiledFor(app, "Test Circuit"), BadRequest);
-    await assert.rejects(compiledFor(app, "test-circuit"), NotFound);
-    await importBundle(app, bundleOf(half));
+    await assert.rejects(app.geometry.compiled("Test Circuit"), BadRequest);
+    await assert.rejects(app.geometry.compiled("test-circuit"), NotFound);
+    await app.bundles.import(bundleOf(half));
     const head = (await getBundleHead(app.kv, "test-circuit"))!;
-    const first = await compiledFor(app, "test-circuit");
+    const first = await app.geometry.compiled("test-circuit");
     assert.equal(first.coverage.L.closed, false);
     assert.deepEqual(first._bundle_identity, [head.generation, head.json_bytes]);
     assert.equal((await getCompiledHead(app.kv, "test-circuit"))!.generation, head.generation);
     // A second read is the same compile (same compiled_at), not a new one.
-    assert.equal((await compiledFor(app, "test-circuit")).compiled_at, first.compiled_at);
+    assert.equal((await app.geometry.compiled("test-circuit")).compiled_at, first.compiled_at);
     // Importing the rest of the ring makes a new generation and a new, closed compile.
-    await importBundle(app, bundleOf(whole));
-    const second = await compiledFor(app, "test-circuit");
+    await app.bundles.import(bundleOf(whole));
+    const second = await app.geometry.compiled("test-circuit");
     assert.notEqual(second.compiled_at, first.compiled_at);
     assert.equal(second.coverage.L.closed, true);
     assert.equal(second.coverage.L.pct, 100);
@@ -48,41 +46,44 @@ Deno.test("compiledFor compiles the current generation once, then serves it from
 
 Deno.test("a deleted cache is rebuilt on the next read; the list carries coverage figures", async () => {
   await withApp(async (app) => {
-    await importBundle(app, bundleOf(whole));
-    const before = await compiledFor(app, "test-circuit");
+    await app.bundles.import(bundleOf(whole));
+    const before = await app.geometry.compiled("test-circuit");
     await deleteCompiled(app.kv, "test-circuit");
     assert.equal(await getCompiledHead(app.kv, "test-circuit"), null);
     // Another app over the same store has no memory cache: it must compile again.
     const other = await createApp({ kv: app.kv, now: () => new Date("2027-01-01T00:00:00Z") });
-    const rebuilt = await compiledFor(other, "test-circuit");
+    const rebuilt = await other.geometry.compiled("test-circuit");
     assert.equal(rebuilt.compiled_at, "2027-01-01T00:00:00.000Z");
     assert.deepEqual({ ...rebuilt, compiled_at: "" }, { ...before, compiled_at: "" });
-    const rows = await listBundles(other);
+    const rows = await other.bundles.list();
     assert.deepEqual(rows.map((r) => r.coverage), [
       { left_pct: 100, right_pct: 100, road_pct: 100, closed: true },
     ]);
-    assert.match(await mapSvg(other, "test-circuit"), /^<svg /);
+    assert.match(await other.geometry.mapSvg("test-circuit"), /^<svg /);
   });
 });
 
 Deno.test("the list shows null coverage for a bundle without cells", async () => {
   await withApp(async (app) => {
-    await importBundle(app, bundleOf([], { track: "Empty" }));
-    assert.deepEqual((await listBundles(app)).map((r) => [r.slug, r.coverage]), [["empty", null]]);
+    await app.bundles.import(bundleOf([], { track: "Empty" }));
+    assert.deepEqual((await app.bundles.list()).map((r) => [r.slug, r.coverage]), [[
+      "empty",
+      null,
+    ]]);
   });
 });
 
 Deno.test("watchBundles rebuilds on a bundle change, so reads find the compile ready", async () => {
   await withApp(async (app) => {
-    const watch = watchBundles(app);
+    const watch = app.geometry.watch();
     try {
-      await importBundle(app, bundleOf(half));
+      await app.bundles.import(bundleOf(half));
       await watch.idle();
       const head = (await getBundleHead(app.kv, "test-circuit"))!;
       const cached = (await getCompiledHead(app.kv, "test-circuit"))!;
       assert.equal(cached.generation, head.generation);
       assert.equal(cached.coverage.L.closed, false);
-      await importBundle(app, bundleOf(whole));
+      await app.bundles.import(bundleOf(whole));
       await watch.idle();
       const next = (await getCompiledHead(app.kv, "test-circuit"))!;
       assert.ok(next.generation > cached.generation);

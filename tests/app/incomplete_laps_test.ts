@@ -4,10 +4,7 @@
  * the lap that names its session.
  */
 import { strict as assert } from "node:assert";
-import { type App, createApp } from "../../src/app/context.ts";
-import { importBundle } from "../../src/app/bundles.ts";
-import { fingerprintsOf } from "../../src/app/fingerprints.ts";
-import { createTrack, identifyUnlabelled } from "../../src/app/tracks.ts";
+import { type App, createApp } from "../../src/app/create_app.ts";
 import { Conflict } from "../../src/core/errors.ts";
 import { generateCircuit } from "../../src/core/synthetic/circuit.ts";
 import { planDrive, syntheticFrames } from "../../src/core/synthetic/drive.ts";
@@ -32,7 +29,7 @@ async function withApp(fn: (app: App, kv: Deno.Kv) => Promise<void>): Promise<vo
     const app = await createApp({ kv, now: () => NOW });
     await fn(app, kv);
     await app.live.flush();
-    await fingerprintsOf(app).idle();
+    await app.tracks.fingerprints.idle();
   } finally {
     kv.close();
   }
@@ -88,7 +85,7 @@ Deno.test("an incomplete lap makes no signature: POST /api/tracks answers 409 na
     await drive(app, true);
     const [whole, holed] = await listLaps(kv, app.live.session!.id);
     await assert.rejects(
-      createTrack(app, { name: "Ring Eleven", lap_id: holed.id }),
+      app.tracks.create({ name: "Ring Eleven", lap_id: holed.id }),
       (e: Conflict) => {
         assert.ok(e instanceof Conflict);
         assert.equal(
@@ -101,7 +98,7 @@ Deno.test("an incomplete lap makes no signature: POST /api/tracks answers 409 na
     );
     assert.deepEqual(await listSignatures(kv), []);
     // The complete lap of the same session makes one.
-    const made = await createTrack(app, { name: "Ring Eleven", lap_id: whole.id });
+    const made = await app.tracks.create({ name: "Ring Eleven", lap_id: whole.id });
     assert.equal(made.signature.lap_id, whole.id);
   });
 });
@@ -109,16 +106,20 @@ Deno.test("an incomplete lap makes no signature: POST /api/tracks answers 409 na
 Deno.test("an incomplete lap never names its session, live or by identify", async () => {
   const from = PLAN.crossingFrames[1] - 5; // lap 1 too short to store: lap 2 is the only lap
   await withApp(async (app, kv) => {
-    await importBundle(app, circuitBundle(generateCircuit(SEED), "Ring Eleven"));
+    await app.bundles.import(circuitBundle(generateCircuit(SEED), "Ring Eleven"));
     await drive(app, true, from);
     const session = app.live.session!;
     assert.deepEqual((await listLaps(kv, session.id)).map((l) => l.complete), [false]);
     assert.equal(session.track_name, "");
-    assert.deepEqual(await identifyUnlabelled(app), { checked: 0, identified: 0, tracks: {} });
+    assert.deepEqual(await app.tracks.identifyUnlabelled(), {
+      checked: 0,
+      identified: 0,
+      tracks: {},
+    });
   });
   // The same lap without the hole names the session from the bundle.
   await withApp(async (app, kv) => {
-    await importBundle(app, circuitBundle(generateCircuit(SEED), "Ring Eleven"));
+    await app.bundles.import(circuitBundle(generateCircuit(SEED), "Ring Eleven"));
     await drive(app, false, from);
     const session = app.live.session!;
     assert.deepEqual((await listLaps(kv, session.id)).map((l) => l.complete), [true]);

@@ -5,8 +5,7 @@
  */
 import { strict as assert } from "node:assert";
 import { noFixtures, readGzFixture } from "../_fixtures.ts";
-import { type App, createApp } from "../../src/app/context.ts";
-import { exportLapFile, importLapFile } from "../../src/app/lap_exchange.ts";
+import { type App, createApp } from "../../src/app/create_app.ts";
 import { parseCapture } from "../../src/core/gt7/capture.ts";
 import { decodeFrame } from "../../src/core/gt7/decode.ts";
 import type { Frame } from "../../src/core/gt7/frame.ts";
@@ -76,9 +75,9 @@ Deno.test({
 
       // A faster lap from elsewhere (made up from the same one), imported mid-session.
       const [liveLap] = await listLaps(kv, live.id);
-      const file = JSON.parse(JSON.stringify(await exportLapFile(app, liveLap.id)));
+      const file = JSON.parse(JSON.stringify(await app.laps.exportFile(liveLap.id)));
       file.lap.time_ms = 99020;
-      const result = await importLapFile(app, file);
+      const result = await app.laps.importFile(file);
       assert.equal(result.created_session, true);
       assert.equal(result.session.kind, "imported");
       assert.notEqual(result.session.id, live.id);
@@ -117,7 +116,7 @@ Deno.test({
       await app.live.flush();
       assert.equal((await listSessions(kv)).length, 0, "no lap yet, so no session stored");
 
-      const result = await importLapFile(app, fileOf(suzukaLap()));
+      const result = await app.laps.importFile(fileOf(suzukaLap()));
       assert.equal(result.created_session, true);
       assert.equal(result.session.kind, "imported");
       assert.equal(app.live.session, null, "the import made no live session");
@@ -139,8 +138,8 @@ Deno.test({
   async fn() {
     await withApp(async (app, kv) => {
       const file = fileOf(suzukaLap());
-      const first = await importLapFile(app, file);
-      const second = await importLapFile(app, file);
+      const first = await app.laps.importFile(file);
+      const second = await app.laps.importFile(file);
       for (const r of [first, second]) {
         assert.equal(r.created_session, true);
         assert.equal(r.session.kind, "imported");
@@ -193,7 +192,7 @@ Deno.test({
         },
       };
       assert.equal(Object.keys(v1.lap.samples).length, 15);
-      const result = await importLapFile(app, JSON.parse(JSON.stringify(v1)));
+      const result = await app.laps.importFile(JSON.parse(JSON.stringify(v1)));
       const stored = (await getLap(kv, result.lap.id))!;
 
       assert.equal(stored.min_oil_pressure, -1);
@@ -300,7 +299,7 @@ Deno.test({
       ["a live session with a lap and an imported one", async (app) => {
         for (const f of suzuka().slice(0, SUZUKA_LAP_END + 30)) app.live.ingest(f);
         await app.live.flush();
-        await importLapFile(app, good);
+        await app.laps.importFile(good);
       }],
     ];
     for (const [stage, prepare] of stages) {
@@ -308,11 +307,11 @@ Deno.test({
         await prepare(app);
         const before = await snapshot(kv);
         for (const [why, file] of rejectedFiles(good)) {
-          await assert.rejects(importLapFile(app, file), ImportRejected, `${stage}: ${why}`);
+          await assert.rejects(app.laps.importFile(file), ImportRejected, `${stage}: ${why}`);
           assert.deepEqual(await snapshot(kv), before, `${stage}: ${why} wrote something`);
         }
         // The same store still takes a good file, so the rejections were not vacuous.
-        const ok = await importLapFile(app, good);
+        const ok = await app.laps.importFile(good);
         assert.ok((await snapshot(kv)).length > before.length);
         assert.equal(ok.lap.imported, true);
       });

@@ -1,12 +1,14 @@
 import { strict as assert } from "node:assert";
-import { createApp } from "../../src/app/context.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
 import { planDrive, syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import { updateSession } from "../../src/storage/sessions.ts";
 
 Deno.test("frame taps see every frame and lap hooks act before the lap is announced", async () => {
   const kv = await Deno.openKv(":memory:");
-  const app = await createApp({ kv, now: () => new Date("2026-11-21T10:00:00Z") });
+  const logged: string[] = [];
+  const log = { warn: () => {}, error: (message: string) => logged.push(message) };
+  const app = await createApp({ kv, now: () => new Date("2026-11-21T10:00:00Z"), log });
   const plan = planDrive({ seed: 3, laps: 2 });
 
   let tapped = 0;
@@ -31,14 +33,8 @@ Deno.test("frame taps see every frame and lap hooks act before the lap is announ
     if (e.type === "lap") announced.push(`${e.lap.number}:${e.session.track_name}`);
   });
 
-  const originalError = console.error;
-  console.error = () => {};
-  try {
-    for (const frame of syntheticFrames({ seed: 3, laps: 2 })) app.live.ingest(frame);
-    await app.live.flush();
-  } finally {
-    console.error = originalError;
-  }
+  for (const frame of syntheticFrames({ seed: 3, laps: 2 })) app.live.ingest(frame);
+  await app.live.flush();
 
   assert.equal(tapped, plan.totalFrames);
   untap();
@@ -51,6 +47,8 @@ Deno.test("frame taps see every frame and lap hooks act before the lap is announ
   assert.equal(hookCalls[0].replace(/:\d+:/, ":N:"), "first:N:");
   assert.equal(hookCalls[1].split(":")[2], "Hooked");
   assert.equal(hookCalls.length, 2 * laps);
+  // Each failure of the second hook went to the app's log, not the console.
+  assert.deepEqual(logged, Array(laps).fill("lap hook failed"));
   assert.equal(app.live.session?.track_name, "Hooked");
   kv.close();
 });

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { type App, createApp } from "../../src/app/context.ts";
+import { type App, createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
 import { AUTOSAVE_FRAMES } from "../../src/app/survey.ts";
 import { BadRequest, Conflict } from "../../src/core/errors.ts";

@@ -1,10 +1,6 @@
 import { strict as assert } from "node:assert";
-import { type App, createApp } from "../../src/app/context.ts";
+import { type App, createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
-import { importBundle } from "../../src/app/bundles.ts";
-import { fingerprintsOf } from "../../src/app/fingerprints.ts";
-import { confirmOfficial, officialSuggestion } from "../../src/app/official.ts";
-import { createTrack, deleteTrack, identifyUnlabelled, listTracks } from "../../src/app/tracks.ts";
 import { BadRequest, Conflict, NotFound } from "../../src/core/errors.ts";
 import { finishRecordedLap } from "../../src/core/laps/recorded_lap.ts";
 import type { RecordedLap } from "../../src/core/laps/recorder.ts";
@@ -28,7 +24,7 @@ async function withApp(fn: (app: App, events: AppEvent[]) => Promise<void>): Pro
     await fn(app, events);
   } finally {
     await app.live.flush();
-    await fingerprintsOf(app).idle();
+    await app.tracks.fingerprints.idle();
     kv.close();
   }
 }
@@ -42,7 +38,7 @@ async function storeLap(app: App, lap: RecordedLap): Promise<{ session: number; 
     car_name: "Test car",
   });
   const saved = await saveLap(app.kv, session.id, finishRecordedLap(lap, NOW.toISOString()));
-  return { session: session.id, lap: saved.id };
+  return { session: session.id, lap: saved.lap.id };
 }
 
 /** Feeds a synthetic drive into `app`'s live service and waits for the writes. */
@@ -64,7 +60,7 @@ Deno.test("POST /api/tracks: stores the signature, names the lap's session and b
     const live = app.live.session!;
     assert.equal(live.track_name, "");
     const stored = await storeLap(app, LAP_SEED_3[0]);
-    const result = await createTrack(app, { name: "  Ring Three ", lap_id: stored.lap });
+    const result = await app.tracks.create({ name: "  Ring Three ", lap_id: stored.lap });
     assert.equal(result.signature.id, 1);
     assert.equal(result.signature.name, "Ring Three");
     assert.equal(result.signature.provenance, "user");
@@ -78,24 +74,24 @@ Deno.test("POST /api/tracks: stores the signature, names the lap's session and b
     assert.equal(app.live.session?.track_name, "Ring Three");
     const renamed = events.filter((e) => e.type === "session" && e.reason === "renamed");
     assert.equal(renamed.length, 2);
-    assert.deepEqual(await listTracks(app), [result.signature]);
+    assert.deepEqual(await app.tracks.list(), [result.signature]);
   });
 });
 
 Deno.test("POST /api/tracks refuses a bad body, an unknown lap, a lap without positions; nothing stored", async () => {
   await withApp(async (app) => {
     const stored = await storeLap(app, LAP_SEED_5);
-    await assert.rejects(createTrack(app, { name: "  ", lap_id: stored.lap }), BadRequest);
-    await assert.rejects(createTrack(app, { name: "X", lap_id: "1" }), (e: BadRequest) => {
+    await assert.rejects(app.tracks.create({ name: "  ", lap_id: stored.lap }), BadRequest);
+    await assert.rejects(app.tracks.create({ name: "X", lap_id: "1" }), (e: BadRequest) => {
       assert.deepEqual(e.issues, [{ path: "$.lap_id", message: "must be a positive integer" }]);
       return true;
     });
-    await assert.rejects(createTrack(app, [1]), BadRequest);
-    await assert.rejects(createTrack(app, { name: "X", lap_id: 99 }), NotFound);
+    await assert.rejects(app.tracks.create([1]), BadRequest);
+    await assert.rejects(app.tracks.create({ name: "X", lap_id: 99 }), NotFound);
     const nan = LAP_SEED_5.samples.t.map(() => Number.NaN);
     const empty = { ...LAP_SEED_5, samples: { ...LAP_SEED_5.samples, pos_x: nan, pos_z: nan } };
     const blank = await storeLap(app, empty as RecordedLap);
-    await assert.rejects(createTrack(app, { name: "X", lap_id: blank.lap }), /no position data/);
+    await assert.rejects(app.tracks.create({ name: "X", lap_id: blank.lap }), /no position data/);
     assert.deepEqual(await listSignatures(app.kv), []);
     assert.equal((await getSession(app.kv, stored.session))?.track_name, "");
   });
@@ -104,11 +100,11 @@ Deno.test("POST /api/tracks refuses a bad body, an unknown lap, a lap without po
 Deno.test("DELETE /api/tracks/{id}: 404 when unknown; sessions keep their names", async () => {
   await withApp(async (app) => {
     const stored = await storeLap(app, LAP_SEED_5);
-    const { signature } = await createTrack(app, { name: "Five", lap_id: stored.lap });
-    await assert.rejects(deleteTrack(app, 99), NotFound);
+    const { signature } = await app.tracks.create({ name: "Five", lap_id: stored.lap });
+    await assert.rejects(app.tracks.delete(99), NotFound);
     const before = await getSession(app.kv, stored.session);
-    await deleteTrack(app, signature.id);
-    await assert.rejects(deleteTrack(app, signature.id), NotFound);
+    await app.tracks.delete(signature.id);
+    await assert.rejects(app.tracks.delete(signature.id), NotFound);
     assert.deepEqual(await getSession(app.kv, stored.session), before);
     assert.equal((await listLaps(app.kv, stored.session)).length, 1);
   });
@@ -117,7 +113,7 @@ Deno.test("DELETE /api/tracks/{id}: 404 when unknown; sessions keep their names"
 Deno.test("live: a new session is named by signature on its first lap, announced before the lap", async () => {
   await withApp(async (app) => {
     const stored = await storeLap(app, LAP_SEED_3[1]);
-    await createTrack(app, { name: "Ring Three", lap_id: stored.lap });
+    await app.tracks.create({ name: "Ring Three", lap_id: stored.lap });
     // A second app on the same store: a fresh live session on the same circuit.
     const app2 = await createApp({ kv: app.kv, now: () => NOW });
     const events: AppEvent[] = [];
@@ -137,7 +133,7 @@ Deno.test("live: a new session is named by signature on its first lap, announced
 
 Deno.test("live: with no signature the bundle names the session; elsewhere it stays unnamed", async () => {
   await withApp(async (app, events) => {
-    await importBundle(app, circuitBundle(generateCircuit(4), "Ring Four"));
+    await app.bundles.import(circuitBundle(generateCircuit(4), "Ring Four"));
     await drive(app, 5, 1);
     assert.equal(app.live.session?.track_name, "");
     assert.equal(events.some((e) => e.type === "session" && e.reason === "identified"), false);
@@ -145,7 +141,7 @@ Deno.test("live: with no signature the bundle names the session; elsewhere it st
     await drive(app2, 4, 1);
     assert.equal(app2.live.session?.track_name, "Ring Four");
     assert.equal(app2.live.session?.track_source, "bundle");
-    await fingerprintsOf(app2).idle();
+    await app2.tracks.fingerprints.idle();
   });
 });
 
@@ -157,7 +153,7 @@ Deno.test("live: an unsure first lap leaves the session unnamed and a later lap 
     await drive(app, 7, 2, 0, split);
     assert.equal(app.live.session?.lap_count, 1);
     assert.equal(app.live.session?.track_name, "");
-    await importBundle(app, circuitBundle(generateCircuit(7), "Ring Seven"));
+    await app.bundles.import(circuitBundle(generateCircuit(7), "Ring Seven"));
     await drive(app, 7, 2, split);
     assert.equal(app.live.session?.lap_count, 2);
     assert.equal(app.live.session?.track_name, "Ring Seven");
@@ -171,7 +167,7 @@ Deno.test("live: an unsure first lap leaves the session unnamed and a later lap 
 Deno.test("live: during a labelled survey the session takes the label, even over a match", async () => {
   await withApp(async (app, events) => {
     // A bundle that would match names the session "Ring Seven" without the survey...
-    await importBundle(app, circuitBundle(generateCircuit(7), "Ring Seven"));
+    await app.bundles.import(circuitBundle(generateCircuit(7), "Ring Seven"));
     // ...but the driver is surveying and said which circuit this is.
     await app.survey.start({ track: "Seven Test" });
     await drive(app, 7, 2);
@@ -196,7 +192,7 @@ Deno.test("live: during a labelled survey the session takes the label, even over
       "Ring Seven",
       "bundle",
     ]);
-    await fingerprintsOf(app2).idle();
+    await app2.tracks.fingerprints.idle();
   });
 });
 
@@ -204,9 +200,9 @@ Deno.test("identify: 409 with nothing known; names the matching unlabelled sessi
   await withApp(async (app, events) => {
     const a = await storeLap(app, LAP_SEED_3[0]);
     const b = await storeLap(app, LAP_SEED_5);
-    await assert.rejects(identifyUnlabelled(app), Conflict);
-    await importBundle(app, circuitBundle(generateCircuit(3), "Ring"));
-    assert.deepEqual(await identifyUnlabelled(app), {
+    await assert.rejects(app.tracks.identifyUnlabelled(), Conflict);
+    await app.bundles.import(circuitBundle(generateCircuit(3), "Ring"));
+    assert.deepEqual(await app.tracks.identifyUnlabelled(), {
       checked: 2,
       identified: 1,
       tracks: { Ring: 1 },
@@ -216,26 +212,30 @@ Deno.test("identify: 409 with nothing known; names the matching unlabelled sessi
     assert.equal((await getSession(app.kv, b.session))?.track_name, "");
     assert.equal(events.filter((e) => e.type === "session" && e.reason === "identified").length, 1);
     // Named sessions are not tried again.
-    assert.deepEqual(await identifyUnlabelled(app), { checked: 1, identified: 0, tracks: {} });
+    assert.deepEqual(await app.tracks.identifyUnlabelled(), {
+      checked: 1,
+      identified: 0,
+      tracks: {},
+    });
   });
 });
 
 Deno.test("identify: a signature beats a bundle, and the shortest full lap is the one tried", async () => {
   await withApp(async (app) => {
-    await importBundle(app, circuitBundle(generateCircuit(3), "Bundle Ring"));
+    await app.bundles.import(circuitBundle(generateCircuit(3), "Bundle Ring"));
     const a = await storeLap(app, LAP_SEED_3[0]);
-    const sig = await createTrack(app, { name: "Signature Ring", lap_id: a.lap });
+    const sig = await app.tracks.create({ name: "Signature Ring", lap_id: a.lap });
     const b = await storeLap(app, LAP_SEED_3[1]);
-    assert.deepEqual(await identifyUnlabelled(app), {
+    assert.deepEqual(await app.tracks.identifyUnlabelled(), {
       checked: 1,
       identified: 1,
       tracks: { "Signature Ring": 1 },
     });
     assert.equal((await getSession(app.kv, b.session))?.track_source, "signature");
     // Without the signature, the bundle names the next one.
-    await deleteTrack(app, sig.signature.id);
+    await app.tracks.delete(sig.signature.id);
     const c = await storeLap(app, LAP_SEED_3[1]);
-    assert.deepEqual(await identifyUnlabelled(app), {
+    assert.deepEqual(await app.tracks.identifyUnlabelled(), {
       checked: 1,
       identified: 1,
       tracks: { "Bundle Ring": 1 },
@@ -246,8 +246,8 @@ Deno.test("identify: a signature beats a bundle, and the shortest full lap is th
 
 Deno.test("fingerprints are cached by generation and rebuilt after a bundle event", async () => {
   await withApp(async (app) => {
-    const cache = fingerprintsOf(app);
-    await importBundle(app, circuitBundle(generateCircuit(3), "Ring"));
+    const cache = app.tracks.fingerprints;
+    await app.bundles.import(circuitBundle(generateCircuit(3), "Ring"));
     assert.equal(cache.builds, 0);
     const first = await cache.candidates();
     assert.equal(first.length, 1);
@@ -256,7 +256,7 @@ Deno.test("fingerprints are cached by generation and rebuilt after a bundle even
     assert.equal(cache.builds, 1);
     const gen1 = cache.peek("ring")!.generation;
     // A partial survey of the same circuit under the same name: a new generation.
-    await importBundle(app, circuitBundle(generateCircuit(3), "Ring", { dx: 0.4 }));
+    await app.bundles.import(circuitBundle(generateCircuit(3), "Ring", { dx: 0.4 }));
     await cache.idle();
     assert.equal(cache.builds, 2);
     const entry = cache.peek("ring")!;
@@ -270,26 +270,26 @@ Deno.test("fingerprints are cached by generation and rebuilt after a bundle even
 Deno.test("official: the suggestion never sets meta.official; PUT confirms; an import keeps it", async () => {
   await withApp(async (app, events) => {
     const stored = await storeLap(app, LAP_SEED_5);
-    await importBundle(app, circuitBundle(generateCircuit(5), "Autopolis"));
-    await createTrack(app, { name: "Autopolis", lap_id: stored.lap });
+    await app.bundles.import(circuitBundle(generateCircuit(5), "Autopolis"));
+    await app.tracks.create({ name: "Autopolis", lap_id: stored.lap });
     const head = (await getBundleHead(app.kv, "autopolis"))!;
-    const s = await officialSuggestion(app, "autopolis");
+    const s = await app.bundles.officialSuggestion("autopolis");
     assert.equal(s.suggestion?.official_id, "1d0c5e");
     assert.equal(s.official, null);
     assert.ok(s.length_m! > 3300);
     assert.equal((await getBundleHead(app.kv, "autopolis"))!.generation, head.generation);
     assert.equal((await readBundle(app.kv, "autopolis"))!.doc.meta.official, null);
-    await assert.rejects(officialSuggestion(app, "nowhere"), NotFound);
-    await assert.rejects(officialSuggestion(app, "Not A Slug"), BadRequest);
+    await assert.rejects(app.bundles.officialSuggestion("nowhere"), NotFound);
+    await assert.rejects(app.bundles.officialSuggestion("Not A Slug"), BadRequest);
 
     const { track: _t, country: _c, confidence: _f, why: _w, ...rest } = s.suggestion!;
     const official = { track: s.suggestion!.track, ...rest };
     await assert.rejects(
-      confirmOfficial(app, "autopolis", { official: { ...official, turns: -1 } }),
+      app.bundles.confirmOfficial("autopolis", { official: { ...official, turns: -1 } }),
       (e: BadRequest) => e.issues[0].path === "$.official.turns",
     );
-    await assert.rejects(confirmOfficial(app, "nowhere", { official }), NotFound);
-    const confirmed = await confirmOfficial(app, "autopolis", { official });
+    await assert.rejects(app.bundles.confirmOfficial("nowhere", { official }), NotFound);
+    const confirmed = await app.bundles.confirmOfficial("autopolis", { official });
     assert.equal(confirmed.official?.official_id, "1d0c5e");
     const last = events.at(-1)!;
     assert.deepEqual(last, {
@@ -298,15 +298,18 @@ Deno.test("official: the suggestion never sets meta.official; PUT confirms; an i
       track: "Autopolis",
       reason: "official",
     });
-    assert.equal((await officialSuggestion(app, "autopolis")).suggestion, null);
+    assert.equal((await app.bundles.officialSuggestion("autopolis")).suggestion, null);
 
     const incoming = circuitBundle(generateCircuit(5), "Autopolis");
     (incoming.meta as Record<string, unknown>).official = { ...official, official_id: "2c2c67" };
-    const imported = await importBundle(app, incoming);
+    const imported = await app.bundles.import(incoming);
     assert.equal(imported.official_kept, true);
     assert.equal(imported.official?.official_id, "1d0c5e");
     assert.equal((await readBundle(app.kv, "autopolis"))!.doc.meta.official?.official_id, "1d0c5e");
     // Clearing is a human's act too.
-    assert.equal((await confirmOfficial(app, "autopolis", { official: null })).official, null);
+    assert.equal(
+      (await app.bundles.confirmOfficial("autopolis", { official: null })).official,
+      null,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { createProgram, describeError, unknownCommand } from "../../src/cli/program.ts";
 import { ImportRejected } from "../../src/core/errors.ts";
-import { APP_VERSION } from "../../src/app/context.ts";
+import { APP_VERSION } from "../../src/app/version.ts";
 
 const main = new URL("../../main.ts", import.meta.url).pathname;
 

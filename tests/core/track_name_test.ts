@@ -2,8 +2,7 @@ import { strict as assert } from "node:assert";
 import { isTrackName, MAX_TRACK_CHARS, trackNameProblem } from "../../src/core/track_name.ts";
 import { validateBundle } from "../../src/core/bundle/validate.ts";
 import { ImportRejected } from "../../src/core/errors.ts";
-import { trackLabelSchema } from "../../src/app/request_body.ts";
-import { validTrackName } from "../../src/app/session_admin.ts";
+import { trackLabelSchema, validTrackName } from "../../src/app/request_body.ts";
 
 Deno.test("trackNameProblem: blank, too long (in code points), control characters", () => {
   assert.equal(trackNameProblem("Suzuka Circuit"), null);

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type App, createApp } from "../../src/app/context.ts";
+import { type App, createApp } from "../../src/app/create_app.ts";
+import { consoleLog } from "../../src/server/console_log.ts";
 import { type HttpOptions, startHttp } from "../../src/server/http.ts";
 
 /** Options of {@linkcode withServer}. */
@@ -24,7 +25,7 @@ export async function withServer(
 ): Promise<void> {
   const kv = await Deno.openKv(":memory:");
   const now = opts.now;
-  const app = await createApp({ kv, now: now ? () => now : undefined });
+  const app = await createApp({ kv, now: now ? () => now : undefined, log: consoleLog });
   const server = startHttp(app, { hostname: "127.0.0.1", port: 0, ...opts.http });
   try {
     await fn(server.url, app);

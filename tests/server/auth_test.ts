@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { createApp } from "../../src/app/context.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import { createHttpApp } from "../../src/server/http.ts";
 import { authorize, isLoopback } from "../../src/server/auth.ts";
 import { Unauthorized } from "../../src/server/problem.ts";

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { type App } from "../../src/app/context.ts";
+import { type App } from "../../src/app/create_app.ts";
 import { FORMAT } from "../core/bundle/arbitraries.ts";
 import { straight } from "../core/survey/_frames.ts";
 import { withServer as serve } from "./_server.ts";

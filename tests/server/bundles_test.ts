@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { Hono } from "hono";
-import { type App, createApp } from "../../src/app/context.ts";
+import { type App, createApp } from "../../src/app/create_app.ts";
 import { problemResponse } from "../../src/server/problem.ts";
 import { bundleRoutes } from "../../src/server/routes/bundles.ts";
 import { bundleJsonSchema } from "../../src/core/bundle/json_schema.ts";

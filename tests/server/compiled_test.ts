@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { type App, createApp } from "../../src/app/context.ts";
+import { type App, createApp } from "../../src/app/create_app.ts";
 import { createHttpApp } from "../../src/server/http.ts";
 import { compiledTrackSchema } from "../../src/core/geometry/schema.ts";
 import { borderCells, bundleOf, ovalCentre } from "../core/geometry/_cells.ts";

@@ -34,7 +34,7 @@ async function storeCapture(kv: Deno.Kv, file: string): Promise<number> {
     track_name: "Spa-Francorchamps",
   });
   const lap = finishRecordedLap(recordCapture(file), "2026-11-21T10:02:00.000Z");
-  return (await saveLap(kv, s.id, lap)).id;
+  return (await saveLap(kv, s.id, lap)).lap.id;
 }
 
 async function sessionsCount(url: string): Promise<number> {

@@ -1,6 +1,5 @@
 import { strict as assert } from "node:assert";
-import { type App } from "../../src/app/context.ts";
-import { fingerprintsOf } from "../../src/app/fingerprints.ts";
+import { type App } from "../../src/app/create_app.ts";
 import { finishRecordedLap } from "../../src/core/laps/recorded_lap.ts";
 import { generateCircuit } from "../../src/core/synthetic/circuit.ts";
 import { saveLap } from "../../src/storage/laps.ts";
@@ -13,7 +12,7 @@ const NOW = new Date("2026-11-21T12:00:00.000Z");
 const [LAP] = syntheticLaps(2);
 
 function withServer(fn: (url: string, app: App) => Promise<void>): Promise<void> {
-  return serve(fn, { now: NOW, afterClose: (app) => fingerprintsOf(app).idle() });
+  return serve(fn, { now: NOW, afterClose: (app) => app.tracks.fingerprints.idle() });
 }
 
 async function storeLap(app: App, lap = LAP): Promise<{ session: number; lap: number }> {
@@ -24,7 +23,7 @@ async function storeLap(app: App, lap = LAP): Promise<{ session: number; lap: nu
     car_name: "Test car",
   });
   const saved = await saveLap(app.kv, s.id, finishRecordedLap(lap, NOW.toISOString()));
-  return { session: s.id, lap: saved.id };
+  return { session: s.id, lap: saved.lap.id };
 }
 
 function send(url: string, method: string, body?: unknown): Promise<Response> {

@@ -92,7 +92,7 @@ Deno.test("a long lap is chunked under the value limit and reads back equal", as
     car_name: "x",
   });
   const lap = newLap(60 * 60 * 30, 90_000); // 30 minutes of samples
-  const summary = await saveLap(kv, session.id, lap);
+  const { lap: summary, session: returned } = await saveLap(kv, session.id, lap);
   let chunks = 0;
   for await (const e of kv.list<Uint8Array>({ prefix: ["lap_samples", summary.id] })) {
     chunks++;
@@ -104,6 +104,8 @@ Deno.test("a long lap is chunked under the value limit and reads back equal", as
   const stored = await getSession(kv, session.id);
   assert.equal(stored?.lap_count, 1);
   assert.equal(stored?.best_lap_time_ms, 90_000);
+  // The session saveLap returns is the one its commit wrote.
+  assert.deepEqual(returned, stored);
 });
 
 Deno.test("the span guard excludes a short lap from the best and re-judges siblings", async () => {
@@ -121,7 +123,7 @@ Deno.test("an incomplete lap is stored but never counts for best, even when fast
   using kv = await Deno.openKv(":memory:");
   const s = await createSession(kv, { kind: "live", started_at: "t", car_id: 1, car_name: "c" });
   await saveLap(kv, s.id, newLap(700, 60_000));
-  const holed = await saveLap(kv, s.id, newLap(700, 50_000, 1, 120));
+  const { lap: holed } = await saveLap(kv, s.id, newLap(700, 50_000, 1, 120));
   await saveLap(kv, s.id, newLap(700, 59_000));
   assert.equal(holed.complete, false);
   assert.equal(holed.counts_for_best, false);
@@ -159,8 +161,8 @@ Deno.test("a lap stored before laps carried coverage is judged from its count an
   using kv = await Deno.openKv(":memory:");
   const s = await createSession(kv, { kind: "live", started_at: "t", car_id: 1, car_name: "c" });
   // 700 samples: whole for 11,667 ms (700.02 ticks), 300 short for 16,667 ms.
-  const whole = await saveLap(kv, s.id, newLap(700, 11_667));
-  const short = await saveLap(kv, s.id, newLap(700, 16_667));
+  const { lap: whole } = await saveLap(kv, s.id, newLap(700, 11_667));
+  const { lap: short } = await saveLap(kv, s.id, newLap(700, 16_667));
   for (const id of [whole.id, short.id]) {
     const entry = await kv.get<Record<string, unknown>>(["lap", id]);
     const legacy: Record<string, unknown> = { ...entry.value!, counts_for_best: true };
@@ -224,7 +226,7 @@ Deno.test("a store on disk keeps laps across a restart", async () => {
         car_id: 1,
         car_name: "c",
       });
-      id = (await saveLap(kv, s.id, newLap(800, 61_000))).id;
+      id = (await saveLap(kv, s.id, newLap(800, 61_000))).lap.id;
       kv.close();
     }
     const kv = await openStore(dir);

@@ -8,8 +8,9 @@ import { EventEmitter } from "node:events";
 import { stripVTControlCharacters } from "node:util";
 import type { ReactNode } from "react";
 import { render } from "ink";
-import { type App, createApp } from "../../src/app/context.ts";
+import { type App, createApp } from "../../src/app/create_app.ts";
 import type { TelemetrySource, TelemetryStatus } from "../../src/app/telemetry_source.ts";
+import { consoleLog } from "../../src/server/console_log.ts";
 import { parseCapture } from "../../src/core/gt7/capture.ts";
 import { decodeFrame } from "../../src/core/gt7/decode.ts";
 import type { Frame } from "../../src/core/gt7/frame.ts";
@@ -18,7 +19,7 @@ import { readGzFixture } from "../_fixtures.ts";
 /** A fresh app over an in-memory store; `close` closes the store. */
 export async function memoryApp(): Promise<{ app: App; close(): void }> {
   const kv = await Deno.openKv(":memory:");
-  const app = await createApp({ kv, now: () => new Date("2026-11-21T12:00:00Z") });
+  const app = await createApp({ kv, now: () => new Date("2026-11-21T12:00:00Z"), log: consoleLog });
   return { app, close: () => kv.close() };
 }
 

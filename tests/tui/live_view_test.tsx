@@ -6,7 +6,6 @@ import { AppView } from "../../src/tui/app_view.tsx";
 import { BAR_ON, LIGHT_ON } from "../../src/tui/bars.tsx";
 import { deltaToTrace } from "../../src/tui/live_delta.ts";
 import { delta } from "../../src/tui/format.ts";
-import { lap } from "../../src/app/sessions.ts";
 import { FLAG, type Frame } from "../../src/core/gt7/frame.ts";
 import {
   fakeTelemetry,
@@ -76,7 +75,7 @@ Deno.test({
     const { app, close } = await memoryApp();
     const list = frames(SUZUKA);
     await feed(app, list);
-    const best = await lap(app, 1);
+    const best = await app.sessions.lap(1);
     const last = list.at(-1)!;
     const trace = { t: best.samples.t, x: best.samples.pos_x, z: best.samples.pos_z };
     const d = deltaToTrace(trace, last.posX, last.posZ, 103 * 1000 / 60, null)!;

@@ -3,10 +3,8 @@ import { noFixtures } from "../_fixtures.ts";
 import { AppView } from "../../src/tui/app_view.tsx";
 import { promptFor } from "../../src/tui/name_prompt.tsx";
 import { trackSuggestions } from "../../src/tui/track_suggestions.ts";
-import { sessions } from "../../src/app/sessions.ts";
-import { listTracks } from "../../src/app/tracks.ts";
 import type { AppEvent } from "../../src/app/events.ts";
-import type { App } from "../../src/app/context.ts";
+import type { App } from "../../src/app/create_app.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import type { Frame } from "../../src/core/gt7/frame.ts";
 import { feed, frames, KEY, memoryApp, renderSized, sleep, SUZUKA, waitFor } from "./_harness.tsx";
@@ -118,13 +116,13 @@ Deno.test({
     await waitFor(r.lastFrame, (t) => t.includes("Session 1  Suzuka Circuit  McLaren VGT  1 lap"));
 
     // POST /api/tracks semantics: a user signature from lap 1, and the session named.
-    const [signature] = await listTracks(app);
+    const [signature] = await app.tracks.list();
     assert.equal(signature.name, "Suzuka Circuit");
     assert.equal(signature.lap_id, 1);
     assert.equal(signature.session_id, 1);
     assert.equal(signature.provenance, "user");
     assert.equal(Math.round(signature.length_m), 5752);
-    const [stored] = await sessions(app);
+    const [stored] = await app.sessions.list();
     assert.deepEqual([stored.track_name, stored.track_source], ["Suzuka Circuit", "user"]);
     assert.equal(app.live.session?.track_name, "Suzuka Circuit");
     r.unmount();
@@ -147,7 +145,7 @@ Deno.test({
       r.lastFrame,
       (t) => t.includes("name must be 1 to 80 characters, not blank, with no control characters"),
     );
-    assert.deepEqual(await listTracks(app), []);
+    assert.deepEqual(await app.tracks.list(), []);
     await type(r.stdin, "suz");
     await waitFor(r.lastFrame, (t) => t.includes("Track name: suz"));
     r.stdin.write(KEY.down);
@@ -155,7 +153,7 @@ Deno.test({
     assert.match(text, /^ {2}Suzuka Circuit East Course +2\.243 km +156\.4%$/m);
     r.stdin.write(KEY.enter);
     await waitFor(r.lastFrame, (t) => t.includes('session 1 named "Suzuka Circuit"'));
-    assert.deepEqual((await listTracks(app)).map((s) => [s.name, s.lap_id]), [[
+    assert.deepEqual((await app.tracks.list()).map((s) => [s.name, s.lap_id]), [[
       "Suzuka Circuit",
       1,
     ]]);
@@ -187,8 +185,8 @@ Deno.test("Esc dismisses the prompt for that session: its second lap does not as
   await sleep(120);
   text = await waitFor(r.lastFrame, (t) => t.includes("Session 1  unnamed"));
   assert.ok(!text.includes("Name this track"), text);
-  assert.deepEqual(await listTracks(app), []);
-  assert.equal((await sessions(app))[0].track_name, "");
+  assert.deepEqual(await app.tracks.list(), []);
+  assert.equal((await app.sessions.list())[0].track_name, "");
   r.unmount();
   close();
 });
@@ -197,8 +195,7 @@ Deno.test("a session named by matching shows a badge, and no prompt appears", as
   const { app, close } = await memoryApp();
   // The circuit is known: a first drive named through the prompt's service.
   await feed(app, race3());
-  const { createTrack } = await import("../../src/app/tracks.ts");
-  await createTrack(app, { name: "Ring Three", lap_id: 1 });
+  await app.tracks.create({ name: "Ring Three", lap_id: 1 });
   const events = record(app);
   const r = renderSized(<AppView app={app} />, 80, 24);
   await waitFor(r.lastFrame, (t) => t.includes("Session 1  Ring Three  "));
@@ -214,7 +211,7 @@ Deno.test("a session named by matching shows a badge, and no prompt appears", as
   );
   await sleep(120);
   assert.ok(!r.lastFrame()!.includes("Name this track"), r.lastFrame());
-  assert.equal((await listTracks(app)).length, 1);
+  assert.equal((await app.tracks.list()).length, 1);
   r.unmount();
   close();
 });

@@ -4,8 +4,7 @@ import { render } from "ink-testing-library";
 import { noFixtures } from "../_fixtures.ts";
 import { SessionsView } from "../../src/tui/sessions_view.tsx";
 import { AppView } from "../../src/tui/app_view.tsx";
-import { sessions } from "../../src/app/sessions.ts";
-import type { App } from "../../src/app/context.ts";
+import type { App } from "../../src/app/create_app.ts";
 import {
   feed,
   frames,
@@ -22,7 +21,7 @@ import {
 async function twoSessions(app: App): Promise<void> {
   await feed(app, frames(SUZUKA));
   await feed(app, frames(SPA));
-  const all = await sessions(app);
+  const all = await app.sessions.list();
   assert.deepEqual(all.map((s) => [s.id, s.car_id, s.lap_count, s.best_lap_time_ms]), [
     [2, 3582, 1, 115244],
     [1, 3315, 1, 99036],
@@ -180,7 +179,7 @@ Deno.test({
     assert.match(text, /^> {4}1 live {5}McLaren VGT +Suzuka +1 {2}1:39\.036/m);
     assert.ok(text.includes("Laps of session 1 (Suzuka)"));
     assert.deepEqual(capturing, [true, false]);
-    const [stored] = await sessions(app);
+    const [stored] = await app.sessions.list();
     assert.equal(stored.track_name, "Suzuka");
     assert.equal(stored.track_source, "user");
     assert.equal(app.live.session?.track_name, "Suzuka");
@@ -205,7 +204,7 @@ Deno.test({
     await waitFor(r.lastFrame, (t) => t.includes("Sessions (2)"));
     r.stdin.write(KEY.enter);
     await waitFor(r.lastFrame, (t) => t.includes('session 1 is now "Suzuka"'));
-    const names = (await sessions(app)).map((s) => [s.id, s.track_name]);
+    const names = (await app.sessions.list()).map((s) => [s.id, s.track_name]);
     assert.deepEqual(names, [[2, ""], [1, "Suzuka"]]);
     r.unmount();
     close();
@@ -232,7 +231,7 @@ Deno.test({
     assert.ok(r.lastFrame()!.includes("Track name for session 1:"));
     r.stdin.write(KEY.escape);
     await waitFor(r.lastFrame, (t) => t.includes("rename cancelled"));
-    assert.equal((await sessions(app))[0].track_name, "");
+    assert.equal((await app.sessions.list())[0].track_name, "");
     assert.equal(app.live.session?.track_name, "");
     r.unmount();
     close();

@@ -1,10 +1,8 @@
 import { strict as assert } from "node:assert";
 import { AppView } from "../../src/tui/app_view.tsx";
 import { baseMap, carCell, withCar } from "../../src/tui/survey_map.ts";
-import { finishText, MARK_KEYS } from "../../src/tui/survey_view.tsx";
-import { compiledFor } from "../../src/app/geometry.ts";
-import { listBundles } from "../../src/app/bundles.ts";
-import { sessions } from "../../src/app/sessions.ts";
+import { finishText } from "../../src/tui/survey_view.tsx";
+import { MARK_KEYS } from "../../src/tui/use_survey_state.ts";
 import { renderBrailleMap } from "../../src/core/geometry/braille_map.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import { feed, KEY, memoryApp, renderSized, sleep, waitFor } from "./_harness.tsx";
@@ -76,7 +74,7 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   await app.survey.flush();
   // The lap is the session's first, driven on the labelled circuit: the session takes the
   // survey's label, so no name prompt covers the view.
-  const [session] = await sessions(app);
+  const [session] = await app.sessions.list();
   assert.deepEqual([session.track_name, session.track_source], ["Synthetic Seven", "user"]);
   await sleep(50);
   const running = app.survey.status();
@@ -93,7 +91,7 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   await sleep(50);
   r.stdin.write("s");
   text = await waitFor(r.lastFrame, (t) => t.includes("stopped: saved run 1"));
-  const [bundle] = await listBundles(app);
+  const [bundle] = await app.bundles.list();
   assert.equal(bundle.slug, "synthetic-seven");
   assert.equal(bundle.runs, 1);
   assert.ok(
@@ -103,7 +101,7 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   assert.equal(app.survey.running, false);
 
   // The map comes from the compiled bundle: coverage and drawing, with the car marked.
-  const doc = await compiledFor(app, "synthetic-seven");
+  const doc = await app.geometry.compiled("synthetic-seven");
   const cov = doc.coverage;
   const last = app.live.lastFrame!;
   const expected = renderBrailleMap(doc, {
@@ -148,7 +146,7 @@ Deno.test("the map's car overlay matches the braille renderer's own marker", asy
   await app.survey.start({ track: "Synthetic Seven" });
   await feed(app, SURVEY_7);
   await app.survey.stop();
-  const doc = await compiledFor(app, "synthetic-seven");
+  const doc = await app.geometry.compiled("synthetic-seven");
   for (const [cols, rows] of [[39, 20], [80, 35], [12, 5]]) {
     const map = baseMap(doc, cols, rows);
     assert.deepEqual(map.lines, renderBrailleMap(doc, { cols, rows }).lines);

@@ -1,16 +1,9 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { AppView } from "../../src/tui/app_view.tsx";
-import {
-  bundleFilename,
-  CHUNK_BYTES,
-  importBundleFile,
-  importFraction,
-  type ImportProgress,
-} from "../../src/tui/bundle_files.ts";
-import { exportBundle, listBundles } from "../../src/app/bundles.ts";
-import { sessions } from "../../src/app/sessions.ts";
-import type { App } from "../../src/app/context.ts";
+import { bundleFilename, CHUNK_BYTES, type ImportProgress } from "../../src/app/files.ts";
+import { importFraction } from "../../src/tui/import_progress.ts";
+import type { App } from "../../src/app/create_app.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { CONFIGURATIONS } from "../../src/core/catalog/tracks.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
@@ -62,7 +55,7 @@ Deno.test("tracks view lists bundles with coverage, runs, sources; o confirms th
   text = await waitFor(r.lastFrame, (t) => t.includes("(confirmed)"));
   assert.ok(text.includes("Official: Suzuka Circuit (confirmed)"), text);
   assert.match(text, /^> Suzuka Circuit +100\.0% +0\.0% +0\.0% +1 +1 {2}Suzuka Circuit$/m);
-  const [bundle] = await listBundles(app);
+  const [bundle] = await app.bundles.list();
   const suzuka = CONFIGURATIONS.find((c) => c.official_name === "Suzuka Circuit")!;
   assert.deepEqual(bundle.official, {
     track: suzuka.track,
@@ -90,7 +83,7 @@ Deno.test("e exports the bundle into the output folder; i imports it elsewhere w
   const path = join(dir, bundleFilename("suzuka-circuit"));
   await waitFor(r.lastFrame, (t) => t.includes(`wrote ${path}`.slice(0, 80)));
   const written = await Deno.readTextFile(path);
-  assert.equal(written, serialiseBundle(await exportBundle(app, "suzuka-circuit")) + "\n");
+  assert.equal(written, serialiseBundle(await app.bundles.export("suzuka-circuit")) + "\n");
   r.unmount();
   close();
 
@@ -108,7 +101,7 @@ Deno.test("e exports the bundle into the output folder; i imports it elsewhere w
   const text = await waitFor(r2.lastFrame, (t) => t.includes('imported "Suzuka Circuit"'));
   assert.ok(text.includes('imported "Suzuka Circuit": 0 -> 1908 cells (+1908), 1 run'), text);
   assert.ok(text.includes(`Import [${"█".repeat(30)}] 100% 3/3 imported ${kb} kB`), text);
-  const [bundle] = await listBundles(other.app);
+  const [bundle] = await other.app.bundles.list();
   assert.deepEqual([bundle.slug, bundle.edges, bundle.runs], ["suzuka-circuit", 1908, 1]);
   await waitFor(r2.lastFrame, (t) => /^> Suzuka Circuit +100\.0%/m.test(t));
   r2.unmount();
@@ -116,19 +109,23 @@ Deno.test("e exports the bundle into the output folder; i imports it elsewhere w
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("importBundleFile reports each chunk read, then parse, import and done", async () => {
+Deno.test("files.importBundleFile reports each chunk read, then parse, import and done", async () => {
   const { app, close } = await memoryApp();
   await surveyed(app);
   const dir = await Deno.makeTempDir();
-  const text = serialiseBundle(await exportBundle(app, "suzuka-circuit"));
+  const text = serialiseBundle(await app.bundles.export("suzuka-circuit"));
   await Deno.writeTextFile(join(dir, "b.json"), text);
   const size = new TextEncoder().encode(text).length;
   const other = await memoryApp();
   const seen: ImportProgress[] = [];
   let pauses = 0;
-  const result = await importBundleFile(other.app, "b.json", dir, (p) => seen.push(p), () => {
-    pauses++;
-    return Promise.resolve();
+  const result = await other.app.files.importBundleFile("b.json", {
+    dir,
+    onProgress: (p) => seen.push(p),
+    pause: () => {
+      pauses++;
+      return Promise.resolve();
+    },
   });
   assert.equal(result.edges, 1908);
   const reads = seen.filter((p) => p.phase === "read");
@@ -168,7 +165,7 @@ Deno.test("a refused import names the fault and stores nothing; u identifies unl
   r.stdin.write(KEY.enter);
   let text = await waitFor(r.lastFrame, (t) => t.includes("import failed: "));
   assert.match(text, /import failed: \$\.format: /);
-  assert.deepEqual(await listBundles(app), []);
+  assert.deepEqual(await app.bundles.list(), []);
   r.stdin.write("i");
   await waitFor(r.lastFrame, (t) => t.includes("Import bundle from: "));
   await sleep(50);
@@ -183,8 +180,8 @@ Deno.test("a refused import names the fault and stores nothing; u identifies unl
   await feed(app, SURVEY_7);
   await app.survey.setTrack({ track: "Suzuka Circuit" });
   await app.survey.stop();
-  assert.equal((await listBundles(app))[0].slug, "suzuka-circuit");
-  assert.deepEqual((await sessions(app)).map((s) => s.track_name), [""]);
+  assert.equal((await app.bundles.list())[0].slug, "suzuka-circuit");
+  assert.deepEqual((await app.sessions.list()).map((s) => s.track_name), [""]);
   // Its lap asked for a name; not now.
   await waitFor(r.lastFrame, (t) => t.includes("Name this track: session 1"));
   await sleep(50);
@@ -194,7 +191,7 @@ Deno.test("a refused import names the fault and stores nothing; u identifies unl
   r.stdin.write("u");
   text = await waitFor(r.lastFrame, (t) => t.includes("identify: checked"));
   assert.ok(text.includes("identify: checked 1, identified 1 (Suzuka Circuit x1)"), text);
-  const [session] = await sessions(app);
+  const [session] = await app.sessions.list();
   assert.deepEqual([session.track_name, session.track_source], ["Suzuka Circuit", "bundle"]);
   r.unmount();
   close();

@@ -4,15 +4,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/context.ts";
-import {
-  deleteBundle,
-  getCorners,
-  getSections,
-  putCorners,
-  putSections,
-  renameBundle,
-} from "../../app/bundle_authoring.ts";
+import type { App } from "../../app/create_app.ts";
 import { readJsonBody } from "../body.ts";
 
 /** 100 corners with notes fit well inside this; anything larger is not a corner list. */
@@ -27,27 +19,27 @@ export function bundleAuthoringRoutes(app: App): Hono {
   const r = new Hono();
   r.get(
     "/track-bundles/:slug/corners",
-    async (c) => c.json(await getCorners(app, c.req.param("slug"))),
+    async (c) => c.json(await app.bundles.corners(c.req.param("slug"))),
   );
   r.put("/track-bundles/:slug/corners", async (c) => {
     const body = await readJsonBody(c.req.raw, MAX_AUTHORING_BYTES);
-    return c.json(await putCorners(app, c.req.param("slug"), body));
+    return c.json(await app.bundles.putCorners(c.req.param("slug"), body));
   });
   r.get(
     "/track-bundles/:slug/sections",
-    async (c) => c.json(await getSections(app, c.req.param("slug"))),
+    async (c) => c.json(await app.bundles.sections(c.req.param("slug"))),
   );
   r.put("/track-bundles/:slug/sections", async (c) => {
     const body = await readJsonBody(c.req.raw, MAX_AUTHORING_BYTES);
-    return c.json(await putSections(app, c.req.param("slug"), body));
+    return c.json(await app.bundles.putSections(c.req.param("slug"), body));
   });
   r.patch("/track-bundles/:slug", async (c) => {
     const body = await readJsonBody(c.req.raw, MAX_AUTHORING_BYTES);
-    return c.json(await renameBundle(app, c.req.param("slug"), body));
+    return c.json(await app.bundles.rename(c.req.param("slug"), body));
   });
   r.delete(
     "/track-bundles/:slug",
-    async (c) => c.json(await deleteBundle(app, c.req.param("slug"))),
+    async (c) => c.json(await app.bundles.delete(c.req.param("slug"))),
   );
   return r;
 }

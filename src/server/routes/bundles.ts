@@ -4,8 +4,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/context.ts";
-import { exportBundle, importBundle, listBundles } from "../../app/bundles.ts";
+import type { App } from "../../app/create_app.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 
 /** Options of {@linkcode bundleRoutes}. */
@@ -21,9 +20,9 @@ export interface BundleRouteOptions {
 export function bundleRoutes(app: App, opts: BundleRouteOptions = {}): Hono {
   const limit = opts.maxImportBytes ?? MAX_IMPORT_BYTES;
   const r = new Hono();
-  r.get("/track-bundles", async (c) => c.json(await listBundles(app)));
+  r.get("/track-bundles", async (c) => c.json(await app.bundles.list()));
   r.get("/track-bundles/:slug", async (c) => {
-    const doc = await exportBundle(app, c.req.param("slug"));
+    const doc = await app.bundles.export(c.req.param("slug"));
     return new Response(JSON.stringify(doc), {
       headers: { "content-type": "application/json; charset=utf-8" },
     });
@@ -31,7 +30,7 @@ export function bundleRoutes(app: App, opts: BundleRouteOptions = {}): Hono {
   r.post("/track-bundles/import", async (c) => {
     const track = c.req.query("track");
     const json = await readJsonBody(c.req.raw, limit);
-    return c.json(await importBundle(app, json, { track }));
+    return c.json(await app.bundles.import(json, { track }));
   });
   return r;
 }

@@ -5,20 +5,19 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/context.ts";
-import { compiledFor, mapSvg } from "../../app/geometry.ts";
+import type { App } from "../../app/create_app.ts";
 
 /** GET /api/track-bundles/{slug}/compiled and GET /api/track-bundles/{slug}/map.svg. */
 export function compiledRoutes(app: App): Hono {
   const r = new Hono();
   r.get("/track-bundles/:slug/compiled", async (c) => {
-    const doc = await compiledFor(app, c.req.param("slug"));
+    const doc = await app.geometry.compiled(c.req.param("slug"));
     return new Response(JSON.stringify(doc), {
       headers: { "content-type": "application/json; charset=utf-8" },
     });
   });
   r.get("/track-bundles/:slug/map.svg", async (c) => {
-    const svg = await mapSvg(app, c.req.param("slug"));
+    const svg = await app.geometry.mapSvg(c.req.param("slug"));
     return new Response(svg, { headers: { "content-type": "image/svg+xml; charset=utf-8" } });
   });
   return r;

@@ -4,8 +4,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/context.ts";
-import { exportLapCsv, exportLapFile, importLapFile } from "../../app/lap_exchange.ts";
+import type { App } from "../../app/create_app.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 import { idParam } from "../params.ts";
 
@@ -14,12 +13,12 @@ export function lapRoutes(app: App): Hono {
   const r = new Hono();
   r.get("/laps/:id/export.json", async (c) => {
     const id = idParam(c.req.param("id"), "id");
-    const file = await exportLapFile(app, id);
+    const file = await app.laps.exportFile(id);
     c.header("Content-Disposition", `attachment; filename="sim-datalogger-lap-${id}.json"`);
     return c.json(file);
   });
   r.get("/laps/:id/export.csv", async (c) => {
-    const csv = await exportLapCsv(app, idParam(c.req.param("id"), "id"));
+    const csv = await app.laps.exportCsv(idParam(c.req.param("id"), "id"));
     const encoder = new TextEncoder();
     // Pull-based: a row is produced only when the client reads, so memory stays flat.
     const body = new ReadableStream<Uint8Array>({
@@ -46,7 +45,7 @@ export function lapRoutes(app: App): Hono {
   });
   r.post("/laps/import", async (c) => {
     const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES);
-    const result = await importLapFile(app, json);
+    const result = await app.laps.importFile(json);
     return c.json(result, 201);
   });
   return r;

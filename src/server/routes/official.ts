@@ -5,8 +5,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/context.ts";
-import { confirmOfficial, officialSuggestion } from "../../app/official.ts";
+import type { App } from "../../app/create_app.ts";
 import { readJsonBody } from "../body.ts";
 
 /** An official match is a few hundred bytes. */
@@ -17,11 +16,11 @@ export function officialRoutes(app: App): Hono {
   const r = new Hono();
   r.get(
     "/track-bundles/:slug/official-suggestion",
-    async (c) => c.json(await officialSuggestion(app, c.req.param("slug"))),
+    async (c) => c.json(await app.bundles.officialSuggestion(c.req.param("slug"))),
   );
   r.put("/track-bundles/:slug/official", async (c) => {
     const body = await readJsonBody(c.req.raw, MAX_OFFICIAL_BYTES);
-    return c.json(await confirmOfficial(app, c.req.param("slug"), body));
+    return c.json(await app.bundles.confirmOfficial(c.req.param("slug"), body));
   });
   return r;
 }

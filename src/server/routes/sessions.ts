@@ -4,9 +4,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/context.ts";
-import { lap, session, sessionLaps, sessions } from "../../app/sessions.ts";
-import { renameSession } from "../../app/session_admin.ts";
+import type { App } from "../../app/create_app.ts";
 import { BadRequest } from "../../core/errors.ts";
 import { readJsonBody } from "../body.ts";
 import { idParam } from "../params.ts";
@@ -17,11 +15,14 @@ const MAX_RENAME_BYTES = 4096;
 /** GET /api/sessions, /api/sessions/{id}, /api/sessions/{id}/laps, /api/laps/{id}; PATCH /api/sessions/{id}. */
 export function sessionRoutes(app: App): Hono {
   const r = new Hono();
-  r.get("/sessions", async (c) => c.json(await sessions(app)));
-  r.get("/sessions/:id", async (c) => c.json(await session(app, idParam(c.req.param("id"), "id"))));
+  r.get("/sessions", async (c) => c.json(await app.sessions.list()));
+  r.get(
+    "/sessions/:id",
+    async (c) => c.json(await app.sessions.get(idParam(c.req.param("id"), "id"))),
+  );
   r.get(
     "/sessions/:id/laps",
-    async (c) => c.json(await sessionLaps(app, idParam(c.req.param("id"), "id"))),
+    async (c) => c.json(await app.sessions.laps(idParam(c.req.param("id"), "id"))),
   );
   r.patch("/sessions/:id", async (c) => {
     const id = idParam(c.req.param("id"), "id");
@@ -31,8 +32,8 @@ export function sessionRoutes(app: App): Hono {
         { path: "$.name", message: "is required" },
       ]);
     }
-    return c.json(await renameSession(app, id, (body as { name: string }).name));
+    return c.json(await app.sessions.rename(id, (body as { name: unknown }).name));
   });
-  r.get("/laps/:id", async (c) => c.json(await lap(app, idParam(c.req.param("id"), "id"))));
+  r.get("/laps/:id", async (c) => c.json(await app.sessions.lap(idParam(c.req.param("id"), "id"))));
   return r;
 }

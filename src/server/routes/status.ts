@@ -4,7 +4,8 @@
  * @module
  */
 import { Hono } from "hono";
-import { type App, APP_VERSION } from "../../app/context.ts";
+import type { App } from "../../app/create_app.ts";
+import { APP_VERSION } from "../../app/version.ts";
 
 /** GET /api/health and GET /api/status. */
 export function statusRoutes(app: App): Hono {

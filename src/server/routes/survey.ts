@@ -4,7 +4,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/context.ts";
+import type { App } from "../../app/create_app.ts";
 import { BadRequest } from "../../core/errors.ts";
 import { readJsonBody } from "../body.ts";
 

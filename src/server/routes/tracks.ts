@@ -4,8 +4,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/context.ts";
-import { createTrack, deleteTrack, identifyUnlabelled, listTracks } from "../../app/tracks.ts";
+import type { App } from "../../app/create_app.ts";
 import { readJsonBody } from "../body.ts";
 import { idParam } from "../params.ts";
 
@@ -18,15 +17,15 @@ const MAX_TRACK_BYTES = 4096;
  */
 export function trackRoutes(app: App): Hono {
   const r = new Hono();
-  r.get("/tracks", async (c) => c.json(await listTracks(app)));
-  r.post("/tracks/identify", async (c) => c.json(await identifyUnlabelled(app)));
+  r.get("/tracks", async (c) => c.json(await app.tracks.list()));
+  r.post("/tracks/identify", async (c) => c.json(await app.tracks.identifyUnlabelled()));
   r.post("/tracks", async (c) => {
     const body = await readJsonBody(c.req.raw, MAX_TRACK_BYTES);
-    return c.json(await createTrack(app, body), 201);
+    return c.json(await app.tracks.create(body), 201);
   });
   r.delete("/tracks/:id", async (c) => {
     const id = idParam(c.req.param("id"), "id");
-    await deleteTrack(app, id);
+    await app.tracks.delete(id);
     return c.json({ id, deleted: true });
   });
   return r;

@@ -1,0 +1,135 @@
+/**
+ * The composition root: the one place the application is assembled. It
+ * loads the source id, runs the start-up sweeps, builds every service in
+ * order from the narrow dependencies of deps.ts, wires the lap hook
+ * (identification) and the watchers (fingerprints, and compiled geometry
+ * when asked), and returns {@linkcode App}: a plain record of services.
+ * Services never see `App`; each is given the dependencies and the other
+ * services it calls, so reading this file tells who owns what.
+ *
+ * @module
+ */
+import { sweepOrphanBundleChunks } from "../storage/bundles.ts";
+import { sweepOrphanSamples } from "../storage/laps.ts";
+import { sweepEmptyLiveSessions } from "../storage/sessions.ts";
+import { sourceId as loadSourceId } from "../storage/source_id.ts";
+import { BundleService } from "./bundles.ts";
+import { EventBus } from "./bus.ts";
+import type { AppDeps } from "./deps.ts";
+import { FileService } from "./files.ts";
+import { GeometryService } from "./geometry.ts";
+import { LapExchange } from "./lap_exchange.ts";
+import { LiveService } from "./live.ts";
+import { type Log, silentLog } from "./log.ts";
+import { SessionService } from "./sessions.ts";
+import { SurveyService } from "./survey.ts";
+import type { TelemetrySource, TelemetryStatus } from "./telemetry_source.ts";
+import { TrackService } from "./tracks.ts";
+
+/** Options for {@linkcode createApp}. */
+export interface AppOptions {
+  /** The open store; the caller closes it. */
+  kv: Deno.Kv;
+  /** The clock; the real one by default. */
+  now?: () => Date;
+  /**
+   * Where background failures are reported. By default nowhere
+   * ({@linkcode silentLog}): the application never writes to the console,
+   * so a process that runs for a user passes one that does
+   * (src/server/console_log.ts).
+   */
+  log?: Log;
+  /**
+   * Rebuild compiled geometry as soon as a bundle changes (a logger
+   * process wants maps ready); by default geometry is compiled when read.
+   */
+  watchGeometry?: boolean;
+}
+
+/** The running application: its dependencies, its services, and its lifecycle. */
+export interface App extends Readonly<AppDeps> {
+  /** When the application started. */
+  readonly startedAt: Date;
+  /** The live session: frames in, laps stored, lap hooks and frame taps. */
+  readonly live: LiveService;
+  /** The border survey of this process. */
+  readonly survey: SurveyService;
+  /** Stored sessions and laps; naming a session. */
+  readonly sessions: SessionService;
+  /** Compiled geometry, maps and coverage of stored bundles. */
+  readonly geometry: GeometryService;
+  /** Stored track bundles: list, read, import, export, authoring, official match. */
+  readonly bundles: BundleService;
+  /** Track signatures and identification, with the fingerprint cache. */
+  readonly tracks: TrackService;
+  /** Lap files and MoTeC CSV, and capture imports. */
+  readonly laps: LapExchange;
+  /** Imports and exports through files, for the command line and the dashboard. */
+  readonly files: FileService;
+  /** Attaches the telemetry transport whose status the app reports. */
+  attachTelemetry(source: TelemetrySource): void;
+  /** The telemetry transport's status, or null when none is attached. */
+  telemetryStatus(): TelemetryStatus | null;
+  /**
+   * Closes the telemetry source, waits for queued lap writes, stops (and so
+   * saves) a running survey, and stops the watchers. The store stays open.
+   */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Creates the application over an open store: loads (or creates) the source
+ * id, sweeps what an interrupted write left behind, then builds the services.
+ */
+export async function createApp(opts: AppOptions): Promise<App> {
+  const { kv } = opts;
+  const now = opts.now ?? (() => new Date());
+  const log = opts.log ?? silentLog;
+  const sourceId = await loadSourceId(kv);
+  await sweepOrphanSamples(kv);
+  await sweepEmptyLiveSessions(kv);
+  await sweepOrphanBundleChunks(kv);
+
+  const deps: AppDeps = { kv, bus: new EventBus(log), now, sourceId, log };
+  const live = new LiveService(deps);
+  const survey = new SurveyService(deps, live);
+  const sessions = new SessionService(deps, live);
+  const geometry = new GeometryService(deps);
+  const bundles = new BundleService(deps, { geometry, survey });
+  const tracks = new TrackService(deps, { live, survey, sessions });
+  const laps = new LapExchange(deps, { sessions, tracks });
+  const files = new FileService({ bundles, laps });
+
+  // Fingerprints follow bundle changes, and warm up when a drive starts.
+  tracks.fingerprints.listen(deps.bus);
+  // A new unnamed live session is named from its laps before each lap is announced.
+  live.onLap((lap, session) => tracks.nameLiveSession(lap, session));
+  const geometryWatch = opts.watchGeometry ? geometry.watch() : null;
+
+  let telemetry: TelemetrySource | null = null;
+  return {
+    ...deps,
+    startedAt: now(),
+    live,
+    survey,
+    sessions,
+    geometry,
+    bundles,
+    tracks,
+    laps,
+    files,
+    attachTelemetry(source) {
+      telemetry = source;
+    },
+    telemetryStatus() {
+      return telemetry?.status() ?? null;
+    },
+    async shutdown() {
+      await telemetry?.close();
+      await live.flush();
+      // A running survey ends with the process: stopping it saves and counts the run.
+      await survey.shutdown();
+      await geometryWatch?.stop();
+    },
+  };
+}

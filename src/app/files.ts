@@ -1,0 +1,241 @@
+/**
+ * Files in and out, for every face alike (the command line's `import` and
+ * `export`, the dashboard's exports and bundle import): a file named by a
+ * path is read with progress, told apart by content and imported; a stored
+ * lap or bundle is written to a folder (under its conventional name), to a
+ * path, or to a stream such as standard output.
+ *
+ * @module
+ */
+import { isAbsolute, join, resolve } from "node:path";
+import { serialiseBundle } from "../core/bundle/serialise.ts";
+import { BUNDLE_FORMAT } from "../core/bundle/types.ts";
+import type { CaptureFile } from "../core/gt7/capture_file.ts";
+import { LAP_FILE_FORMAT } from "../core/laps/lap_file.ts";
+import type { BundleImportResult, BundleService } from "./bundles.ts";
+import type { CaptureImportProgress, CaptureImportResult } from "./capture_import.ts";
+import { importContent, jsonText, parseJson, readInChunks } from "./file_content.ts";
+import type { LapExchange, LapImportResult } from "./lap_exchange.ts";
+
+export { CHUNK_BYTES, UnreadableFile } from "./file_content.ts";
+
+/** Where an export goes. */
+export type ExportTarget =
+  /** Into this folder, under the export's conventional file name (replacing one of that name). */
+  | { dir: string }
+  /** To this file (replacing it). */
+  | { path: string }
+  /** Onto this stream, which stays open (standard output). */
+  | { stream: WritableStream<Uint8Array> };
+
+/** The two lap export formats. */
+export type LapExportKind = "json" | "csv";
+
+/** What an import was, and what it did. */
+export type FileImportResult =
+  | { kind: "bundle"; result: BundleImportResult }
+  | { kind: "lap"; result: LapImportResult }
+  | { kind: "capture"; file: CaptureFile; result: CaptureImportResult };
+
+/**
+ * Where an import stands: reading (bytes so far), then for a JSON document
+ * parsing and importing, for a capture recording its packets; then done.
+ */
+export type ImportProgress =
+  | { phase: "read"; bytes: number; total: number }
+  | { phase: "parse"; bytes: number; total: number }
+  | { phase: "import"; bytes: number; total: number }
+  | { phase: "record"; bytes: number; total: number; packets: CaptureImportProgress }
+  | { phase: "done"; bytes: number; total: number; result: FileImportResult };
+
+/** Options of {@linkcode FileService.importFile} and {@linkcode FileService.importBundleFile}. */
+export interface FileImportOptions {
+  /** The folder a relative path is taken from; by default the process's own. */
+  dir?: string;
+  /** A circuit name a bundle is stored under instead of its own. */
+  track?: string;
+  /** Called before the first chunk, after every chunk, and as each later phase starts. */
+  onProgress?: (progress: ImportProgress) => void;
+  /**
+   * Awaited after announcing the parse and the import of a JSON document,
+   * which block the thread: a screen drawing at a bounded rate gets to show
+   * the phase first.
+   */
+  pause?: () => Promise<void>;
+}
+
+/** The file name of bundle `slug`'s export. */
+export function bundleFilename(slug: string): string {
+  return `sim-datalogger-bundle-${slug}.json`;
+}
+
+/** The file name of lap `id`'s JSON export. */
+export function lapJsonFilename(id: number): string {
+  return `sim-datalogger-lap-${id}.json`;
+}
+
+/** What the file service calls on the other services. */
+export interface FileServices {
+  bundles: Pick<BundleService, "export" | "import">;
+  laps: Pick<LapExchange, "exportFile" | "exportCsv" | "importFile" | "importCapture">;
+}
+
+/** Imports and exports through files. */
+export class FileService {
+  readonly #bundles: FileServices["bundles"];
+  readonly #laps: FileServices["laps"];
+
+  /** Files over the bundle and lap services. */
+  constructor(services: FileServices) {
+    this.#bundles = services.bundles;
+    this.#laps = services.laps;
+  }
+
+  /**
+   * Reads the file at `path` and imports what it holds, told apart by
+   * content: a JSON track bundle (versions 1-4) or lap file (versions 1-2),
+   * by its `format`; or the laps of a capture or record file (gzip or not).
+   * Nothing is stored when the file is refused.
+   *
+   * @throws {UnreadableFile} "cannot read PATH: ..." when the file cannot be
+   *   read; an Error naming the file for content that is none of these (or
+   *   JSON of another format); a SyntaxError for JSON that does not parse;
+   *   and the import's own errors (ImportRejected with a path per fault).
+   */
+  async importFile(path: string, opts: FileImportOptions = {}): Promise<FileImportResult> {
+    const file = await readFile(path, opts);
+    const content = importContent(file.bytes, file.name);
+    if (content.kind === "capture") {
+      const result = await this.#laps.importCapture(content.file, {
+        onProgress: (packets) => file.report("record", { packets }),
+      });
+      return file.done({ kind: "capture", file: content.file, result });
+    }
+    const json = await file.parse(content.text);
+    const format = (json as { format?: unknown } | null)?.format;
+    if (format !== BUNDLE_FORMAT && format !== LAP_FILE_FORMAT) {
+      throw new Error(
+        `${file.name} has format ${JSON.stringify(format ?? null)}; expected "${BUNDLE_FORMAT}" ` +
+          `(a track bundle) or "${LAP_FILE_FORMAT}" (a lap file)`,
+      );
+    }
+    await file.importing();
+    return file.done(
+      format === BUNDLE_FORMAT
+        ? { kind: "bundle", result: await this.#bundles.import(json, { track: opts.track }) }
+        : { kind: "lap", result: await this.#laps.importFile(json) },
+    );
+  }
+
+  /**
+   * Reads the file at `path` as a track bundle, whatever its `format` says,
+   * so a wrong one is refused by the bundle rules with a path per fault
+   * (the dashboard's bundle import), and imports it.
+   *
+   * @throws {UnreadableFile} when the file cannot be read; a SyntaxError
+   *   naming the file for text that is not JSON; and the bundle import's
+   *   errors (ImportRejected with a path per fault). Nothing is stored then.
+   */
+  async importBundleFile(path: string, opts: FileImportOptions = {}): Promise<BundleImportResult> {
+    const file = await readFile(path, opts);
+    const json = await file.parse(jsonText(file.bytes, file.name));
+    await file.importing();
+    const result = await this.#bundles.import(json, { track: opts.track });
+    file.done({ kind: "bundle", result });
+    return result;
+  }
+
+  /**
+   * Writes bundle `slug` as its canonical version 4 JSON to `to`. Returns
+   * the file written (absolute when written into a folder), or null for a
+   * stream.
+   *
+   * @throws {NotFound} when no bundle is stored under `slug`, and the file
+   *   system's error when the file cannot be written.
+   */
+  async exportBundle(slug: string, to: ExportTarget): Promise<string | null> {
+    const text = serialiseBundle(await this.#bundles.export(slug)) + "\n";
+    return await write(to, bundleFilename(slug), [text]);
+  }
+
+  /**
+   * Writes lap `id` to `to`: as the version 2 lap file the API serves
+   * (`json`), or as MoTeC CSV streamed line by line under the name the CSV
+   * export gives (`csv`). Returns the file written (absolute when written
+   * into a folder), or null for a stream.
+   *
+   * @throws {NotFound} for an unknown lap, and the file system's error when
+   *   the file cannot be written.
+   */
+  async exportLap(id: number, kind: LapExportKind, to: ExportTarget): Promise<string | null> {
+    if (kind === "json") {
+      const doc = await this.#laps.exportFile(id);
+      return await write(to, lapJsonFilename(id), [JSON.stringify(doc) + "\n"]);
+    }
+    const csv = await this.#laps.exportCsv(id);
+    return await write(to, csv.filename, csv.lines);
+  }
+}
+
+/** A file read for import, and the progress reports of its later phases. */
+interface ReadFile {
+  /** The file as named in messages: the path, resolved against the folder when one was given. */
+  name: string;
+  bytes: Uint8Array;
+  /** Reports `phase` with the file's size. */
+  report(phase: "record", extra: { packets: CaptureImportProgress }): void;
+  /** Reports the parse, lets the screen show it, and parses `text`. */
+  parse(text: string): Promise<unknown>;
+  /** Reports the import and lets the screen show it. */
+  importing(): Promise<void>;
+  /** Reports the end; returns `result`. */
+  done<T extends FileImportResult>(result: T): T;
+}
+
+/** Reads `path` (relative to `opts.dir` when given), reporting each chunk. */
+async function readFile(path: string, opts: FileImportOptions): Promise<ReadFile> {
+  const name = opts.dir === undefined || isAbsolute(path) ? path : resolve(join(opts.dir, path));
+  const report = opts.onProgress ?? (() => {});
+  const pause = opts.pause ?? (() => Promise.resolve());
+  const bytes = await readInChunks(name, (n, total) => report({ phase: "read", bytes: n, total }));
+  const size = { bytes: bytes.byteLength, total: bytes.byteLength };
+  return {
+    name,
+    bytes,
+    report: (phase, extra) => report({ phase, ...size, ...extra }),
+    async parse(text) {
+      report({ phase: "parse", ...size });
+      await pause();
+      return parseJson(text, name);
+    },
+    async importing() {
+      report({ phase: "import", ...size });
+      await pause();
+    },
+    done(result) {
+      report({ phase: "done", ...size, result });
+      return result;
+    },
+  };
+}
+
+/** Writes `parts` to `to` (a folder's file `name`, a path, or a stream left open). */
+async function write(
+  to: ExportTarget,
+  name: string,
+  parts: Iterable<string>,
+): Promise<string | null> {
+  if ("stream" in to) {
+    const writer = to.stream.getWriter();
+    const encoder = new TextEncoder();
+    try {
+      for (const part of parts) await writer.write(encoder.encode(part));
+    } finally {
+      writer.releaseLock();
+    }
+    return null;
+  }
+  const path = "dir" in to ? resolve(join(to.dir, name)) : to.path;
+  await Deno.writeTextFile(path, ReadableStream.from(parts));
+  return path;
+}

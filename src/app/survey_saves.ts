@@ -1,0 +1,147 @@
+/**
+ * The survey's one ordered queue of store work: reading a circuit's run
+ * ordinal and stored crossings, a car's remembered width, and saving a run.
+ * Everything runs in the order it was queued, so a save never overtakes the
+ * circuit change or the ordinal it depends on.
+ *
+ * Saves merge the run into the stored bundle with the one merge (authored
+ * corners, sections and the official match kept; run counters not
+ * reconciled), through the one atomic writer. Merging the same run twice
+ * changes no vote, so autosaves can repeat freely.
+ *
+ * @module
+ */
+import { merge, type MergeReport } from "../core/bundle/merge.ts";
+import type { FinishCrossing } from "../core/bundle/types.ts";
+import { nextOrdinal, runBundle, type RunCell } from "../core/survey/run_evidence.ts";
+import type { RememberedWidth } from "../core/survey/track_width.ts";
+import { readBundle, updateBundle } from "../storage/bundles.ts";
+import { getCarWidth, rememberCarWidth } from "../storage/car_widths.ts";
+import type { AppDeps } from "./deps.ts";
+import type { SurveySave } from "./survey_status.ts";
+
+/** The circuit a run is on: its label, slug and (once loaded) this run's ordinal there. */
+export interface CircuitRef {
+  label: string;
+  slug: string;
+  ordinal: number | null;
+}
+
+/** What a run hands over to be saved, copied at the moment the save was asked for. */
+export interface RunSnapshot {
+  circuit: CircuitRef;
+  cells: RunCell[];
+  crossings: FinishCrossing[];
+  reason: SurveySave["reason"];
+  /** Counts the run in this installation's run counter (a stop does; autosaves do not). */
+  countRun: boolean;
+}
+
+/** The survey's ordered store work. */
+export class SurveySaves {
+  readonly #deps: Pick<AppDeps, "kv" | "now" | "sourceId" | "log">;
+  readonly #onSaved: (save: SurveySave) => void;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Work over `deps.kv`; `onSaved` runs in the queue right after each save
+   * is stored, to announce it before the next queued work starts.
+   */
+  constructor(
+    deps: Pick<AppDeps, "kv" | "now" | "sourceId" | "log">,
+    onSaved: (save: SurveySave) => void,
+  ) {
+    this.#deps = deps;
+    this.#onSaved = onSaved;
+  }
+
+  /** Resolves once every queued load and save has been attempted. */
+  async flush(): Promise<void> {
+    await this.#queue;
+  }
+
+  /**
+   * Queues reading `circuit`'s stored bundle: sets the run's ordinal there
+   * and hands the stored finish crossings to `onCrossings`.
+   */
+  loadCircuit(circuit: CircuitRef, onCrossings: (crossings: FinishCrossing[]) => void): void {
+    const { kv, sourceId } = this.#deps;
+    this.#background(async () => {
+      const stored = await readBundle(kv, circuit.slug);
+      circuit.ordinal = nextOrdinal(stored?.doc ?? null, sourceId);
+      onCrossings(stored?.doc.finish_crossings ?? []);
+    });
+  }
+
+  /** Queues reading what is remembered of car `carId`'s width, handed to `onMemory`. */
+  loadCarWidth(carId: number, onMemory: (memory: RememberedWidth | null) => void): void {
+    this.#background(async () => onMemory(await getCarWidth(this.#deps.kv, carId)));
+  }
+
+  /** Queues remembering `measured` as car `carId`'s width. */
+  rememberWidth(carId: number, measured: RememberedWidth): void {
+    this.#background(() => rememberCarWidth(this.#deps.kv, carId, measured));
+  }
+
+  /** Queues saving `run`; resolves with what the save wrote. */
+  save(run: RunSnapshot): Promise<SurveySave> {
+    return this.#enqueue(() => this.#write(run));
+  }
+
+  #enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task);
+    this.#queue = run.catch((err) => {
+      this.#deps.log.error("survey storage failed", err);
+    });
+    return run;
+  }
+
+  #background(task: () => Promise<unknown>): void {
+    // Failures are logged by the queue; nobody waits for these.
+    this.#enqueue(task).catch(() => {});
+  }
+
+  async #write(run: RunSnapshot): Promise<SurveySave> {
+    const { kv, sourceId } = this.#deps;
+    const { circuit, cells, crossings, reason, countRun } = run;
+    const now = this.#deps.now().toISOString();
+    const { head, result } = await updateBundle<MergeReport & { ordinal: number }>(
+      kv,
+      circuit.slug,
+      (current) => {
+        const ordinal = circuit.ordinal ?? nextOrdinal(current?.doc ?? null, sourceId);
+        const incoming = runBundle(cells, crossings, {
+          track: circuit.label,
+          source: sourceId,
+          ordinal,
+          countRun,
+          now,
+        });
+        const merged = merge(current?.doc ?? null, incoming, {
+          now,
+          // A survey never respells a stored circuit's name.
+          track: current?.doc.meta.track ?? circuit.label,
+          keepAuthored: true,
+          reconcileRuns: false,
+        });
+        return { doc: merged.merged, result: { ...merged.report, ordinal } };
+      },
+    );
+    circuit.ordinal ??= result.ordinal;
+    const save: SurveySave = {
+      reason,
+      slug: circuit.slug,
+      track: head.track,
+      generation: head.generation,
+      run: result.ordinal,
+      cells: cells.length,
+      crossings: crossings.length,
+      edges_before: result.edgesBefore,
+      edges: result.edgesAfter,
+      runs: head.runs,
+      at: now,
+    };
+    this.#onSaved(save);
+    return save;
+  }
+}

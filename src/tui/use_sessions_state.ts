@@ -1,0 +1,165 @@
+/**
+ * The sessions view's state and keys: the stored sessions and the selected
+ * one's laps (re-read on every bus event), the selection, lap exports and
+ * naming a session's track. The view only draws what this returns.
+ *
+ * @module
+ */
+import { useCallback, useEffect, useState } from "react";
+import { useInput } from "ink";
+import type { LapExportKind } from "../app/files.ts";
+import type { LapSummary } from "../core/laps/lap.ts";
+import type { Session } from "../core/laps/session.ts";
+import type { ViewMessage, ViewProps } from "./view_types.ts";
+import { useLoad } from "./use_load.ts";
+import { useTextEntry } from "./use_text_entry.ts";
+
+/** Which list the arrows move in. */
+export type SessionsFocus = "sessions" | "laps";
+
+/** What the sessions view draws. */
+export interface SessionsState {
+  /** Every session, newest first; null while loading. */
+  list: Session[] | null;
+  /** The selected session's index in `list`. */
+  index: number;
+  /** The selected session, or null with none. */
+  current: Session | null;
+  /** The selected session's laps, oldest first; empty while they load. */
+  laps: LapSummary[];
+  /** True once `laps` are the selected session's. */
+  lapsLoaded: boolean;
+  focus: SessionsFocus;
+  /** The selected lap's index in `laps` (while focus is on the laps). */
+  lapIndex: number;
+  /** The name being typed, pinned to its session; null when not renaming. */
+  draft: { id: number; text: string } | null;
+  /** Replaces the name being typed. */
+  setDraftText(text: string): void;
+  /** Saves `name` as the pinned session's track. */
+  save(name: string): void;
+  message: ViewMessage | null;
+}
+
+/** The sessions view's state over `app`, answering its keys while `inputActive`. */
+export function useSessionsState(
+  { app, outDir, inputActive, setCapturing }: Pick<
+    ViewProps,
+    "app" | "outDir" | "inputActive" | "setCapturing"
+  >,
+): SessionsState {
+  const [version, setVersion] = useState(0);
+  const [list, setList] = useState<Session[] | null>(null);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [laps, setLaps] = useState<LapSummary[]>([]);
+  const [lapsOf, setLapsOf] = useState<number | null>(null);
+  const [lapIndex, setLapIndex] = useState(0);
+  const [focus, setFocus] = useState<SessionsFocus>("sessions");
+  // The session being named is pinned: a new session arriving meanwhile must not take the name.
+  const [message, setMessage] = useState<ViewMessage | null>(null);
+  const entry = useTextEntry<{ id: number; text: string }>({
+    setCapturing,
+    inputActive,
+    onCancel: () => setMessage({ text: "rename cancelled", error: false }),
+  });
+  const draft = entry.value;
+
+  useEffect(() => app.bus.subscribe(() => setVersion((v) => v + 1)), [app]);
+
+  useLoad(
+    () => app.sessions.list(),
+    [app, version],
+    setList,
+    (err) => setMessage({ text: `cannot list sessions: ${err.message}`, error: true }),
+  );
+
+  const index = list ? Math.max(0, list.findIndex((s) => s.id === selectedId)) : 0;
+  const current = list?.[index] ?? null;
+
+  useLoad(
+    () => current && app.sessions.laps(current.id).then((all) => ({ id: current.id, all })),
+    [app, current?.id, version],
+    ({ id, all }) => {
+      setLaps(all);
+      setLapsOf(id);
+    },
+    (err) => setMessage({ text: `cannot list laps: ${err.message}`, error: true }),
+  );
+
+  const shownLaps = lapsOf === current?.id ? laps : [];
+  const lap = focus === "laps" ? shownLaps[Math.min(lapIndex, shownLaps.length - 1)] : undefined;
+
+  const exportLap = useCallback((kind: LapExportKind) => {
+    if (!lap) {
+      setMessage({ text: "press Enter to go into the laps, then pick one to export", error: true });
+      return;
+    }
+    app.files.exportLap(lap.id, kind, { dir: outDir }).then(
+      (path) => setMessage({ text: `wrote ${path}`, error: false }),
+      (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
+    );
+  }, [app, lap?.id, outDir]);
+
+  const save = useCallback((name: string) => {
+    if (!draft) return;
+    app.sessions.rename(draft.id, name).then(
+      (updated) => {
+        entry.close();
+        setMessage({ text: `session ${updated.id} is now "${updated.track_name}"`, error: false });
+        setVersion((v) => v + 1);
+      },
+      (err) => setMessage({ text: err.message, error: true }),
+    );
+  }, [app, draft?.id, entry.close]);
+
+  useInput((input, key) => {
+    if (draft !== null) return;
+    if (key.upArrow || key.downArrow) {
+      const step = key.upArrow ? -1 : 1;
+      if (focus === "laps") {
+        setLapIndex((i) => clamp(i + step, 0, shownLaps.length - 1));
+      } else if (list && list.length > 0) {
+        setSelectedId(list[clamp(index + step, 0, list.length - 1)].id);
+        setLapIndex(0);
+      }
+      return;
+    }
+    if (key.return && focus === "sessions" && current && shownLaps.length > 0) {
+      setSelectedId(current.id);
+      setFocus("laps");
+      setLapIndex(0);
+    } else if (key.escape && focus === "laps") {
+      setFocus("sessions");
+    } else if (input === "j" || input === "c") {
+      exportLap(input === "j" ? "json" : "csv");
+    } else if (input === "r" && current) {
+      setSelectedId(current.id);
+      entry.open({ id: current.id, text: current.track_name });
+      setMessage(null);
+    }
+  }, { isActive: inputActive });
+
+  const setDraftText = useCallback(
+    (text: string) => entry.change((d) => ({ id: d.id, text })),
+    [entry.change],
+  );
+
+  return {
+    list,
+    index,
+    current,
+    laps: shownLaps,
+    lapsLoaded: lapsOf === current?.id,
+    focus,
+    lapIndex,
+    draft,
+    setDraftText,
+    save,
+    message,
+  };
+}
+
+/** `v` held to [lo, hi] (lo when the range is empty). */
+export function clamp(v: number, lo: number, hi: number): number {
+  return Math.min(Math.max(v, lo), Math.max(lo, hi));
+}

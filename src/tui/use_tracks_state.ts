@@ -1,0 +1,195 @@
+/**
+ * The tracks view's state and keys: the stored bundles (re-read on every
+ * `bundle` event), the selected one's official suggestion, and the actions:
+ * confirm the suggestion, export to a file, import from a typed path with
+ * progress, identify unlabelled sessions. The view only draws what this
+ * returns.
+ *
+ * @module
+ */
+import { useCallback, useEffect, useState } from "react";
+import { useInput } from "ink";
+import type { BundleListItem } from "../app/bundles.ts";
+import { type ImportProgress, UnreadableFile } from "../app/files.ts";
+import type { OfficialSuggestionResult } from "../app/official.ts";
+import type { ViewMessage, ViewProps } from "./view_types.ts";
+import { SAMPLE_MS } from "./use_app_state.ts";
+import { plural } from "./format.ts";
+import { useLoad } from "./use_load.ts";
+import { useTextEntry } from "./use_text_entry.ts";
+
+/** What the tracks view draws. */
+export interface TracksState {
+  /** Every stored bundle, in slug order; null while loading. */
+  list: BundleListItem[] | null;
+  /** The selected bundle's index in `list`. */
+  index: number;
+  /** The selected bundle, or null with none. */
+  current: BundleListItem | null;
+  /** The catalogue's suggestion for the selected bundle, once read. */
+  suggestion: OfficialSuggestionResult | null;
+  /** The import under way or last finished, or null. */
+  progress: ImportProgress | null;
+  /** The path being typed for an import, or null when not typing. */
+  path: string | null;
+  /** Replaces the path being typed. */
+  setPath(path: string): void;
+  /** Imports the bundle at the typed path (relative to the output folder). */
+  startImport(typed: string): void;
+  message: ViewMessage | null;
+}
+
+/** The tracks view's state over `app`, answering its keys while `inputActive`. */
+export function useTracksState(
+  { app, outDir, inputActive, setCapturing }: Pick<
+    ViewProps,
+    "app" | "outDir" | "inputActive" | "setCapturing"
+  >,
+): TracksState {
+  const [version, setVersion] = useState(0);
+  const [list, setList] = useState<BundleListItem[] | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [suggestion, setSuggestion] = useState<OfficialSuggestionResult | null>(null);
+  const [message, setMessage] = useState<ViewMessage | null>(null);
+  const [progress, setProgress] = useState<ImportProgress | null>(null);
+  const entry = useTextEntry<string>({
+    setCapturing,
+    inputActive,
+    onCancel: () => setMessage({ text: "import cancelled", error: false }),
+  });
+  const path = entry.value;
+  const [busy, setBusy] = useState(false);
+
+  useEffect(
+    () =>
+      app.bus.subscribe((e) => {
+        if (e.type === "bundle") setVersion((v) => v + 1);
+      }),
+    [app],
+  );
+
+  useLoad(
+    () => app.bundles.list(),
+    [app, version],
+    setList,
+    (err) => setMessage({ text: `cannot list bundles: ${err.message}`, error: true }),
+  );
+
+  const index = list ? Math.max(0, list.findIndex((b) => b.slug === selected)) : 0;
+  const current = list?.[index] ?? null;
+
+  useLoad(
+    () => current && app.bundles.officialSuggestion(current.slug),
+    [app, current?.slug, version],
+    setSuggestion,
+    () => setSuggestion(null),
+  );
+
+  const shownSuggestion = suggestion?.slug === current?.slug ? suggestion : null;
+
+  const startImport = useCallback((typed: string) => {
+    const file = typed.trim();
+    if (file === "") return;
+    entry.close();
+    setBusy(true);
+    setMessage(null);
+    app.files.importBundleFile(file, {
+      dir: outDir,
+      onProgress: setProgress,
+      pause: () => new Promise((r) => setTimeout(r, SAMPLE_MS)),
+    }).then(
+      (r) => {
+        setSelected(r.slug);
+        setMessage({
+          text:
+            `imported "${r.track}": ${r.edges_before} -> ${r.edges} cells (+${r.added_edges}), ` +
+            `${plural(r.runs, "run")}`,
+          error: false,
+        });
+      },
+      (err) => {
+        setProgress(null);
+        setMessage({ text: `import failed: ${importError(err)}`, error: true });
+      },
+    ).finally(() => setBusy(false));
+  }, [app, outDir, entry.close]);
+
+  useInput((input, key) => {
+    if (path !== null) return;
+    if ((key.upArrow || key.downArrow) && list && list.length > 0) {
+      const step = key.upArrow ? -1 : 1;
+      setSelected(list[Math.min(list.length - 1, Math.max(0, index + step))].slug);
+      return;
+    }
+    if (busy) return;
+    if (input === "i") {
+      entry.open("");
+      setMessage(null);
+    } else if (input === "u") {
+      setBusy(true);
+      setMessage({ text: "identifying unlabelled sessions...", error: false });
+      app.tracks.identifyUnlabelled().then(
+        (r) => {
+          const names = Object.entries(r.tracks).map(([n, k]) => `${n} x${k}`).join(", ");
+          setMessage({
+            text: `identify: checked ${r.checked}, identified ${r.identified}` +
+              (names ? ` (${names})` : ""),
+            error: false,
+          });
+        },
+        (err) => setMessage({ text: `identify: ${err.message}`, error: true }),
+      ).finally(() => setBusy(false));
+    } else if (!current) {
+      if (input === "o" || input === "e") setMessage({ text: "no bundle selected", error: true });
+    } else if (input === "e") {
+      app.files.exportBundle(current.slug, { dir: outDir }).then(
+        (p) => setMessage({ text: `wrote ${p}`, error: false }),
+        (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
+      );
+    } else if (input === "o") {
+      const s = shownSuggestion?.suggestion;
+      if (!s) {
+        setMessage({
+          text: current.official ? "already confirmed" : "no suggestion to confirm",
+          error: true,
+        });
+        return;
+      }
+      const official = {
+        track: s.track,
+        layout: s.layout,
+        official_id: s.official_id,
+        official_name: s.official_name,
+        turns: s.turns,
+        length_m: s.length_m,
+        reverse: s.reverse,
+      };
+      app.bundles.confirmOfficial(current.slug, { official }).then(
+        (r) => setMessage({ text: `${r.track} is ${r.official?.official_name}`, error: false }),
+        (err) => setMessage({ text: err.message, error: true }),
+      );
+    }
+  }, { isActive: inputActive });
+
+  const setPath = useCallback((v: string) => entry.change(() => v), [entry.change]);
+
+  return {
+    list,
+    index,
+    current,
+    suggestion: shownSuggestion,
+    progress,
+    path,
+    setPath,
+    startImport,
+    message,
+  };
+}
+
+function importError(err: unknown): string {
+  // The path was just typed: what the file system said is the news.
+  if (err instanceof UnreadableFile) return err.reason;
+  const issues = (err as { issues?: { path: string; message: string }[] }).issues;
+  const first = issues?.[0];
+  return first ? `${first.path}: ${first.message}` : (err as Error).message;
+}

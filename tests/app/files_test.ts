@@ -1,0 +1,163 @@
+/**
+ * The file service: one import that tells bundles, lap files and captures
+ * apart by content, the dashboard's bundle-only import, and exports to a
+ * folder, a path or a stream. Files live in a temporary folder.
+ */
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { type App, createApp } from "../../src/app/create_app.ts";
+import {
+  bundleFilename,
+  type ImportProgress,
+  lapJsonFilename,
+  UnreadableFile,
+} from "../../src/app/files.ts";
+import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
+import { ImportRejected } from "../../src/core/errors.ts";
+import { listBundleHeads } from "../../src/storage/bundles.ts";
+import { listSessions } from "../../src/storage/sessions.ts";
+import { syntheticBundle } from "../_bundles.ts";
+import { noFixtures, readFixture } from "../_fixtures.ts";
+import { minimalLapFile } from "../_lap_files.ts";
+
+const NOW = new Date("2026-11-21T12:00:00.000Z");
+
+async function withFiles(fn: (app: App, dir: string) => Promise<void>): Promise<void> {
+  const kv = await Deno.openKv(":memory:");
+  const dir = await Deno.makeTempDir();
+  try {
+    await fn(await createApp({ kv, now: () => NOW }), dir);
+  } finally {
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const BUNDLE = syntheticBundle({ cells: 12, sources: ["a1b2c3"], runs: 1, seed: 3 });
+
+Deno.test("importFile tells a bundle from a lap file by its format, relative to dir", async () => {
+  await withFiles(async (app, dir) => {
+    await Deno.writeTextFile(join(dir, "b.json"), JSON.stringify(BUNDLE));
+    await Deno.writeTextFile(join(dir, "l.json"), JSON.stringify(minimalLapFile(120)));
+    const bundle = await app.files.importFile("b.json", { dir, track: "Lago East" });
+    assert.equal(bundle.kind, "bundle");
+    assert.equal(bundle.kind === "bundle" && bundle.result.slug, "lago-east");
+    assert.equal(bundle.kind === "bundle" && bundle.result.edges, 12);
+    const lap = await app.files.importFile(join(dir, "l.json"));
+    assert.equal(lap.kind, "lap");
+    assert.equal(lap.kind === "lap" && lap.result.lap.total_ticks, 120);
+    assert.deepEqual((await listSessions(app.kv)).map((s) => s.kind), ["imported"]);
+  });
+});
+
+Deno.test("importFile refuses what it cannot take, naming the file, and stores nothing", async () => {
+  await withFiles(async (app, dir) => {
+    const other = join(dir, "other.json");
+    await Deno.writeTextFile(other, JSON.stringify({ format: "something-else" }));
+    await assert.rejects(
+      () => app.files.importFile(other),
+      new Error(
+        `${other} has format "something-else"; expected "sim-datalogger-track-bundle" ` +
+          `(a track bundle) or "sim-datalogger-lap" (a lap file)`,
+      ),
+    );
+    const notes = join(dir, "notes.txt");
+    await Deno.writeTextFile(notes, "lap notes: brake later into turn 1\n".repeat(20));
+    await assert.rejects(
+      () => app.files.importFile(notes),
+      (err: Error) => err.message.startsWith(`${notes}: unrecognised capture of 700 bytes: `),
+    );
+    const broken = join(dir, "broken.json");
+    await Deno.writeTextFile(broken, '{"format": ');
+    await assert.rejects(
+      () => app.files.importFile(broken),
+      (err: Error) =>
+        err instanceof SyntaxError && err.message.startsWith(`${broken} is not valid JSON: `),
+    );
+    const absent = join(dir, "absent.gt7");
+    const unreadable = await app.files.importFile(absent).catch((err) => err);
+    assert.ok(unreadable instanceof UnreadableFile);
+    assert.ok(unreadable.message.startsWith(`cannot read ${absent}: `), unreadable.message);
+    assert.equal(unreadable.message, `cannot read ${absent}: ${unreadable.reason}`);
+    assert.deepEqual(await listBundleHeads(app.kv), []);
+    assert.deepEqual(await listSessions(app.kv), []);
+  });
+});
+
+Deno.test("importBundleFile takes any JSON as a bundle and reports read, parse, import, done", async () => {
+  await withFiles(async (app, dir) => {
+    await Deno.writeTextFile(join(dir, "bad.json"), JSON.stringify({ format: "nope" }));
+    await assert.rejects(
+      () => app.files.importBundleFile("bad.json", { dir }),
+      (err: unknown) => err instanceof ImportRejected && err.issues[0].path === "$.format",
+    );
+    const text = JSON.stringify(BUNDLE);
+    await Deno.writeTextFile(join(dir, "b.json"), text);
+    const seen: ImportProgress[] = [];
+    const result = await app.files.importBundleFile("b.json", {
+      dir,
+      onProgress: (p) => seen.push(p),
+    });
+    assert.equal(result.edges, 12);
+    const size = new TextEncoder().encode(text).length;
+    assert.deepEqual(seen.map((p) => [p.phase, p.bytes, p.total]), [
+      ["read", 0, size],
+      ["read", size, size],
+      ["parse", size, size],
+      ["import", size, size],
+      ["done", size, size],
+    ]);
+  });
+});
+
+Deno.test({
+  name: "importFile records a capture's laps and reports its packets as they go",
+  ignore: noFixtures,
+  async fn() {
+    await withFiles(async (app, dir) => {
+      const path = join(dir, "suzuka.gt7.gz");
+      await Deno.writeFile(path, readFixture("gt7/suzuka-full-lap.A.gt7.gz"));
+      const seen: ImportProgress[] = [];
+      const imported = await app.files.importFile(path, { onProgress: (p) => seen.push(p) });
+      assert.equal(imported.kind, "capture");
+      if (imported.kind !== "capture") return;
+      assert.equal(imported.file.compressed, true);
+      assert.equal(imported.result.datagrams, 6420);
+      assert.equal(imported.result.laps, 1);
+      const record = seen.filter((p) => p.phase === "record");
+      assert.deepEqual(record.at(-1)?.phase === "record" && record.at(-1)?.packets, {
+        done: 6420,
+        total: 6420,
+        rejected: 0,
+        laps: 1,
+      });
+      assert.equal(seen.at(-1)?.phase, "done");
+    });
+  },
+});
+
+Deno.test("exports go into a folder under their own name, to a path, or onto a stream", async () => {
+  await withFiles(async (app, dir) => {
+    const { slug } = await app.bundles.import(BUNDLE);
+    const expected = serialiseBundle(await app.bundles.export(slug)) + "\n";
+    const inDir = await app.files.exportBundle(slug, { dir });
+    assert.equal(inDir, join(dir, bundleFilename(slug)));
+    assert.equal(await Deno.readTextFile(inDir!), expected);
+    let streamed = "";
+    const decoder = new TextDecoder();
+    const stream = new WritableStream<Uint8Array>({
+      write: (c) => void (streamed += decoder.decode(c, { stream: true })),
+    });
+    assert.equal(await app.files.exportBundle(slug, { stream }), null);
+    assert.equal(streamed, expected);
+
+    const { lap } = await app.laps.importFile(minimalLapFile(120));
+    const json = await app.files.exportLap(lap.id, "json", { dir });
+    assert.equal(json, join(dir, lapJsonFilename(lap.id)));
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(json!)), await app.laps.exportFile(lap.id));
+    const csvPath = join(dir, "lap.csv");
+    assert.equal(await app.files.exportLap(lap.id, "csv", { path: csvPath }), csvPath);
+    const csv = await app.laps.exportCsv(lap.id);
+    assert.equal(await Deno.readTextFile(csvPath), [...csv.lines].join(""));
+  });
+});
