@@ -5,9 +5,7 @@
  * @module
  */
 import type { Command } from "commander";
-import { exportBundle } from "../app/bundles.ts";
-import { exportLapCsv, exportLapFile } from "../app/lap_exchange.ts";
-import { serialiseBundle } from "../core/bundle/serialise.ts";
+import type { ExportTarget } from "../app/files.ts";
 import { dataOption } from "./options.ts";
 import { withStore } from "./with_store.ts";
 
@@ -22,15 +20,8 @@ export function addExportCommands(program: Command): void {
       .option("-o, --out <file>", "write to FILE instead of standard output"),
   ).action(async (slug: string, flags: { out?: string; data: string }) => {
     await withStore(flags.data, async (app) => {
-      const text = serialiseBundle(await exportBundle(app, slug)) + "\n";
-      if (flags.out) {
-        await Deno.writeTextFile(flags.out, text);
-        console.error(`wrote ${flags.out}`);
-      } else {
-        const writer = Deno.stdout.writable.getWriter();
-        await writer.write(new TextEncoder().encode(text));
-        writer.releaseLock();
-      }
+      const wrote = await app.files.exportBundle(slug, target(flags.out));
+      if (wrote) console.error(`wrote ${wrote}`);
     });
   });
 
@@ -43,24 +34,17 @@ export function addExportCommands(program: Command): void {
   ).action(async (id: string, flags: { csv: boolean; out?: string; data: string }) => {
     if (!/^[1-9]\d*$/.test(id)) throw new Error(`lap id must be a positive integer, not "${id}"`);
     await withStore(flags.data, async (app) => {
-      const out = flags.out
-        ? await Deno.open(flags.out, { write: true, create: true, truncate: true })
-        : Deno.stdout;
-      const writer = out.writable.getWriter();
-      const encoder = new TextEncoder();
-      try {
-        if (flags.csv) {
-          const csv = await exportLapCsv(app, Number(id));
-          for (const line of csv.lines) await writer.write(encoder.encode(line));
-        } else {
-          const file = await exportLapFile(app, Number(id));
-          await writer.write(encoder.encode(JSON.stringify(file) + "\n"));
-        }
-      } finally {
-        if (flags.out) await writer.close();
-        else writer.releaseLock();
-      }
-      if (flags.out) console.error(`wrote ${flags.out}`);
+      const wrote = await app.files.exportLap(
+        Number(id),
+        flags.csv ? "csv" : "json",
+        target(flags.out),
+      );
+      if (wrote) console.error(`wrote ${wrote}`);
     });
   });
+}
+
+/** A file named by `--out`, or standard output, which stays open for the process. */
+function target(out: string | undefined): ExportTarget {
+  return out ? { path: out } : { stream: Deno.stdout.writable };
 }

@@ -4,7 +4,6 @@
  * @module
  */
 import type { Command } from "commander";
-import { identifyUnlabelled } from "../app/tracks.ts";
 import { dataOption } from "./options.ts";
 import { withStore } from "./with_store.ts";
 
@@ -15,7 +14,7 @@ export function addIdentifyCommand(program: Command): void {
       .description("name every unlabelled session whose shortest full lap matches a known circuit"),
   ).action(async (flags: { data: string }) => {
     await withStore(flags.data, async (app) => {
-      const r = await identifyUnlabelled(app);
+      const r = await app.tracks.identifyUnlabelled();
       const names = Object.entries(r.tracks).map(([name, n]) => `${name} x${n}`).join(", ");
       console.log(
         `identify: checked ${r.checked} unlabelled session(s), named ${r.identified}` +

@@ -5,22 +5,10 @@
  * @module
  */
 import type { Command } from "commander";
-import type { App } from "../app/context.ts";
-import { importBundle } from "../app/bundles.ts";
-import { importLapFile } from "../app/lap_exchange.ts";
-import { type CaptureImportResult, importCapture } from "../app/capture_import.ts";
-import { BUNDLE_FORMAT } from "../core/bundle/types.ts";
-import { LAP_FILE_FORMAT } from "../core/laps/lap_file.ts";
+import type { FileImportResult } from "../app/files.ts";
+import type { CaptureImportResult } from "../app/capture_import.ts";
+import type { CaptureFile } from "../core/gt7/capture_file.ts";
 import { formatLapTime } from "../core/laps/lap_time.ts";
-import { CaptureError } from "../core/gt7/capture.ts";
-import {
-  type CaptureFile,
-  captureFileOf,
-  EXPECTED_FILES,
-  type FileContent,
-  fileContent,
-  gunzipIfCompressed,
-} from "../core/gt7/capture_file.ts";
 import { startProgressBar } from "../server/progress_bar.ts";
 import { dataOption } from "./options.ts";
 import { withStore } from "./with_store.ts";
@@ -40,89 +28,48 @@ export function addImportCommand(program: Command): void {
       )
       .option("--track <name>", "store a bundle under this circuit name instead of its own"),
   ).action(async (file: string, flags: { data: string; track?: string }) => {
-    const content = await readImportFile(file);
-    if (content.kind === "capture") {
-      await withStore(flags.data, (app) => importCaptureFile(app, file, content.file));
-      return;
-    }
-    const json = content.json;
-    const format = (json as { format?: unknown } | null)?.format;
-    if (format !== BUNDLE_FORMAT && format !== LAP_FILE_FORMAT) {
-      throw new Error(
-        `${file} has format ${JSON.stringify(format ?? null)}; expected "${BUNDLE_FORMAT}" ` +
-          `(a track bundle) or "${LAP_FILE_FORMAT}" (a lap file)`,
-      );
-    }
     await withStore(flags.data, async (app) => {
-      if (format === BUNDLE_FORMAT) {
-        const r = await importBundle(app, json, { track: flags.track });
-        console.log(
-          `imported bundle "${r.track}" as ${r.slug}: ${r.edges_before} -> ${r.edges} edges ` +
-            `(+${r.added_edges}), ${r.runs} runs from ${r.sources} source(s)` +
-            (r.corners_kept ? "; kept the local corners" : "") +
-            (r.sections_kept ? "; kept the local sections" : "") +
-            (r.official_kept ? "; kept the local official match" : ""),
-        );
-        return;
+      const bar = startProgressBar({ unit: "packets" });
+      let done: FileImportResult;
+      try {
+        done = await app.files.importFile(file, {
+          track: flags.track,
+          onProgress: (p) => {
+            if (p.phase === "record") bar.update(p.packets);
+          },
+        });
+      } finally {
+        bar.clear();
       }
-      const result = await importLapFile(app, json);
-      console.log(
-        `imported lap ${result.lap.number} (${formatLapTime(result.lap.time_ms)}, ` +
-          `${result.lap.total_ticks} samples) as lap ${result.lap.id} in ` +
-          `${result.created_session ? "new " : ""}session ${result.session.id}`,
-      );
+      for (const line of describeImport(file, done)) console.log(line);
     });
   });
 }
 
-/**
- * What `import` was given, told apart by content: gzip is unpacked first, a
- * record file or a capture is split into datagrams, and a document whose
- * first byte opens an object or array is parsed as JSON.
- */
-async function readImportFile(
-  file: string,
-): Promise<{ kind: "json"; json: unknown } | { kind: "capture"; file: CaptureFile }> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(file);
-  } catch (err) {
-    throw new Error(`cannot read ${file}: ${(err as Error).message}`);
-  }
-  let content: FileContent | null = null;
-  try {
-    const unzipped = gunzipIfCompressed(bytes);
-    content = fileContent(unzipped.bytes);
-    if (content === "json") {
-      let json: unknown;
-      try {
-        json = JSON.parse(new TextDecoder().decode(unzipped.bytes));
-      } catch (err) {
-        throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
-      }
-      return { kind: "json", json };
+/** What an import did, in lines for the terminal. */
+function describeImport(file: string, done: FileImportResult): string[] {
+  switch (done.kind) {
+    case "capture":
+      return describeCaptureImport(file, done.file, done.result);
+    case "bundle": {
+      const r = done.result;
+      return [
+        `imported bundle "${r.track}" as ${r.slug}: ${r.edges_before} -> ${r.edges} edges ` +
+        `(+${r.added_edges}), ${r.runs} runs from ${r.sources} source(s)` +
+        (r.corners_kept ? "; kept the local corners" : "") +
+        (r.sections_kept ? "; kept the local sections" : "") +
+        (r.official_kept ? "; kept the local official match" : ""),
+      ];
     }
-    return { kind: "capture", file: captureFileOf(unzipped) };
-  } catch (err) {
-    if (!(err instanceof CaptureError)) throw err;
-    // Neither JSON nor a record file: say what would have been accepted.
-    const expected = content === "packets"
-      ? `; expected a JSON lap file or track bundle, or ${EXPECTED_FILES}`
-      : "";
-    throw new Error(`${file}: ${err.message}${expected}`);
+    case "lap": {
+      const { lap, session, created_session } = done.result;
+      return [
+        `imported lap ${lap.number} (${formatLapTime(lap.time_ms)}, ${lap.total_ticks} samples) ` +
+        `as lap ${lap.id} in ${created_session ? "new " : ""}session ${session.id}` +
+        (lap.complete ? "" : ` (incomplete: ${lap.samples_missing} samples missing)`),
+      ];
+    }
   }
-}
-
-/** Records a capture's laps with a progress bar on a terminal, then prints the summary. */
-async function importCaptureFile(app: App, name: string, file: CaptureFile): Promise<void> {
-  const bar = startProgressBar({ unit: "packets" });
-  let result: CaptureImportResult;
-  try {
-    result = await importCapture(app, file, { onProgress: (p) => bar.update(p) });
-  } finally {
-    bar.clear();
-  }
-  for (const line of describeCaptureImport(name, file, result)) console.log(line);
 }
 
 /** Ascending ids with runs folded: [1, 2, 3, 5] is "1-3, 5". */

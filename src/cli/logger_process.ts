@@ -7,9 +7,9 @@
  * @module
  */
 import type { PacketFormat } from "../core/gt7/format.ts";
-import { type App, createApp } from "../app/context.ts";
+import { type App, createApp } from "../app/create_app.ts";
 import { openStore } from "../storage/kv.ts";
-import { watchBundles } from "../app/geometry.ts";
+import { consoleLog } from "../server/console_log.ts";
 import { type HttpServer, startHttp } from "../server/http.ts";
 import { startUdpClient, type UdpClient } from "../server/udp_client.ts";
 import type { RecordOptions } from "../server/record_writer.ts";
@@ -93,7 +93,8 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
   let app: App;
   let http: HttpServer | null = null;
   try {
-    app = await createApp({ kv, now: opts.now });
+    // Compiled geometry follows every bundle change, so maps and coverage are ready when asked.
+    app = await createApp({ kv, now: opts.now, log: consoleLog, watchGeometry: true });
     http = inUse("HTTP", opts.port, "--port", () =>
       startHttp(app, {
         hostname: opts.host,
@@ -114,8 +115,6 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
         receiveBufferBytes: opts.receiveBufferBytes,
       }));
     app.attachTelemetry(udp);
-    // Compiled geometry follows every bundle change, so maps and coverage are ready when asked.
-    const watch = watchBundles(app);
     let closing: Promise<void> | null = null;
     return {
       app,
@@ -124,7 +123,6 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
       close() {
         closing ??= (async () => {
           await app.shutdown();
-          await watch.stop();
           await http!.close();
           kv.close();
         })();

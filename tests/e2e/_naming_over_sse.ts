@@ -8,7 +8,6 @@
  */
 import { strict as assert } from "node:assert";
 import { generateCircuit } from "../../src/core/synthetic/circuit.ts";
-import { fingerprintsOf } from "../../src/app/fingerprints.ts";
 import type { Logger } from "../../src/cli/logger_process.ts";
 import { circuitBundle } from "../core/identify/_laps.ts";
 import { type SseMessage, SseReader } from "../server/_sse.ts";
@@ -58,7 +57,7 @@ export async function driveNamedOverSse(): Promise<NamingDrive> {
   const sse = reader! as SseReader;
   const close = async () => {
     await sse.cancel();
-    await fingerprintsOf(logger.app).idle();
+    await logger.app.tracks.fingerprints.idle();
     await logger.close();
   };
   try {

@@ -6,8 +6,7 @@
  */
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { createApp } from "../../src/app/context.ts";
-import { importCapture } from "../../src/app/capture_import.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import { parseCapture } from "../../src/core/gt7/capture.ts";
 import { openCaptureFile } from "../../src/core/gt7/capture_file.ts";
 import { decryptPacket } from "../../src/core/gt7/cipher.ts";
@@ -61,7 +60,7 @@ for (
       const kv = await Deno.openKv(":memory:");
       try {
         const app = await createApp({ kv });
-        const imported = await importCapture(app, openCaptureFile(await Deno.readFile(path)));
+        const imported = await app.laps.importCapture(openCaptureFile(await Deno.readFile(path)));
         assert.equal(imported.decoded, packets);
         assert.equal(imported.laps, 1);
         const laps = await storedLaps(kv);
@@ -143,7 +142,7 @@ Deno.test({
       const kv = await Deno.openKv(":memory:");
       try {
         const app = await createApp({ kv });
-        const imported = await importCapture(app, openCaptureFile(bytes));
+        const imported = await app.laps.importCapture(openCaptureFile(bytes));
         assert.equal(imported.kind, "record");
         assert.equal(imported.datagrams, 6420);
         assert.equal(imported.rejected, 0);
