@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { bundleCleanupWarnings } from "./log.ts";
 import { z } from "zod";
 import { Conflict, NotFound } from "../core/errors.ts";
 import { merge } from "../core/bundle/merge.ts";
@@ -165,7 +166,7 @@ export class BundleAuthoring {
           meta: { ...current.doc.meta, track: body.track, updated_at: now },
         };
         return { doc, result: null };
-      });
+      }, bundleCleanupWarnings(this.#deps.log));
       bus.emit({ type: "bundle", slug, track: head.track, reason: "rename" });
       return {
         slug,
@@ -180,7 +181,7 @@ export class BundleAuthoring {
     const { head, result: merged } = await updateBundle<boolean>(kv, target, (current) => {
       const m = merge(current?.doc ?? null, source, { now, track: body.track });
       return { doc: m.merged, result: current !== null };
-    });
+    }, bundleCleanupWarnings(this.#deps.log));
     await this.#remove(slug);
     bus.emit({ type: "bundle", slug: target, track: head.track, reason: "rename" });
     bus.emit({ type: "bundle", slug, track: source.meta.track, reason: "delete" });
@@ -240,7 +241,7 @@ export class BundleAuthoring {
       if (current === null) throw notFound(slug);
       const doc = edit({ ...current.doc, meta: { ...current.doc.meta, updated_at: now } });
       return { doc, result: doc };
-    });
+    }, bundleCleanupWarnings(this.#deps.log));
     this.#deps.bus.emit({ type: "bundle", slug, track: result.meta.track, reason: "authoring" });
     return result;
   }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { bundleCleanupWarnings } from "./log.ts";
 import { NotFound } from "../core/errors.ts";
 import { merge, type MergeResult } from "../core/bundle/merge.ts";
 import { canonicalBundle } from "../core/bundle/serialise.ts";
@@ -83,7 +84,7 @@ export interface BundleServices {
 
 /** The stored track bundles. */
 export class BundleService {
-  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now">;
+  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">;
   readonly #geometry: BundleServices["geometry"];
   readonly #authoring: BundleAuthoring;
   readonly #official: OfficialMatch;
@@ -157,7 +158,7 @@ export class BundleService {
     const { head, result } = await updateBundle<MergeResult>(this.#deps.kv, slug, (current) => {
       const merged = merge(current?.doc ?? null, incoming, { now, track });
       return { doc: merged.merged, result: merged };
-    });
+    }, bundleCleanupWarnings(this.#deps.log));
     const meta = result.merged.meta;
     this.#deps.bus.emit({ type: "bundle", slug, track: meta.track, reason: "import" });
     return {
@@ -214,23 +215,4 @@ export class BundleService {
   confirmOfficial(slug: string, body: unknown): Promise<OfficialConfirmation> {
     return this.#official.confirm(slug, body);
   }
-}
-
-/** @deprecated transitional: use app.bundles.list */
-export function listBundles(app: { bundles: BundleService }): Promise<BundleListItem[]> {
-  return app.bundles.list();
-}
-
-/** @deprecated transitional: use app.bundles.export */
-export function exportBundle(app: { bundles: BundleService }, slug: string): Promise<BundleV4> {
-  return app.bundles.export(slug);
-}
-
-/** @deprecated transitional: use app.bundles.import */
-export function importBundle(
-  app: { bundles: BundleService },
-  json: unknown,
-  opts: ImportOptions = {},
-): Promise<BundleImportResult> {
-  return app.bundles.import(json, opts);
 }

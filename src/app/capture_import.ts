@@ -200,12 +200,3 @@ export class CaptureImporter {
 function notIncomplete(lap: LapSummary): boolean {
   return (lap as { complete?: unknown }).complete !== false;
 }
-
-/** @deprecated transitional: use app.laps.importCapture */
-export function importCapture(
-  app: { laps: { importCapture: CaptureImporter["import"] } },
-  file: CaptureFile,
-  opts: CaptureImportOptions = {},
-): Promise<CaptureImportResult> {
-  return app.laps.importCapture(file, opts);
-}

@@ -205,8 +205,3 @@ export class GeometryService {
     return await this.#ensure(slug, head.generation);
   }
 }
-
-/** @deprecated transitional: use app.geometry.watch */
-export function watchBundles(app: { geometry: GeometryService }): BundleWatch {
-  return app.geometry.watch();
-}

@@ -114,18 +114,3 @@ export class LapExchange {
     return this.#captures.import(file, opts);
   }
 }
-
-/** @deprecated transitional: use app.laps.exportFile */
-export function exportLapFile(app: { laps: LapExchange }, id: number): Promise<LapFileV2> {
-  return app.laps.exportFile(id);
-}
-
-/** @deprecated transitional: use app.laps.exportCsv */
-export function exportLapCsv(app: { laps: LapExchange }, id: number): Promise<CsvExport> {
-  return app.laps.exportCsv(id);
-}
-
-/** @deprecated transitional: use app.laps.importFile */
-export function importLapFile(app: { laps: LapExchange }, json: unknown): Promise<LapImportResult> {
-  return app.laps.importFile(json);
-}

@@ -27,3 +27,16 @@ export const silentLog: Log = {
   warn() {},
   error() {},
 };
+
+/**
+ * The `updateBundle` option that reports a failed best-effort cleanup as a
+ * warning: the bundle is fine, and the start-up sweep removes what was left.
+ */
+export function bundleCleanupWarnings(
+  log: Log,
+): { onCleanupFailure: (what: string, err: unknown) => void } {
+  return {
+    onCleanupFailure: (what, err) =>
+      log.warn(`bundle store: ${what} failed (the start-up sweep will retry)`, err),
+  };
+}

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { bundleCleanupWarnings } from "./log.ts";
 import { BadRequest, NotFound } from "../core/errors.ts";
 import { bundleV4Schema } from "../core/bundle/schema.ts";
 import { issuesFromZod } from "../core/bundle/issues.ts";
@@ -44,10 +45,10 @@ const officialSchema = bundleV4Schema.shape.meta.shape.official;
 
 /** The official match of stored bundles: the catalogue's suggestion and a human's confirmation. */
 export class OfficialMatch {
-  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now">;
+  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">;
 
   /** Matches over `deps.kv`; a confirmation is announced on `deps.bus`. */
-  constructor(deps: Pick<AppDeps, "kv" | "bus" | "now">) {
+  constructor(deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">) {
     this.#deps = deps;
   }
 
@@ -106,7 +107,7 @@ export class OfficialMatch {
         doc: { ...doc, meta: { ...doc.meta, official, updated_at: now } },
         result: null,
       };
-    });
+    }, bundleCleanupWarnings(this.#deps.log));
     this.#deps.bus.emit({ type: "bundle", slug: key, track: head.track, reason: "official" });
     return { slug: key, track: head.track, generation: head.generation, official: head.official };
   }

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { bundleCleanupWarnings } from "./log.ts";
 import { merge, type MergeReport } from "../core/bundle/merge.ts";
 import type { FinishCrossing } from "../core/bundle/types.ts";
 import { nextOrdinal, runBundle, type RunCell } from "../core/survey/run_evidence.ts";
@@ -126,6 +127,7 @@ export class SurveySaves {
         });
         return { doc: merged.merged, result: { ...merged.report, ordinal } };
       },
+      bundleCleanupWarnings(this.#deps.log),
     );
     circuit.ordinal ??= result.ordinal;
     const save: SurveySave = {

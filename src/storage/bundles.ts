@@ -78,6 +78,12 @@ export interface BundleUpdate<R> {
 export interface UpdateOptions {
   /** Most attempts before giving up with {@linkcode Conflict} (default 50). */
   maxAttempts?: number;
+  /**
+   * Told of a best-effort cleanup that failed (`what` says which). Nothing
+   * is wrong with the stored bundle then: the start-up sweep removes what
+   * was left. Storage writes nothing to the console, so the caller logs it.
+   */
+  onCleanupFailure?: (what: string, err: unknown) => void;
 }
 
 /** The stored document of a bundle cannot be read back: a damaged store, not a user error. */
@@ -96,6 +102,31 @@ const GENERATION_COUNTER = "bundle_generation";
 const DEFAULT_ATTEMPTS = 50;
 /** Re-reads of a head whose chunks were swept by a concurrent write before giving up. */
 const READ_ATTEMPTS = 10;
+
+/**
+ * The last change queued per store handle and slug. Changes in one process
+ * take turns, so the optimistic check in {@linkcode updateBundle} only
+ * races writers elsewhere (another process, a removal). Without turns,
+ * every concurrent import of one circuit re-read, re-merged and rewrote the
+ * bundle once per writer that committed before it, and a steady stream of
+ * imports could run one of them out of attempts: a 409 for a valid import.
+ */
+const turns = new WeakMap<Deno.Kv, Map<string, Promise<void>>>();
+
+/** Runs `fn` once every change of `slug` queued before it on `kv` has settled. */
+function inTurn<T>(kv: Deno.Kv, slug: string, fn: () => Promise<T>): Promise<T> {
+  let bySlug = turns.get(kv);
+  if (!bySlug) turns.set(kv, bySlug = new Map());
+  const queue = bySlug;
+  const mine = (queue.get(slug) ?? Promise.resolve()).then(fn);
+  const settled = mine.then(() => {}, () => {});
+  queue.set(slug, settled);
+  // The last in line leaves no entry behind, so the map holds only slugs being written.
+  void settled.then(() => {
+    if (queue.get(slug) === settled) queue.delete(slug);
+  });
+  return mine;
+}
 
 /** The head key of `slug`. */
 export const bundleHeadKey = (slug: string): Deno.KvKey => [HEAD, slug];
@@ -223,35 +254,50 @@ function headOf(
 }
 
 /** Best-effort cleanup: a failure here leaves orphans for the start-up sweep, never bad data. */
-async function quietly(what: string, fn: () => Promise<unknown>): Promise<void> {
+async function quietly(
+  opts: UpdateOptions,
+  what: string,
+  fn: () => Promise<unknown>,
+): Promise<void> {
   try {
     await fn();
   } catch (err) {
-    console.error(`bundle store: ${what} failed (the start-up sweep will retry):`, err);
+    opts.onCleanupFailure?.(what, err);
   }
 }
 
 /**
  * Changes the bundle under `slug`: reads the current one (or null), calls
  * `change` with it, writes the returned document as a new generation, and
- * flips the head in one commit checked against the head that was read. When
- * another writer got there first, the new generation is deleted and the
- * whole step repeats on the newer bundle, so concurrent changes serialise
- * and the end state is that of running them one after another (in the order
- * their commits landed). Generations older than the new one are swept after
- * the flip.
+ * flips the head in one commit checked against the head that was read.
+ * Changes made through one store handle take turns per slug, in call
+ * order, so among themselves each lands on its first attempt. When a writer
+ * elsewhere (another process) got there first, the new generation is
+ * deleted and the whole step repeats on the newer bundle, so concurrent
+ * changes serialise and the end state is that of running them one after
+ * another (in the order their commits landed). Generations older than the
+ * new one are swept after the flip, before the next change's turn.
  *
  * `change` may run more than once and must not have side effects; whatever
  * it throws propagates with nothing written.
  *
- * @throws {Conflict} after `maxAttempts` lost races.
+ * @throws {Conflict} after `maxAttempts` races lost to writers elsewhere.
  * @throws {BundleCorrupt} when the current bundle cannot be read back.
  */
-export async function updateBundle<R>(
+export function updateBundle<R>(
   kv: Deno.Kv,
   slug: string,
   change: (current: StoredBundle | null) => BundleChange<R> | Promise<BundleChange<R>>,
   opts: UpdateOptions = {},
+): Promise<BundleUpdate<R>> {
+  return inTurn(kv, slug, () => writeChange(kv, slug, change, opts));
+}
+
+async function writeChange<R>(
+  kv: Deno.Kv,
+  slug: string,
+  change: (current: StoredBundle | null) => BundleChange<R> | Promise<BundleChange<R>>,
+  opts: UpdateOptions,
 ): Promise<BundleUpdate<R>> {
   const maxAttempts = opts.maxAttempts ?? DEFAULT_ATTEMPTS;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
@@ -267,7 +313,11 @@ export async function updateBundle<R>(
       marker = await withLockRetry(() => kv.set(pending, new Date().toISOString()));
       chunks = await writeBlob(kv, bundleChunkPrefix(slug, generation), json);
     } catch (err) {
-      await quietly("removing a failed generation", () => dropGeneration(kv, slug, generation));
+      await quietly(
+        opts,
+        "removing a failed generation",
+        () => dropGeneration(kv, slug, generation),
+      );
       throw err;
     }
     const head = headOf(slug, generation, chunks, json.byteLength, doc);
@@ -280,10 +330,14 @@ export async function updateBundle<R>(
         .commit()
     );
     if (committed.ok) {
-      await quietly("sweeping old generations", () => sweepGenerations(kv, slug, generation));
+      await quietly(opts, "sweeping old generations", () => sweepGenerations(kv, slug, generation));
       return { head, result, attempts: attempt };
     }
-    await quietly("removing a superseded generation", () => dropGeneration(kv, slug, generation));
+    await quietly(
+      opts,
+      "removing a superseded generation",
+      () => dropGeneration(kv, slug, generation),
+    );
   }
   throw new Conflict(
     `bundle "${slug}" changed ${maxAttempts} times while this change was being written; try again`,

@@ -4,18 +4,27 @@
  * with SIGKILL at a planned moment of the write under test, and tell what
  * the restarted store must then hold.
  *
- * Kill moments are planned, not left to chance: the trials are spread
- * evenly over the write's measured duration (stratified), each shifted by
- * a seeded jitter, and every tenth trial aims at the moments before the
- * write's first commit instead. The seed is fixed per test file and can be
- * overridden with the CRASH_SEED environment variable. Durations come from
- * an uninterrupted calibration run, refined by every trial (WriteClock).
+ * Two kinds of trial. Gated trials are exact: the child kills itself just
+ * before or just after one of the write's own commits (see `Gate` in
+ * `_crash_probe.ts`), at every such point of every write, so the states a
+ * write passes through between its commits are each tried, and where the
+ * store must then stand is known, on any machine. Timed trials are aimed
+ * by the clock at any moment, within a commit too: they are spread evenly
+ * over the write's measured duration (stratified), each shifted by a
+ * seeded jitter, and every tenth aims at the moments before the write's
+ * first commit instead. Where a timed kill lands depends on the scheduler,
+ * so it is tallied, never required. The seed is fixed per test file and
+ * can be overridden with the CRASH_SEED environment variable. Durations
+ * come from an uninterrupted calibration run, refined by every trial
+ * (WriteClock).
  *
  * @module
  */
+import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { DB_FILE } from "../../src/storage/kv.ts";
 import { seededRandom } from "../_random.ts";
+import { formatGate, type Gate } from "./_crash_probe.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 
@@ -271,6 +280,11 @@ export async function killAt(
 export interface Progress {
   /** Writes whose first commit had been issued. */
   started: number;
+  /**
+   * Writes whose readable commit (the one that makes them visible) the child
+   * saw resolve: those must be in the store. Never fewer than `ended`.
+   */
+  visible: number;
   /** Writes that had ended. */
   ended: number;
   /** True when a write was in flight: started, not ended. */
@@ -279,9 +293,86 @@ export interface Progress {
 
 /** Reads {@linkcode Progress} off a dead child's lines. */
 export function progressOf(lines: readonly ProbeLine[]): Progress {
-  const started = new Set(lines.filter((l) => l.event === "write").map((l) => l.n)).size;
-  const ended = new Set(lines.filter((l) => l.event === "end").map((l) => l.n)).size;
-  return { started, ended, inside: started > ended };
+  const count = (event: string) =>
+    new Set(lines.filter((l) => l.event === event).map((l) => l.n)).size;
+  const [started, visible, ended] = [count("write"), count("visible"), count("end")];
+  return { started, visible, ended, inside: started > ended };
+}
+
+/** What a calibration run shows of each write's commits. */
+export interface WriteCommits {
+  /** The write's own commits. */
+  commits: number;
+  /** The commit (1-based) whose resolving made the write readable. */
+  visibleAt: number;
+}
+
+/**
+ * Each of writes 1..`count`'s commits, from an uninterrupted run's `done n`
+ * lines and the `visible n` line that follows one of them.
+ */
+export function commitsOf(lines: readonly ProbeLine[], count: number): WriteCommits[] {
+  return Array.from({ length: count }, (_, i) => {
+    const n = i + 1;
+    let commits = 0;
+    let visibleAt = 0;
+    for (const l of lines) {
+      if (l.n !== n) continue;
+      if (l.event === "done") commits++;
+      if (l.event === "visible") visibleAt = commits;
+    }
+    if (commits === 0 || visibleAt === 0) {
+      throw new Error(
+        `calibration run shows write ${n} with ${commits} commits, visible at ${visibleAt}`,
+      );
+    }
+    return { commits, visibleAt };
+  });
+}
+
+/**
+ * The gates of writes described by `writes`: just before and just after
+ * each of their commits, in order. With `take`, a seeded stratified sample
+ * of that many (one from each of `take` equal runs of the list), for writes
+ * with too many commits to try them all.
+ */
+export function planGates(writes: readonly WriteCommits[], take?: number, seed = 1): Gate[] {
+  const all: Gate[] = writes.flatMap((w, i) =>
+    Array.from(
+      { length: w.commits },
+      (_, c) => (["before", "after"] as const).map((when) => ({ n: i + 1, commit: c + 1, when })),
+    ).flat()
+  );
+  if (take === undefined || take >= all.length) return all;
+  const random = seededRandom(seed);
+  return Array.from({ length: take }, (_, k) => {
+    const from = Math.floor(k * all.length / take);
+    const to = Math.floor((k + 1) * all.length / take);
+    return all[from + Math.floor(random() * (to - from))];
+  });
+}
+
+/** How many writes must be in the store when a child died at `gate`. */
+export function visibleAtGate(gate: Gate, writes: readonly WriteCommits[]): number {
+  const at = writes[gate.n - 1].visibleAt;
+  const past = gate.commit > at || (gate.commit === at && gate.when === "after");
+  return gate.n - (past ? 0 : 1);
+}
+
+/**
+ * Runs `script` with `args` and the gate as its last argument and waits for
+ * it to kill itself there. Throws, with its output, when it ended otherwise:
+ * the write did not pass that point, which the calibration said it would.
+ */
+export async function killAtGate(script: string, args: string[], gate: Gate): Promise<ChildExit> {
+  const exit = await new CrashChild(script, [...args, formatGate(gate)]).finish();
+  if (!exit.killed) {
+    throw new Error(
+      `gate ${formatGate(gate)} was never reached (exit ${exit.code}): ` +
+        `${exit.lines.map((l) => `${l.event} ${l.n}`).join(", ")}\n${exit.stderr}`,
+    );
+  }
+  return exit;
 }
 
 /** What a restart found besides the documents: leftovers of interrupted writes. */
@@ -345,18 +436,21 @@ export class CrashTally {
   readonly #landings: Record<Landing, number> = { before: 0, inside: 0, after: 0 };
   /** Trials counted. */
   trials = 0;
+  /** Gated trials among them (each killed inside a write, at a commit of its own). */
+  gated = 0;
   /** Trials whose restart found leftovers for the sweep to clear. */
   swept = 0;
 
   /** Counts one trial. */
-  add(landing: Landing, outcome: string, swept: boolean): void {
+  add(landing: Landing, outcome: string, swept: boolean, gated = false): void {
     this.trials++;
-    this.#landings[landing]++;
+    if (gated) this.gated++;
+    else this.#landings[landing]++;
     if (swept) this.swept++;
     this.#outcomes.set(outcome, (this.#outcomes.get(outcome) ?? 0) + 1);
   }
 
-  /** Trials killed while a write was in flight. */
+  /** Timed trials killed while a write was in flight. */
   get inside(): number {
     return this.#landings.inside;
   }
@@ -366,8 +460,98 @@ export class CrashTally {
     const outcomes = [...this.#outcomes].sort(([a], [b]) => a.localeCompare(b))
       .map(([k, v]) => `${k} ${v}`).join(", ");
     const l = this.#landings;
-    return `${this.trials} trials; killed inside a write ${l.inside}, before the aimed write ` +
-      `${l.before}, after it ${l.after}; the start-up sweep cleared leftovers after ` +
+    return `${this.trials} trials: ${this.gated} gated at a commit of a write; ` +
+      `${this.trials - this.gated} timed, killed inside a write ${l.inside}, before the aimed ` +
+      `write ${l.before}, after it ${l.after}; the start-up sweep cleared leftovers after ` +
       `${this.swept}; the store held: ${outcomes}`;
   }
+}
+
+/** What a restarted store held. */
+export interface Finding {
+  /** How many of the writes (1, 2, ...) it holds: each one whole. */
+  stored: number;
+  /** The outcome as the tally names it. */
+  held: string;
+  /** True when the start-up sweep cleared leftovers of an interrupted write. */
+  swept: boolean;
+}
+
+/** One file's crash trials: the child, its store, and the check of a restarted store. */
+export interface Trials {
+  /** The child script. */
+  script: string;
+  /** The child's arguments for a store in `dir` (the gate is appended). */
+  args: (dir: string) => string[];
+  /** Where the trials' stores are made (each removed after its trial). */
+  root: string;
+  /** Makes a trial's store ready in `dir` (e.g. copies a pristine store); none: empty. */
+  prepare?: (dir: string) => Promise<void>;
+  /** Reopens the store in `dir` as a restart does; throws on anything never allowed. */
+  restart: (dir: string) => Promise<Finding>;
+}
+
+/**
+ * Runs the gated trials, then the timed ones, each in a fresh store, and
+ * checks each restart against how far the child got: a gated trial's
+ * store holds exactly the writes the gate lies past (the child, killed
+ * inside write n, must say so); a timed trial's holds at least every
+ * write the child saw become readable and at most those it began.
+ */
+export async function runTrials(
+  t: Trials,
+  writes: readonly WriteCommits[],
+  gates: readonly Gate[],
+  timed: readonly KillAim[],
+  clock: WriteClock,
+): Promise<CrashTally> {
+  const tally = new CrashTally();
+  let i = 0;
+  const trial = async (
+    gated: boolean,
+    kill: (dir: string) => Promise<ChildExit>,
+    check: (progress: Progress, found: Finding, where: string) => Landing,
+  ) => {
+    const dir = join(t.root, `trial-${i}`);
+    const where = `trial ${i++}`;
+    if (t.prepare) await t.prepare(dir);
+    const progress = progressOf((await kill(dir)).lines);
+    const found = await t.restart(dir);
+    tally.add(check(progress, found, where), found.held, found.swept, gated);
+    await Deno.remove(dir, { recursive: true });
+  };
+  const gated = async (dir: string, gate: Gate) => {
+    const exit = await killAtGate(t.script, t.args(dir), gate);
+    clock.learn(exit.lines);
+    return exit;
+  };
+  for (const gate of gates) {
+    const expected = visibleAtGate(gate, writes);
+    await trial(true, (dir) => gated(dir, gate), (progress, found, where) => {
+      const at = `${where}, gate ${formatGate(gate)}`;
+      assert.deepEqual(progress, {
+        started: gate.n,
+        visible: expected,
+        ended: gate.n - 1,
+        inside: true,
+      }, `${at}: the child stopped elsewhere`);
+      assert.equal(found.stored, expected, `${at}: the store holds ${found.held}`);
+      return "inside";
+    });
+  }
+  for (const aim of timed) {
+    await trial(
+      false,
+      (dir) => killAt(new CrashChild(t.script, t.args(dir)), aim, clock),
+      (p, found, where) => {
+        // Stored once the child saw it readable; never before its write began.
+        assert.ok(
+          p.visible <= found.stored && found.stored <= p.started,
+          `${where}: ${JSON.stringify({ progress: p, stored: found.stored })}`,
+        );
+        return landingOf(p, aim.n);
+      },
+    );
+  }
+  return tally;
 }

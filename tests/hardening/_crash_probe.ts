@@ -7,7 +7,8 @@
  * Every line is `<event> <n> <ms>`: an event name, the 1-based ordinal of
  * the write it belongs to (0 when none), and milliseconds since the child
  * started. `console.log` writes synchronously, so every line printed before
- * the kill reaches the parent.
+ * the kill reaches the parent. A child given a {@linkcode Gate} kills itself
+ * there, so that moment of a write is tried exactly, on any machine.
  *
  * @module
  */
@@ -70,6 +71,77 @@ export function watchCommits(kv: Deno.Kv, hooks: CommitHooks): void {
     };
     return op;
   };
+}
+
+/**
+ * A point of a write where a child kills itself (SIGKILL): just before the
+ * write's `commit`-th commit is issued, or just after it resolved. Counting
+ * only the write's own commits, the same gate is the same moment of the
+ * write in every run, however the machine schedules it.
+ */
+export interface Gate {
+  /** The write (1-based). */
+  n: number;
+  /** Its commit (1-based). */
+  commit: number;
+  when: "before" | "after";
+}
+
+/** A gate as a child takes it on its command line: `n:commit:when`. */
+export function formatGate(gate: Gate): string {
+  return `${gate.n}:${gate.commit}:${gate.when}`;
+}
+
+/** Parses {@linkcode formatGate}'s text; null for no text. Throws on anything else. */
+export function parseGate(text: string | undefined): Gate | null {
+  if (text === undefined || text === "") return null;
+  const m = /^(\d+):(\d+):(before|after)$/.exec(text);
+  if (!m) throw new Error(`bad gate "${text}": expected n:commit:before|after`);
+  return { n: Number(m[1]), commit: Number(m[2]), when: m[3] as Gate["when"] };
+}
+
+/**
+ * The progress lines of a child's numbered writes, and its gate. The child
+ * calls {@linkcode issuing} as each commit of write `n` is issued and
+ * {@linkcode resolved} once it resolved; the tracker prints `write n` at the
+ * write's first commit, `done n` after each of its commits, `visible n`
+ * once the commit that makes the write readable went through, and kills the
+ * process at the gate (after printing, so the parent sees where it stood).
+ */
+export class WriteTracker {
+  readonly #gate: Gate | null;
+  #n = 0;
+  #commits = 0;
+
+  /** Tracks writes; kills the process at `gate` when one is given. */
+  constructor(gate: Gate | null) {
+    this.#gate = gate;
+  }
+
+  /** The next commit of write `n` (its first: the write begins) is about to be issued. */
+  issuing(n: number): void {
+    if (n !== this.#n) {
+      this.#n = n;
+      this.#commits = 0;
+      say("write", n);
+    }
+    this.#commits++;
+    this.#stopAt("before");
+  }
+
+  /** The commit last issued for write `n` resolved; `visible` when it made the write readable. */
+  resolved(n: number, visible: boolean): void {
+    say("done", n);
+    if (visible) say("visible", n);
+    this.#stopAt("after");
+  }
+
+  #stopAt(when: Gate["when"]): void {
+    const g = this.#gate;
+    if (g && g.when === when && g.n === this.#n && g.commit === this.#commits) {
+      Deno.kill(Deno.pid, "SIGKILL");
+    }
+  }
 }
 
 /**

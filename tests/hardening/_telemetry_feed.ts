@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { createApp } from "../../src/app/context.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import { encryptPacket } from "../../src/core/gt7/cipher.ts";
 import { decodeFrame, readCurrentLap } from "../../src/core/gt7/decode.ts";
 import type { Lap } from "../../src/core/laps/lap.ts";

@@ -5,19 +5,20 @@
  *
  * Each trial is a real child process importing a bundle into a copy of a
  * store on disk that already holds an older, different bundle of the same
- * circuit. The parent kills it at a planned moment (see _crash_harness.ts),
- * reopens the store through createApp (which sweeps) and checks that the
- * bundle re-validates and serialises to exactly the old document or the
- * merged one, that it is the merged one only if the import had got as far
- * as a commit and must be once the import had returned, and that no chunk,
- * pending marker or lap sample is left unreferenced.
+ * circuit. The child kills itself just before or after one of the import's
+ * commits, or the parent kills it at a planned moment (see
+ * _crash_harness.ts); the test reopens the store through createApp (which
+ * sweeps) and checks that the bundle re-validates and serialises to exactly
+ * the old document or the merged one, that it is the merged one only if
+ * the import had got as far as a commit and must be once the head flip was
+ * seen to resolve (exactly so at a gate), and that no chunk, pending marker
+ * or lap sample is left unreferenced.
  *
  * @module
  */
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { createApp } from "../../src/app/context.ts";
-import { importBundle } from "../../src/app/bundles.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import { merge } from "../../src/core/bundle/merge.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { upgradeImported } from "../../src/core/bundle/upgrade.ts";
@@ -26,15 +27,15 @@ import { listBundleHeads, readBundle, sweepOrphanBundleChunks } from "../../src/
 import { openStore } from "../../src/storage/kv.ts";
 import { syntheticBundle, type SyntheticBundleOptions } from "../_bundles.ts";
 import {
+  commitsOf,
   copyStore,
   CrashChild,
   crashSeed,
-  CrashTally,
-  killAt,
-  landingOf,
+  type Finding,
   leftoversOf,
+  planGates,
   planKills,
-  progressOf,
+  runTrials,
   timings,
   WriteClock,
 } from "./_crash_harness.ts";
@@ -48,15 +49,15 @@ const SEED = crashSeed(0xb1d1e);
 interface Campaign {
   old: SyntheticBundleOptions;
   incoming: SyntheticBundleOptions;
+  /** Timed trials. */
   trials: number;
+  /** Gated trials: every gate of the import, or a sample of this many. */
+  gates?: number;
   seed: number;
 }
 
 /** Reopens the store as a restart does and checks what it holds: 0 old, 1 merged. */
-async function restart(dir: string, docs: readonly string[]): Promise<{
-  outcome: number;
-  swept: boolean;
-}> {
+async function restart(dir: string, docs: readonly string[]): Promise<Finding> {
   const kv = await openStore(dir);
   try {
     const found = await leftoversOf(kv);
@@ -76,7 +77,11 @@ async function restart(dir: string, docs: readonly string[]): Promise<{
     const outcome = docs.indexOf(text);
     assert.ok(outcome >= 0, "the bundle is neither the old nor the merged one");
     assert.equal(stored.head.edges, stored.doc.edges.length);
-    return { outcome, swept: found.bundleGenerations > 0 };
+    return {
+      stored: outcome,
+      held: outcome === 0 ? "old" : "merged",
+      swept: found.bundleGenerations > 0,
+    };
   } finally {
     kv.close();
   }
@@ -90,7 +95,9 @@ async function run(root: string, c: Campaign): Promise<string> {
   const file = join(root, "incoming.json");
   await Deno.writeTextFile(file, JSON.stringify(incomingRaw));
   const kv = await openStore(pristine);
-  await importBundle(await createApp({ kv, now: () => new Date("2026-01-01T00:00:00Z") }), oldRaw);
+  await (await createApp({ kv, now: () => new Date("2026-01-01T00:00:00Z") })).bundles.import(
+    oldRaw,
+  );
   const oldDoc = (await readBundle(kv, SLUG))!.doc;
   kv.close();
   const incoming = upgradeImported(validateBundle(incomingRaw));
@@ -105,29 +112,33 @@ async function run(root: string, c: Campaign): Promise<string> {
   const calibration = await new CrashChild(CHILD, [join(root, "calibration"), file, NOW]).finish();
   assert.equal(calibration.code, 0, calibration.stderr);
   const timing = timings(calibration.lines, 1);
-  const commits = calibration.lines.filter((l) => l.event === "commit").length;
+  const writes = commitsOf(calibration.lines, 1);
+  const { commits, visibleAt } = writes[0];
   // Generation number, chunks, head flip, then the old generation's marker and its chunks.
   assert.ok(commits >= 5, `only ${commits} commits`);
-  assert.deepEqual(await restart(join(root, "calibration"), docs), { outcome: 1, swept: false });
+  assert.equal(visibleAt, commits - 2, "the head flip is not the third commit from the end");
+  assert.deepEqual(await restart(join(root, "calibration"), docs), {
+    stored: 1,
+    held: "merged",
+    swept: false,
+  });
 
-  const tally = new CrashTally();
   const clock = new WriteClock(timing);
-  for (const [i, aim] of planKills(c.trials, timing.length, c.seed).entries()) {
-    const dir = join(root, `trial-${i}`);
-    await copyStore(pristine, dir);
-    const exit = await killAt(new CrashChild(CHILD, [dir, file, NOW]), aim, clock);
-    const progress = progressOf(exit.lines);
-    const seen = await restart(dir, docs);
-    // Merged only once the import had issued a commit; merged for sure once it had returned.
-    assert.ok(
-      progress.ended <= seen.outcome && seen.outcome <= progress.started,
-      `trial ${i}: ${JSON.stringify({ progress, outcome: seen.outcome })}`,
-    );
-    tally.add(landingOf(progress, aim.n), seen.outcome === 0 ? "old" : "merged", seen.swept);
-    await Deno.remove(dir, { recursive: true });
-  }
-  // The plan aims nine kills in ten at the write itself: a fifth at least must land there.
-  assert.ok(tally.inside >= Math.ceil(c.trials / 5), tally.summary());
+  const gates = planGates(writes, c.gates, c.seed);
+  const tally = await runTrials(
+    {
+      script: CHILD,
+      args: (dir) => [dir, file, NOW],
+      root,
+      prepare: (dir) => copyStore(pristine, dir),
+      restart: (dir) => restart(dir, docs),
+    },
+    writes,
+    gates,
+    planKills(c.trials, timing.length, c.seed),
+    clock,
+  );
+  assert.equal(tally.gated, c.gates ?? 2 * commits);
   const t = timing[0];
   return `${c.incoming.cells} edges into ${c.old.cells}: import start to first commit ` +
     `${Math.round(t.write - t.begin)} ms, first commit to end ${Math.round(clock.span(1))} ms ` +
@@ -149,7 +160,8 @@ const OLD_SOURCES = ["a1b2c3d4e5f6"];
 const NEW_SOURCES = ["0badc0ffee01", "f0e1d2c3b4a5", "a1b2c3d4e5f6"];
 
 Deno.test({
-  name: "SIGKILL at 50 moments of a bundle import leaves the old bundle or the merged one",
+  name:
+    "SIGKILL between any two commits of a bundle import and at 50 timed moments leaves the old bundle or the merged one",
   async fn() {
     await inTempDir(async (root) => {
       const line = await run(root, {
@@ -171,6 +183,8 @@ Deno.test({
         old: { cells: 20_000, sources: OLD_SOURCES, runs: 5, seed: 1 },
         incoming: { cells: 50_000, sources: NEW_SOURCES, runs: 9, seed: 2, dx: 0.2 },
         trials: 4,
+        // Of the gates before and after each of its commits (16): a sample, each a 2-3 s child.
+        gates: 6,
         seed: SEED + 1,
       });
       console.log(`crash during the largest import: ${line}`);

@@ -4,8 +4,9 @@
  * exactly as they were, readable after a restart.
  *
  * Each trial is a real child process feeding a synthetic three-lap race
- * into the live service over a store on disk; the parent kills it at a
- * planned moment of one lap's write (see _crash_harness.ts), reopens the
+ * into the live service over a store on disk; the child kills itself at
+ * every point between two commits of every lap's write, or the parent
+ * kills it at a planned moment of one (see _crash_harness.ts), reopens the
  * store through createApp (which sweeps) and compares every stored lap,
  * samples included, and the session with a reference computed in memory
  * by feeding the same frames into an application in this process.
@@ -14,7 +15,7 @@
  */
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { createApp } from "../../src/app/context.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import type { Lap } from "../../src/core/laps/lap.ts";
 import type { Session } from "../../src/core/laps/session.ts";
 import { SyntheticDrive } from "../../src/core/synthetic/drive.ts";
@@ -22,14 +23,16 @@ import { openStore } from "../../src/storage/kv.ts";
 import { getLap, listLaps } from "../../src/storage/laps.ts";
 import { listSessions } from "../../src/storage/sessions.ts";
 import {
+  commitsOf,
   CrashChild,
   crashSeed,
-  CrashTally,
-  killAt,
-  landingOf,
+  type Finding,
+  killAtGate,
   leftoversOf,
+  planGates,
   planKills,
   progressOf,
+  runTrials,
   timings,
   WriteClock,
 } from "./_crash_harness.ts";
@@ -78,11 +81,12 @@ async function reference(): Promise<Reference> {
   }
 }
 
-/** Reopens the store as a restart does; checks it holds laps 1..j as recorded and their session. */
-async function restart(
-  dir: string,
-  ref: Reference,
-): Promise<{ laps: number; session: boolean; swept: boolean }> {
+/**
+ * Reopens the store as a restart does; checks it holds laps 1..j as
+ * recorded and their session, and no session at all without a lap (the
+ * start-up sweep removes an empty live session).
+ */
+async function restart(dir: string, ref: Reference): Promise<Finding> {
   const kv = await openStore(dir);
   try {
     const found = await leftoversOf(kv);
@@ -102,18 +106,21 @@ async function restart(
     }
     const sessions = await listSessions(kv);
     const swept = found.lapSamples > 0;
-    // Killed before the first lap's session was created: nothing at all.
-    if (j === 0 && sessions.length === 0) return { laps: 0, session: false, swept };
+    if (j === 0) {
+      assert.deepEqual(sessions, [], "a session without laps");
+      return { stored: 0, held: "nothing", swept };
+    }
     assert.deepEqual(sessions, [ref.sessions[j]]);
     assert.deepEqual((await listLaps(kv, sessions[0].id)).map((l) => l.id), ids);
-    return { laps: j, session: true, swept };
+    return { stored: j, held: `laps 1-${j}`, swept };
   } finally {
     kv.close();
   }
 }
 
 Deno.test({
-  name: "SIGKILL at 50 moments of lap recording leaves each lap whole or absent",
+  name:
+    "SIGKILL between any two commits of a lap's write and at 50 timed moments leaves each lap whole or absent",
   async fn() {
     const started = performance.now();
     const root = await Deno.makeTempDir({ prefix: "crash-lap-" });
@@ -123,32 +130,25 @@ Deno.test({
       const calibration = await new CrashChild(CHILD, args(join(root, "calibration"))).finish();
       assert.equal(calibration.code, 0, calibration.stderr);
       const timing = timings(calibration.lines, DRIVE.laps);
+      const writes = commitsOf(calibration.lines, DRIVE.laps);
+      // Each lap's last commit stores it; the first lap's write also allocates its session's id.
+      assert.ok(writes.every((w) => w.visibleAt === w.commits), JSON.stringify(writes));
+      assert.deepEqual(writes.map((w) => w.commits - writes[2].commits), [1, 0, 0]);
       assert.deepEqual(await restart(join(root, "calibration"), ref), {
-        laps: 3,
-        session: true,
+        stored: 3,
+        held: "laps 1-3",
         swept: false,
       });
 
-      const tally = new CrashTally();
       const clock = new WriteClock(timing);
-      for (const [i, aim] of planKills(TRIALS, timing.length, SEED).entries()) {
-        const dir = join(root, `trial-${i}`);
-        const exit = await killAt(new CrashChild(CHILD, args(dir)), aim, clock);
-        const progress = progressOf(exit.lines);
-        const seen = await restart(dir, ref);
-        // A lap is stored only once its write had begun, and for sure once it had ended.
-        assert.ok(
-          progress.ended <= seen.laps && seen.laps <= progress.started,
-          `trial ${i}: ${JSON.stringify({ progress, laps: seen.laps })}`,
-        );
-        // The start-up sweep removes an empty live session: no lap means no session.
-        assert.equal(seen.session, seen.laps > 0, `trial ${i}: session without laps`);
-        const held = seen.laps === 0 ? "nothing" : `laps 1-${seen.laps}`;
-        tally.add(landingOf(progress, aim.n), held, seen.swept);
-        await Deno.remove(dir, { recursive: true });
-      }
-      // The plan aims nine kills in ten at the write itself: a fifth at least must land there.
-      assert.ok(tally.inside >= Math.ceil(TRIALS / 5), tally.summary());
+      const tally = await runTrials(
+        { script: CHILD, args, root, restart: (dir) => restart(dir, ref) },
+        writes,
+        planGates(writes),
+        planKills(TRIALS, timing.length, SEED),
+        clock,
+      );
+      assert.equal(tally.gated, 2 * writes.reduce((sum, w) => sum + w.commits, 0));
       const spans = timing.map((_, k) => clock.span(k + 1).toFixed(1)).join(", ");
       console.log(
         `crash during lap recording: lap writes take ${spans} ms (medians) from first commit to stored; ` +
@@ -169,17 +169,22 @@ Deno.test({
     const root = await Deno.makeTempDir({ prefix: "crash-lap-session-" });
     try {
       const dir = join(root, "store");
-      const exit = await new CrashChild(CHILD, [
-        dir,
-        String(DRIVE.seed),
-        String(DRIVE.laps),
-        NOW,
-        "after-session",
-      ]).finish();
-      assert.equal(exit.killed, true, exit.stderr);
-      assert.deepEqual(progressOf(exit.lines), { started: 1, ended: 0, inside: true });
+      // Just before the lap's id is allocated (the first lap's second commit).
+      const exit = await killAtGate(CHILD, [dir, String(DRIVE.seed), String(DRIVE.laps), NOW], {
+        n: 1,
+        commit: 2,
+        when: "before",
+      });
+      assert.deepEqual(progressOf(exit.lines), {
+        started: 1,
+        visible: 0,
+        ended: 0,
+        inside: true,
+      });
       const kv = await openStore(dir);
       try {
+        // The kill left the session stored without a lap; the restart's sweep removes it.
+        assert.deepEqual((await listSessions(kv)).map((s) => [s.id, s.lap_count]), [[1, 0]]);
         await createApp({ kv, now: () => new Date(NOW) });
         assert.deepEqual(await listSessions(kv), []);
       } finally {

@@ -1,23 +1,27 @@
 /**
  * The crash tests' own instruments: the kill plan spreads its kills as it
- * says, progress lines are read into the right landing, and the leftover
+ * says, gates cover every commit of every write and say what the store
+ * must hold there, progress lines are read into the right landing, and the leftover
  * count sees every kind of leftover (so "no leftovers" after a restart is a
  * finding, not a blind spot).
  *
  * @module
  */
 import { strict as assert } from "node:assert";
-import { importBundle } from "../../src/app/bundles.ts";
-import { createApp } from "../../src/app/context.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import { getBundleHead } from "../../src/storage/bundles.ts";
 import { syntheticBundle } from "../_bundles.ts";
+import { formatGate, parseGate } from "./_crash_probe.ts";
 import {
+  commitsOf,
   landingOf,
   leftoversOf,
   OVERSHOOT,
+  planGates,
   planKills,
   type ProbeLine,
   progressOf,
+  visibleAtGate,
   WriteClock,
   type WriteTiming,
 } from "./_crash_harness.ts";
@@ -56,24 +60,79 @@ Deno.test("WriteClock: medians of the calibration and of every write a child saw
   assert.deepEqual([clock.lead(1), clock.span(1), clock.span(2)], [4, 20, 100]);
 });
 
+const lines = (...events: string[]): ProbeLine[] =>
+  events.map((e, i) => ({ event: e.split(" ")[0], n: Number(e.split(" ")[1]), ms: i }));
+
 Deno.test("progressOf and landingOf: in flight, before, after", () => {
-  const lines = (...events: string[]): ProbeLine[] =>
-    events.map((e, i) => ({ event: e.split(" ")[0], n: Number(e.split(" ")[1]), ms: i }));
-  const mid = progressOf(lines("begin 1", "write 1", "end 1", "begin 2", "write 2", "commit 3"));
-  assert.deepEqual(mid, { started: 2, ended: 1, inside: true });
+  const mid = progressOf(
+    lines("begin 1", "write 1", "done 1", "visible 1", "end 1", "begin 2", "write 2", "done 2"),
+  );
+  assert.deepEqual(mid, { started: 2, visible: 1, ended: 1, inside: true });
   assert.equal(landingOf(mid, 2), "inside");
-  const early = progressOf(lines("ready 0", "begin 1", "write 1", "end 1", "begin 2"));
-  assert.deepEqual(early, { started: 1, ended: 1, inside: false });
+  // Readable, not yet ended: a later commit of the write (a sweep) was in flight.
+  const flipped = progressOf(lines("write 1", "done 1", "done 1", "visible 1", "done 1"));
+  assert.deepEqual(flipped, { started: 1, visible: 1, ended: 0, inside: true });
+  const early = progressOf(
+    lines("ready 0", "begin 1", "write 1", "done 1", "visible 1", "end 1", "begin 2"),
+  );
+  assert.deepEqual(early, { started: 1, visible: 1, ended: 1, inside: false });
   assert.equal(landingOf(early, 2), "before");
   assert.equal(landingOf(early, 1), "after");
   assert.equal(landingOf(progressOf(lines("ready 0")), 1), "before");
+});
+
+Deno.test("gates: before and after every commit of every write, and what each must leave", () => {
+  const calibration = lines(
+    "begin 1",
+    "write 1",
+    "done 1",
+    "done 1",
+    "visible 1",
+    "end 1",
+    "begin 2",
+    "write 2",
+    "done 2",
+    "done 2",
+    "visible 2",
+    "done 2",
+    "end 2",
+  );
+  const writes = commitsOf(calibration, 2);
+  assert.deepEqual(writes, [{ commits: 2, visibleAt: 2 }, { commits: 3, visibleAt: 2 }]);
+  const gates = planGates(writes);
+  assert.deepEqual(gates.map(formatGate), [
+    "1:1:before",
+    "1:1:after",
+    "1:2:before",
+    "1:2:after",
+    "2:1:before",
+    "2:1:after",
+    "2:2:before",
+    "2:2:after",
+    "2:3:before",
+    "2:3:after",
+  ]);
+  assert.deepEqual(gates.map((g) => visibleAtGate(g, writes)), [0, 0, 0, 1, 1, 1, 1, 2, 2, 2]);
+  for (const g of gates) assert.deepEqual(parseGate(formatGate(g)), g);
+  assert.equal(parseGate(undefined), null);
+  assert.throws(() => parseGate("1:2:during"), /bad gate "1:2:during"/);
+  // A sample: one from each of four equal runs of the list, in order, the same for a seed.
+  const sample = planGates(writes, 4, 7);
+  assert.equal(sample.length, 4);
+  sample.forEach((g, k) => {
+    const at = gates.findIndex((x) => formatGate(x) === formatGate(g));
+    assert.ok(at >= Math.floor(k * 10 / 4) && at < Math.floor((k + 1) * 10 / 4), formatGate(g));
+  });
+  assert.deepEqual(planGates(writes, 4, 7), sample);
+  assert.deepEqual(planGates(writes, 99), gates);
+  assert.throws(() => commitsOf(lines("write 1", "done 1", "end 1"), 1), /visible at 0/);
 });
 
 Deno.test("leftoversOf counts stray generations, pending markers, broken heads and lap samples", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
     const app = await createApp({ kv, now: () => new Date("2026-11-21T12:00:00Z") });
-    await importBundle(app, syntheticBundle({ cells: 40, sources: ["a1b2c3"], runs: 2, seed: 5 }));
+    await app.bundles.import(syntheticBundle({ cells: 40, sources: ["a1b2c3"], runs: 2, seed: 5 }));
     const clean = { bundleGenerations: 0, brokenHeads: 0, lapSamples: 0 };
     assert.deepEqual(await leftoversOf(kv), clean);
     const head = (await getBundleHead(kv, "crash-test-ring"))!;

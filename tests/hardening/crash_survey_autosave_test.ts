@@ -7,8 +7,9 @@
  * installation's survey of its first lap, imported, and one earlier run of
  * this installation. Each trial is a real child process surveying the
  * synthetic survey drive over a copy of that store, its autosaves running
- * while frames stream in; the parent kills it at a planned moment of one
- * autosave (see _crash_harness.ts), reopens the store through createApp
+ * while frames stream in; the child kills itself just before or after one
+ * of an autosave's commits, or the parent kills it at a planned moment of
+ * one autosave (see _crash_harness.ts); the test reopens the store through createApp
  * (which sweeps) and compares the bundle with the sequence of documents
  * the autosaves produce when the same frames are fed into an application
  * in memory. The laps the live service recorded meanwhile must be whole
@@ -18,8 +19,7 @@
  */
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { importBundle } from "../../src/app/bundles.ts";
-import { type App, createApp } from "../../src/app/context.ts";
+import { type App, createApp } from "../../src/app/create_app.ts";
 import { AUTOSAVE_FRAMES } from "../../src/app/survey.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { slugify } from "../../src/core/bundle/slug.ts";
@@ -32,15 +32,15 @@ import { openStore } from "../../src/storage/kv.ts";
 import { getLap, listLaps } from "../../src/storage/laps.ts";
 import { listSessions } from "../../src/storage/sessions.ts";
 import {
+  commitsOf,
   copyStore,
   CrashChild,
   crashSeed,
-  CrashTally,
-  killAt,
-  landingOf,
+  type Finding,
   leftoversOf,
+  planGates,
   planKills,
-  progressOf,
+  runTrials,
   timings,
   WriteClock,
 } from "./_crash_harness.ts";
@@ -90,7 +90,7 @@ async function makePristine(dir: string, drive: SyntheticDrive): Promise<void> {
   const kv = await openStore(dir);
   await setSourceId(kv, OURS);
   const app = await createApp({ kv, now: () => new Date("2026-11-01T09:00:00Z") });
-  await importBundle(app, theirs);
+  await app.bundles.import(theirs);
   await survey(app, drive, EARLIER_RUN_FRAMES);
   // A remembered car width would be loaded while frames already flow, at a moment that
   // differs between runs; without one, every run lays exactly the same cells.
@@ -153,7 +153,7 @@ function ourLatestRun(doc: BundleV4): number {
  * the reference's (its index is returned), laps are whole, and a new run
  * gets an ordinal no vote carries yet.
  */
-async function restart(dir: string, ref: Reference): Promise<{ saves: number; swept: boolean }> {
+async function restart(dir: string, ref: Reference): Promise<Finding> {
   const kv = await openStore(dir);
   try {
     const found = await leftoversOf(kv);
@@ -185,14 +185,19 @@ async function restart(dir: string, ref: Reference): Promise<{ saves: number; sw
     assert.equal(next.run, saves === 0 ? 2 : 3);
     assert.ok(next.run! > ourLatestRun(stored.doc));
     await app.survey.stop();
-    return { saves, swept: found.bundleGenerations + found.lapSamples > 0 };
+    return {
+      stored: saves,
+      held: `after autosave ${saves}`,
+      swept: found.bundleGenerations + found.lapSamples > 0,
+    };
   } finally {
     kv.close();
   }
 }
 
 Deno.test({
-  name: "SIGKILL at 50 moments of survey autosaves leaves the bundle as one autosave left it",
+  name:
+    "SIGKILL between any two commits of a survey autosave and at 50 timed moments leaves the bundle as one autosave left it",
   async fn() {
     const started = performance.now();
     const root = await Deno.makeTempDir({ prefix: "crash-survey-" });
@@ -209,29 +214,30 @@ Deno.test({
       const calibration = await new CrashChild(CHILD, args(join(root, "calibration"))).finish();
       assert.equal(calibration.code, 0, calibration.stderr);
       const timing = timings(calibration.lines, autosaves);
+      const writes = commitsOf(calibration.lines, autosaves);
+      // Generation number, chunks, head flip, then the previous generation's marker and chunks.
+      assert.deepEqual(writes, Array(autosaves).fill({ commits: 5, visibleAt: 3 }));
       assert.deepEqual(await restart(join(root, "calibration"), ref), {
-        saves: autosaves,
+        stored: autosaves,
+        held: `after autosave ${autosaves}`,
         swept: false,
       });
 
-      const tally = new CrashTally();
       const clock = new WriteClock(timing);
-      for (const [i, aim] of planKills(TRIALS, timing.length, SEED).entries()) {
-        const dir = join(root, `trial-${i}`);
-        await copyStore(pristine, dir);
-        const exit = await killAt(new CrashChild(CHILD, args(dir)), aim, clock);
-        const progress = progressOf(exit.lines);
-        const seen = await restart(dir, ref);
-        // Autosave k is stored only once its write had begun, and for sure once it had ended.
-        assert.ok(
-          progress.ended <= seen.saves && seen.saves <= progress.started,
-          `trial ${i}: ${JSON.stringify({ progress, saves: seen.saves })}`,
-        );
-        tally.add(landingOf(progress, aim.n), `after autosave ${seen.saves}`, seen.swept);
-        await Deno.remove(dir, { recursive: true });
-      }
-      // The plan aims nine kills in ten at the write itself: a fifth at least must land there.
-      assert.ok(tally.inside >= Math.ceil(TRIALS / 5), tally.summary());
+      const tally = await runTrials(
+        {
+          script: CHILD,
+          args,
+          root,
+          prepare: (dir) => copyStore(pristine, dir),
+          restart: (dir) => restart(dir, ref),
+        },
+        writes,
+        planGates(writes),
+        planKills(TRIALS, timing.length, SEED),
+        clock,
+      );
+      assert.equal(tally.gated, 2 * 5 * autosaves);
       const spans = timing.map((_, k) => Math.round(clock.span(k + 1))).join(", ");
       console.log(
         `crash during survey autosaves: ${autosaves} autosaves take ${spans} ms (medians) from first ` +

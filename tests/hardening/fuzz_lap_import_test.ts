@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
-import { createApp } from "../../src/app/context.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import { createHttpApp } from "../../src/server/http.ts";
 import { parseLapFile } from "../../src/core/laps/lap_file.ts";
 import { minimalLapFile } from "../_lap_files.ts";

@@ -1,6 +1,5 @@
 import { strict as assert } from "node:assert";
-import { createApp } from "../../src/app/context.ts";
-import { exportBundle, importBundle, listBundles } from "../../src/app/bundles.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { drivePackets, NOW, referenceLaps, startFedLogger, storedLaps } from "./_telemetry_feed.ts";
 
@@ -9,6 +8,8 @@ const IMPORTS_PER_CLIENT = 2;
 const CIRCUITS = 10;
 const CELLS = 1_000;
 const SEED = 29;
+/** How long the logger may take to decode what was sent: only a hang (a lost packet) runs into it. */
+const HANG_MS = 120_000;
 
 /**
  * The document client `client` sends on its `k`-th import. Clients 0-9 and
@@ -67,11 +68,11 @@ Deno.test({
   const seqKv = await Deno.openKv(":memory:");
   const seq = await createApp({ kv: seqKv, now: NOW });
   for (let c = 0; c < CLIENTS; c++) {
-    for (let k = 0; k < IMPORTS_PER_CLIENT; k++) await importBundle(seq, documentFor(c, k));
+    for (let k = 0; k < IMPORTS_PER_CLIENT; k++) await seq.bundles.import(documentFor(c, k));
   }
   const expectedBundles = new Map<string, string>();
-  for (const row of await listBundles(seq)) {
-    expectedBundles.set(row.slug, serialiseBundle(await exportBundle(seq, row.slug)));
+  for (const row of await seq.bundles.list()) {
+    expectedBundles.set(row.slug, serialiseBundle(await seq.bundles.export(row.slug)));
   }
   seqKv.close();
   assert.equal(expectedBundles.size, CIRCUITS);
@@ -122,8 +123,15 @@ Deno.test({
         `bundle ${slug} differs from a sequential run`,
       );
     }
-    assert.equal((await listBundles(logger.app)).length, CIRCUITS);
+    assert.equal((await logger.app.bundles.list()).length, CIRCUITS);
 
+    // The feed waits a while for the logger to decode everything; on a busy machine it may
+    // still be working through its queue then. Every packet must arrive: wait for the last.
+    const deadline = performance.now() + HANG_MS;
+    while (logger.udp.status().decoded < packets.length && performance.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await logger.app.live.flush();
     const status = logger.udp.status();
     assert.equal(status.decoded, packets.length);
     assert.equal(status.missing, 0);

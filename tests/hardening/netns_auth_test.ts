@@ -8,7 +8,7 @@
  * @module
  */
 import { strict as assert } from "node:assert";
-import { createApp } from "../../src/app/context.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import { startHttp } from "../../src/server/http.ts";
 
 const TAG = `sdl${Deno.pid % 100_000}`;

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { createApp } from "../../src/app/context.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import { createHttpApp } from "../../src/server/http.ts";
 import { MAX_SLUG_CHARS, slugify } from "../../src/core/bundle/slug.ts";
 

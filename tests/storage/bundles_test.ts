@@ -207,7 +207,7 @@ Deno.test("a damaged store is reported as BundleCorrupt, never returned", async 
   });
 });
 
-Deno.test("ten concurrent writes serialise: the end state is the sequential one", async () => {
+Deno.test("ten concurrent writes in one process take turns: each lands first time, in call order", async () => {
   await withKv(async (kv) => {
     const docs = [
       ...Array.from({ length: 4 }, (_, i) => v4Doc(3 + i, { source: FRIEND, run: 1 + i })),
@@ -217,16 +217,16 @@ Deno.test("ten concurrent writes serialise: the end state is the sequential one"
       syntheticBundle({ cells: 60, sources: ["00aa00aa00"], runs: 2, seed: 6, track: "Test Ring" }),
     ];
     const updates = await Promise.all(docs.map((d) => mergeIn(kv, "test-ring", d)));
-    const attempts = updates.reduce((sum, u) => sum + u.attempts, 0);
-    assert.ok(attempts > docs.length, `only ${attempts} attempts: the writes never raced`);
+    assert.deepEqual(updates.map((u) => u.attempts), docs.map(() => 1));
+    // Turns are taken in call order: generations increase with it.
+    const generations = updates.map((u) => u.head.generation);
+    assert.deepEqual(generations, [...generations].sort((a, b) => a - b));
 
-    // Commits land in generation order; replay the documents in that order.
-    const order = updates.map((u, i) => [u.head.generation, i]).sort((a, b) => a[0] - b[0]);
     let expected: BundleV4 | null = null;
-    for (const [, i] of order) expected = merge(expected, read(docs[i]), { now: NOW }).merged;
+    for (const d of docs) expected = merge(expected, read(d), { now: NOW }).merged;
     const stored = (await readBundle(kv, "test-ring"))!;
     assert.equal(serialiseBundle(stored.doc), serialiseBundle(expected!));
-    assert.equal(stored.head.generation, order[order.length - 1][0]);
+    assert.equal(stored.head.generation, generations.at(-1));
     // Losing attempts deleted their generations; the winners' old ones were swept.
     assert.deepEqual(
       [...(await chunkGenerations(kv, "test-ring")).keys()],
@@ -356,6 +356,56 @@ Deno.test("a sweep in the middle of a write never leaves the head naming deleted
       new Map([[head.generation, head.chunks.chunks]]),
     );
     assert.deepEqual(await Array.fromAsync(kv.list({ prefix: ["bundle_pending"] })), []);
+  });
+});
+
+Deno.test("120 concurrent writes of one slug never run out of attempts, even allowed only one", async () => {
+  await withKv(async (kv) => {
+    const docs = Array.from({ length: 120 }, (_, i) => v4Doc(2, { source: FRIEND, run: 1 + i }));
+    const updates = await Promise.all(docs.map((d) => {
+      const incoming = read(d);
+      return updateBundle(kv, "test-ring", (current) => {
+        const r = merge(current?.doc ?? null, incoming, { now: NOW });
+        return { doc: r.merged, result: null };
+      }, { maxAttempts: 1 });
+    }));
+    assert.equal(updates.length, 120);
+    // Another slug does not wait for this one's turns, nor counts against them.
+    const other = await mergeIn(kv, "other-ring", v4Doc(2));
+    assert.equal(other.attempts, 1);
+    assert.deepEqual(
+      [...(await chunkGenerations(kv, "test-ring")).keys()],
+      [updates.at(-1)!.head.generation],
+    );
+  });
+});
+
+Deno.test("a writer elsewhere that commits first makes a change run again on the newer bundle", async () => {
+  await withKv(async (kv) => {
+    await mergeIn(kv, "test-ring", v4Doc(3, { source: FRIEND, run: 1 }));
+    // The paused handle stands for another process: it takes no turns with `kv`.
+    const elsewhere = pausedAt(kv, 1);
+    const mine = read(v4Doc(4, { source: ME, run: 1 }));
+    const seen: number[] = [];
+    const update = updateBundle(elsewhere.kv, "test-ring", (current) => {
+      seen.push(current!.head.generation);
+      const r = merge(current!.doc, mine, { now: NOW });
+      return { doc: r.merged, result: null };
+    });
+    await elsewhere.reached;
+    const theirs = read(v4Doc(5, { source: FRIEND, run: 2 }));
+    const first = await mergeIn(kv, "test-ring", v4Doc(5, { source: FRIEND, run: 2 }));
+    elsewhere.release();
+    const { head, attempts } = await update;
+    assert.equal(attempts, 2);
+    assert.equal(seen[1], first.head.generation, "the retry read the newer bundle");
+    let expected = merge(null, read(v4Doc(3, { source: FRIEND, run: 1 })), { now: NOW }).merged;
+    expected = merge(expected, theirs, { now: NOW }).merged;
+    expected = merge(expected, mine, { now: NOW }).merged;
+    const stored = (await readBundle(kv, "test-ring"))!;
+    assert.equal(stored.head.generation, head.generation);
+    assert.equal(serialiseBundle(stored.doc), serialiseBundle(expected));
+    assert.deepEqual([...(await chunkGenerations(kv, "test-ring")).keys()], [head.generation]);
   });
 });
 

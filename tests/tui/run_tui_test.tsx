@@ -16,6 +16,12 @@ import {
   waitFor,
 } from "./_harness.tsx";
 
+/**
+ * How long a wait for the screen may last: long enough that only a hang runs
+ * into it, however busy the machine.
+ */
+const HANG_MS = 120_000;
+
 Deno.test("tuiMode draws with Ink only when asked or when both ends are terminals", () => {
   assert.equal(tuiMode({ interactive: false }), "plain");
   assert.equal(tuiMode({ interactive: true }), "ink");
@@ -47,13 +53,18 @@ Deno.test({
     );
     // The best lap's path is read from the store after the lap event, so a
     // status line may come out before the delta can be shown: wait for it.
-    await waitFor(() => lines.at(-1), (l) => l.includes("session 1") && / [+-]\d\.\d\d \|/.test(l));
+    await waitFor(
+      () => lines.at(-1),
+      (l) => l.includes("session 1") && / [+-]\d\.\d\d \|/.test(l),
+      HANG_MS,
+    );
     assert.match(
       lines.at(-1)!,
       /^connected 192\.168\.1\.30 format A 60 pkt\/s drops 5 \| session 1 unnamed laps 1 best 1:39\.036 \| lap 2 0:01\.7 [+-]\d\.\d\d \| 298 km\/h gear 6$/,
     );
     controller.abort();
     await done;
+    // A status timer left running would also fail the test's op sanitizer.
     const count = lines.length;
     await sleep(60);
     assert.equal(lines.length, count, "lines after the stop");
@@ -97,6 +108,7 @@ Deno.test("on a terminal, q ends the dashboard and the promise resolves after In
   await waitFor(
     () => t.stdout.frames.join(""),
     (text) => text.includes("Live") && text.includes("q quit"),
+    HANG_MS,
   );
   assert.equal(resolved, false);
   t.stdin.write("q");
@@ -115,7 +127,7 @@ Deno.test("on a terminal, the signal ends the dashboard too", async () => {
   const t = terminal();
   const controller = new AbortController();
   const done = runTui(app, { interactive: true, signal: controller.signal, streams: t.streams });
-  await waitFor(() => plain(t.stdout.frames.join("")), (text) => text.includes("Live"));
+  await waitFor(() => plain(t.stdout.frames.join("")), (text) => text.includes("Live"), HANG_MS);
   controller.abort();
   await done;
   close();

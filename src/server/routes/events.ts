@@ -65,7 +65,6 @@ export class EventStreams {
     this.#bus = bus;
     this.#limit = opts.queueLimit ?? DEFAULT_QUEUE_LIMIT;
     this.#heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
-    legacyStreams.set(bus, this);
   }
 
   /** How many clients are connected now, and how many were dropped. */
@@ -185,14 +184,7 @@ function concat(parts: Uint8Array[]): Uint8Array {
 }
 
 /** GET /api/events: Server-Sent Events of the application's bus, through `streams`. */
-export function eventRoutes(streams: EventStreams): Hono;
-/** @deprecated transitional: pass an {@linkcode EventStreams} made once per HTTP app. */
-export function eventRoutes(app: { bus: EventBus }, opts?: EventRouteOptions): Hono;
-export function eventRoutes(
-  source: EventStreams | { bus: EventBus },
-  opts: EventRouteOptions = {},
-): Hono {
-  const streams = source instanceof EventStreams ? source : new EventStreams(source.bus, opts);
+export function eventRoutes(streams: EventStreams): Hono {
   const r = new Hono();
   r.get("/events", () =>
     new Response(streams.open(), {
@@ -203,20 +195,4 @@ export function eventRoutes(
       },
     }));
   return r;
-}
-
-/**
- * Transitional only: the latest streams made over each bus, so the
- * deprecated app-keyed functions below still find them. Goes with them.
- */
-const legacyStreams = new WeakMap<EventBus, EventStreams>();
-
-/** @deprecated transitional: use the HTTP app's `EventStreams.stats()` (HttpServer.events). */
-export function eventStreamStats(app: { bus: EventBus }): EventStreamStats {
-  return legacyStreams.get(app.bus)?.stats() ?? { clients: 0, dropped: 0 };
-}
-
-/** @deprecated transitional: use the HTTP app's `EventStreams.closeAll()` (HttpServer.events). */
-export function closeEventStreams(app: { bus: EventBus }): void {
-  legacyStreams.get(app.bus)?.closeAll();
 }
