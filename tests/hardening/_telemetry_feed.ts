@@ -13,7 +13,7 @@ import { decodeFrame, readCurrentLap } from "../../src/core/gt7/decode.ts";
 import type { Lap } from "../../src/core/laps/lap.ts";
 import { openReplaySource } from "../../src/server/replay_source.ts";
 import type { Logger } from "../../src/cli/logger_process.ts";
-import { startTestLogger } from "../e2e/harness.ts";
+import { HANG_MS, startTestLogger } from "../e2e/harness.ts";
 import { getLap, listLaps } from "../../src/storage/laps.ts";
 import { listSessions } from "../../src/storage/sessions.ts";
 
@@ -82,6 +82,21 @@ export async function startFedLogger(): Promise<FedLogger> {
   const send = (packets: readonly Uint8Array[], i: number) =>
     sock.send(encryptPacket(packets[i], (Math.imul(i + 1, 2654435761) ^ 0x5bd1e995) >>> 0), to);
 
+  /** Waits until `n` packets were decoded; the bound only turns a lost packet into a failure. */
+  const untilDecoded = async (n: number) => {
+    const deadline = Date.now() + HANG_MS;
+    while (logger.udp.status().decoded < n) {
+      if (Date.now() > deadline) {
+        const s = logger.udp.status();
+        throw new Error(
+          `the logger decoded ${s.decoded} of ${n} packets in ${HANG_MS} ms ` +
+            `(missing ${s.missing}, kernel drops ${s.kernel_drops})`,
+        );
+      }
+      await sleep(1);
+    }
+  };
+
   return {
     logger,
     async feed(packets, realTime, during) {
@@ -100,7 +115,7 @@ export async function startFedLogger(): Promise<FedLogger> {
       // The rest as fast as the logger decodes, letting each completed lap be stored first.
       let lastLap = sent > 0 ? readCurrentLap(packets[sent - 1]) : null;
       while (sent < packets.length) {
-        while (sent - logger.udp.status().decoded >= 64) await sleep(1);
+        await untilDecoded(sent - 63);
         const lap = readCurrentLap(packets[sent]);
         if (lap !== lastLap) {
           await logger.app.live.flush();
@@ -108,8 +123,7 @@ export async function startFedLogger(): Promise<FedLogger> {
         }
         await send(packets, sent++);
       }
-      const deadline = Date.now() + 10_000;
-      while (logger.udp.status().decoded < packets.length && Date.now() < deadline) await sleep(10);
+      await untilDecoded(packets.length);
       await logger.app.live.flush();
       return { seconds };
     },
