@@ -40,7 +40,12 @@ import {
 const CHILD = new URL("./_crash_lap_child.ts", import.meta.url).pathname;
 const NOW = "2026-11-21T12:00:00.000Z";
 const DRIVE = { seed: 3, laps: 3 };
-const TRIALS = 50;
+/**
+ * Timed kills, on top of the 20 gated ones (before and after each of the
+ * drive's commits): 50 kills in all, as the hardening issue asks, and CI
+ * stays within its time.
+ */
+const TRIALS = 30;
 const SEED = crashSeed(0x1a95);
 
 /** What the store holds after k laps: the laps, and the session (index 0: created, no lap). */
@@ -120,7 +125,7 @@ async function restart(dir: string, ref: Reference): Promise<Finding> {
 
 Deno.test({
   name:
-    "SIGKILL between any two commits of a lap's write and at 50 timed moments leaves each lap whole or absent",
+    "SIGKILL between any two commits of a lap's write and at 30 timed moments leaves each lap whole or absent",
   async fn() {
     const started = performance.now();
     const root = await Deno.makeTempDir({ prefix: "crash-lap-" });

@@ -58,7 +58,11 @@ const THEIRS = "c0ffee000001";
 const EARLIER_RUN_FRAMES = 3_000;
 /** Frames of the other installation's survey (the out-lap and half of lap 1). */
 const THEIR_FRAMES = 6_000;
-const TRIALS = 50;
+/**
+ * Timed kills, on top of the 30 gated ones (before and after each commit of
+ * every autosave): 50 kills in all, and CI stays within its time.
+ */
+const TRIALS = 20;
 const SEED = crashSeed(0x5a7e);
 
 /** Makes a store's installation id `id`, before an application is created on it. */
@@ -197,7 +201,7 @@ async function restart(dir: string, ref: Reference): Promise<Finding> {
 
 Deno.test({
   name:
-    "SIGKILL between any two commits of a survey autosave and at 50 timed moments leaves the bundle as one autosave left it",
+    "SIGKILL between any two commits of a survey autosave and at 20 timed moments leaves the bundle as one autosave left it",
   async fn() {
     const started = performance.now();
     const root = await Deno.makeTempDir({ prefix: "crash-survey-" });
