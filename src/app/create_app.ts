@@ -10,9 +10,12 @@
  * @module
  */
 import { sweepOrphanBundleChunks } from "../storage/bundles.ts";
+import { ensureLapIndex } from "../storage/bests.ts";
 import { sweepOrphanSamples } from "../storage/laps.ts";
+import { finishSessionRemovals } from "../storage/session_removal.ts";
 import { sweepEmptyLiveSessions } from "../storage/sessions.ts";
 import { sourceId as loadSourceId } from "../storage/source_id.ts";
+import { AnalysisService } from "./analysis.ts";
 import { BundleService } from "./bundles.ts";
 import { EventBus } from "./bus.ts";
 import type { AppDeps } from "./deps.ts";
@@ -54,8 +57,10 @@ export interface App extends Readonly<AppDeps> {
   readonly live: LiveService;
   /** The border survey of this process. */
   readonly survey: SurveyService;
-  /** Stored sessions and laps; naming a session. */
+  /** Sessions and laps, laps across sessions and bests; a driver's edits and deletions. */
   readonly sessions: SessionService;
+  /** Lap analysis over stored laps: compare, corners, sectors, consistency. */
+  readonly analysis: AnalysisService;
   /** Compiled geometry, maps and coverage of stored bundles. */
   readonly geometry: GeometryService;
   /** Stored track bundles: list, read, import, export, authoring, official match. */
@@ -86,9 +91,13 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const now = opts.now ?? (() => new Date());
   const log = opts.log ?? silentLog;
   const sourceId = await loadSourceId(kv);
+  // A removal cut short is finished first, so the sweeps after it see none of its laps.
+  await finishSessionRemovals(kv);
   await sweepOrphanSamples(kv);
   await sweepEmptyLiveSessions(kv);
   await sweepOrphanBundleChunks(kv);
+  // The lap index is rebuilt when its marker is missing (an older store, a rebuild cut short).
+  await ensureLapIndex(kv);
 
   const deps: AppDeps = { kv, bus: new EventBus(log), now, sourceId, log };
   const live = new LiveService(deps);
@@ -96,6 +105,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const sessions = new SessionService(deps, live);
   const geometry = new GeometryService(deps);
   const bundles = new BundleService(deps, { geometry, survey });
+  const analysis = new AnalysisService(deps, { bundles });
   const tracks = new TrackService(deps, { live, survey, sessions });
   const laps = new LapExchange(deps, { sessions, tracks });
   const files = new FileService({ bundles, laps });
@@ -113,6 +123,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     live,
     survey,
     sessions,
+    analysis,
     geometry,
     bundles,
     tracks,

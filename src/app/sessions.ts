@@ -1,25 +1,59 @@
 /**
- * Stored sessions and their laps: what both faces list and show, and the
- * one change a driver makes to a session by hand (naming its track).
+ * Stored sessions and their laps: what both faces list and show, the laps
+ * across sessions and their bests, and the changes a driver makes by hand
+ * (naming a session's track, notes, keeping it out of bests, deleting a lap
+ * or a session).
  *
  * @module
  */
-import { NotFound } from "../core/errors.ts";
+import { Conflict, NotFound } from "../core/errors.ts";
 import type { Lap, LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
 import { getSession, listSessions } from "../storage/sessions.ts";
-import { getLap, getLapSummary, listLaps } from "../storage/laps.ts";
+import { deleteLap, getLap, getLapSummary, listLaps } from "../storage/laps.ts";
+import { removeSession } from "../storage/session_removal.ts";
 import type { AppDeps } from "./deps.ts";
+import {
+  type BestItem,
+  bestsAcross,
+  type LapListItem,
+  listLapsAcross,
+  parseLapListQuery,
+} from "./lap_listing.ts";
 import type { LiveService } from "./live.ts";
+import { onlyKnown, type RawQuery } from "./query_params.ts";
 import { validTrackName } from "./request_body.ts";
+import { parseSessionPatch } from "./session_patch.ts";
 
-/** Session and lap reads, and session naming. */
+/** What a lap deletion did. */
+export interface LapDeletion {
+  id: number;
+  deleted: true;
+  /** The lap's session as the deletion left it (lap count, best). */
+  session: Session;
+}
+
+/** What a session deletion did. */
+export interface SessionDeletion {
+  id: number;
+  deleted: true;
+  /** Laps deleted with it. */
+  laps: number;
+}
+
+/** Session and lap reads, laps across sessions, and a driver's changes to sessions and laps. */
 export class SessionService {
   readonly #deps: Pick<AppDeps, "kv" | "bus">;
-  readonly #live: Pick<LiveService, "updateSession">;
+  readonly #live: Pick<LiveService, "updateSession" | "session">;
 
-  /** Reads from `deps.kv`; a rename goes through `live`, which keeps its session's copy. */
-  constructor(deps: Pick<AppDeps, "kv" | "bus">, live: Pick<LiveService, "updateSession">) {
+  /**
+   * Reads from `deps.kv`; a change goes through `live`, which keeps its
+   * session's copy, and deletions refuse `live`'s session.
+   */
+  constructor(
+    deps: Pick<AppDeps, "kv" | "bus">,
+    live: Pick<LiveService, "updateSession" | "session">,
+  ) {
     this.#deps = deps;
     this.#live = live;
   }
@@ -42,10 +76,15 @@ export class SessionService {
     return listLaps(this.#deps.kv, id);
   }
 
-  /** Lap `id` with its samples; {@linkcode NotFound} when it does not exist. */
+  /**
+   * Lap `id` with its samples; {@linkcode NotFound} when it does not exist
+   * (or its session is being removed).
+   */
   async lap(id: number): Promise<Lap> {
     const l = await getLap(this.#deps.kv, id);
-    if (!l) throw new NotFound(`lap ${id} not found`);
+    if (!l || !await getSession(this.#deps.kv, l.session_id)) {
+      throw new NotFound(`lap ${id} not found`);
+    }
     return l;
   }
 
@@ -74,5 +113,91 @@ export class SessionService {
     if (!updated) throw new NotFound(`session ${id} not found`);
     this.#deps.bus.emit({ type: "session", session: updated, reason: "renamed" });
     return updated;
+  }
+
+  /**
+   * Changes session `id` by `body` (see {@linkcode parseSessionPatch}): its
+   * track name (source `user`), notes, exclusion from bests, or several at
+   * once, in one write that also moves its laps in the bests. The live
+   * session's copy follows. Announces `{type: "session"}` with reason
+   * `renamed` when the name was given, else `edited`.
+   *
+   * @throws {BadRequest} for a bad body (nothing is written);
+   *   {@linkcode NotFound} for an unknown session.
+   */
+  async update(id: number, body: unknown): Promise<Session> {
+    const patch = parseSessionPatch(body);
+    const updated = await this.#live.updateSession(id, (s) => ({
+      ...s,
+      ...(patch.name === undefined ? {} : { track_name: patch.name, track_source: "user" }),
+      ...(patch.notes === undefined ? {} : { notes: patch.notes }),
+      ...(patch.bests_excluded === undefined ? {} : { bests_excluded: patch.bests_excluded }),
+    }));
+    if (!updated) throw new NotFound(`session ${id} not found`);
+    const reason = patch.name === undefined ? "edited" : "renamed";
+    this.#deps.bus.emit({ type: "session", session: updated, reason });
+    return updated;
+  }
+
+  /**
+   * Deletes session `id` with all of its laps: records, samples, index
+   * entries and bests (src/storage/session_removal.ts). Announces
+   * `{type: "session", reason: "deleted"}` with the session as it was.
+   *
+   * @throws {NotFound} for an unknown session; {@linkcode Conflict} for the
+   *   live session, whose laps are still being recorded.
+   */
+  async remove(id: number): Promise<SessionDeletion> {
+    if (this.#live.session?.id === id) {
+      throw new Conflict(`session ${id} is being recorded; delete it once its drive has ended`);
+    }
+    const removed = await removeSession(this.#deps.kv, id);
+    if (!removed) throw new NotFound(`session ${id} not found`);
+    this.#deps.bus.emit({ type: "session", session: removed, reason: "deleted" });
+    return { id, deleted: true, laps: removed.lap_count };
+  }
+
+  /**
+   * Deletes lap `id`: its record, samples and index entries, with its
+   * session's lap count and best, its siblings' span-guard verdicts and the
+   * bests updated in the same commit. Announces `{type: "session", reason:
+   * "lap_deleted"}` with the session as it was left.
+   *
+   * @throws {NotFound} for an unknown lap; {@linkcode Conflict} for a lap
+   *   of the live session (the recorder judges its laps as they come).
+   */
+  async deleteLap(id: number): Promise<LapDeletion> {
+    const lap = await this.lapSummary(id);
+    if (this.#live.session?.id === lap.session_id) {
+      throw new Conflict(
+        `lap ${id} belongs to session ${lap.session_id}, which is being recorded; ` +
+          `delete it once its drive has ended`,
+      );
+    }
+    const deleted = await deleteLap(this.#deps.kv, id);
+    if (!deleted) throw new NotFound(`lap ${id} not found`);
+    this.#deps.bus.emit({ type: "session", session: deleted.session, reason: "lap_deleted" });
+    return { id, deleted: true, session: deleted.session };
+  }
+
+  /**
+   * Laps across sessions, filtered and ordered by `query` (see
+   * {@linkcode parseLapListQuery}); answered from the lap index.
+   *
+   * @throws {BadRequest} naming a bad parameter.
+   */
+  listAcross(query: RawQuery): Promise<LapListItem[]> {
+    return listLapsAcross(this.#deps.kv, parseLapListQuery(query));
+  }
+
+  /**
+   * The fastest lap of every circuit and car; see {@linkcode bestsAcross}.
+   * The query takes no parameter.
+   *
+   * @throws {BadRequest} for any query parameter.
+   */
+  bests(query: RawQuery = {}): Promise<BestItem[]> {
+    onlyKnown(query, []);
+    return bestsAcross(this.#deps.kv);
   }
 }

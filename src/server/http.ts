@@ -14,6 +14,7 @@ import { authorize } from "./auth.ts";
 import { statusRoutes } from "./routes/status.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { lapRoutes } from "./routes/laps.ts";
+import { analysisRoutes } from "./routes/analysis.ts";
 import { bundleRoutes } from "./routes/bundles.ts";
 import { schemaRoutes } from "./routes/schemas.ts";
 import { compiledRoutes } from "./routes/compiled.ts";
@@ -65,6 +66,7 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   http.route("/api", statusRoutes(app));
   http.route("/api", sessionRoutes(app));
   http.route("/api", lapRoutes(app));
+  http.route("/api", analysisRoutes(app));
   http.route("/api", bundleRoutes(app));
   http.route("/api", bundleAuthoringRoutes(app));
   http.route("/api", surveyRoutes(app));

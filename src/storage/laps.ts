@@ -1,9 +1,13 @@
 /**
  * Laps in Deno KV. A lap's samples are a compressed columnar blob under
- * `["lap_samples", id, chunk]`; its summary sits at `["lap", id]` and an index
- * entry at `["session_lap", session, id]`. The summary, the index entry and
- * the session's counters are committed together only after every chunk is
- * written, so a crash never leaves a half-written lap visible.
+ * `["lap_samples", id, chunk]`; its summary sits at `["lap", id]` and its
+ * row in the lap index at `["session_lap", session, id]` (lap_index.ts).
+ * The summary, the row, the session's counters, the siblings' re-judged
+ * verdicts and the bests of the lap's circuit and car are committed
+ * together only after every chunk is written, so a crash never leaves a
+ * half-written lap visible; deleting a lap takes the same things away in
+ * one commit before its chunks, which a crash in between leaves for the
+ * start-up sweep.
  *
  * An incomplete lap (see `core/laps/coverage.ts`) is stored like any other
  * but never counts for best, and the span guard never sees it: a lap with a
@@ -15,22 +19,19 @@ import type { Lap, LapSummary } from "../core/laps/lap.ts";
 import type { LapSamples } from "../core/laps/columns.ts";
 import type { Session } from "../core/laps/session.ts";
 import { judgeSpans } from "../core/laps/span_guard.ts";
-import { legacyCoverage } from "../core/laps/coverage.ts";
-import { type BlobRef, deleteBlob, readBlob, withLockRetry, writeBlob } from "./blob.ts";
+import { deleteBlob, readBlob, withLockRetry, writeBlob } from "./blob.ts";
 import { nextId } from "./ids.ts";
 import { decodeSamples, encodeSamples } from "./lap_codec.ts";
-import { sessionKey } from "./sessions.ts";
-
-/** The stored summary: the lap's fields plus where its samples are. */
-interface StoredLap extends LapSummary {
-  samples_ref: BlobRef;
-  /** Distance covered by the lap, for the span guard. */
-  span_m: number;
-}
-
-const lapKey = (id: number): Deno.KvKey => ["lap", id];
-const samplesPrefix = (id: number): Deno.KvKey => ["lap_samples", id];
-const indexKey = (session: number, lap: number): Deno.KvKey => ["session_lap", session, lap];
+import { indexWrite, rankingCircuit, rowKey, rowOf, stageBests } from "./lap_index.ts";
+import { normalSession, sessionKey } from "./sessions.ts";
+import {
+  lapKey,
+  publicSummary,
+  readStoredLaps,
+  samplesPrefix,
+  type StoredLap,
+  withCoverage,
+} from "./stored_lap.ts";
 
 /** A lap ready to store: everything but its id and session. */
 export type NewLap = Omit<Lap, "id" | "session_id" | "counts_for_best">;
@@ -41,11 +42,14 @@ export interface SavedLap {
   session: Session;
 }
 
+/** Commits tried against concurrent writers before giving up. */
+const ATTEMPTS = 100;
+
 /**
  * Stores `lap` in `sessionId`, re-judges which of the session's laps count
- * for best, and updates the session's counters, all in one commit. Returns
- * the stored summary and the session as written by that commit, so a
- * caller need not read either back.
+ * for best, and updates the session's counters and the bests of the lap
+ * index, all in one commit. Returns the stored summary and the session as
+ * written by that commit, so a caller need not read either back.
  *
  * A lap counts for best only when it is complete and, for a live lap, the
  * span guard passes it; the guard judges the session's complete live laps
@@ -65,37 +69,123 @@ export async function saveLap(kv: Deno.Kv, sessionId: number, lap: NewLap): Prom
     samples_ref: ref,
     span_m: dist.length ? dist[dist.length - 1] : 0,
   };
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const session = await kv.get<Session>(sessionKey(sessionId));
-    if (!session.value) {
-      await deleteBlob(kv, samplesPrefix(id));
-      throw new Error(`session ${sessionId} does not exist`);
-    }
-    const siblings = await storedLapsOf(kv, sessionId);
-    const all = [...siblings.map((e) => withCoverage(e.value)), stored];
-    const judged = all.filter((l) => !l.imported && l.complete);
-    const verdicts = judgeSpans(judged.map((l) => l.span_m));
-    const op = kv.atomic().check(session);
-    for (const entry of siblings) op.check(entry);
-    judged.forEach((l, i) => {
-      if (l === stored) stored.counts_for_best = verdicts[i];
-      else if (l.counts_for_best !== verdicts[i]) {
-        op.set(lapKey(l.id), { ...l, counts_for_best: verdicts[i] });
-        l.counts_for_best = verdicts[i];
+  return await indexWrite(kv, async () => {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const session = await kv.get<Session>(sessionKey(sessionId));
+      if (!session.value) {
+        await deleteBlob(kv, samplesPrefix(id));
+        throw new Error(`session ${sessionId} does not exist`);
       }
-    });
-    op.set(lapKey(id), stored).set(indexKey(sessionId, id), true);
-    const updated: Session = {
-      ...session.value,
-      updated_at: lap.finished_at,
-      lap_count: all.length,
-      best_lap_time_ms: bestOf(all),
-    };
-    op.set(sessionKey(sessionId), updated);
-    const res = await withLockRetry(() => op.commit());
-    if (res.ok) return { lap: publicSummary(stored), session: updated };
-  }
-  throw new Error(`session ${sessionId} is too contended to add a lap`);
+      const siblings = (await storedLapsOf(kv, sessionId)).map((e) => withCoverage(e.value));
+      const all = [...siblings, stored];
+      stored.counts_for_best = lap.complete;
+      // Every write of a session's laps also writes the session, so its check covers them.
+      const op = kv.atomic().check(session);
+      for (const changed of rejudge(all)) {
+        if (changed === stored) continue;
+        op.set(lapKey(changed.id), changed).set(
+          rowKey(sessionId, changed.id),
+          rowOfStored(changed),
+        );
+      }
+      op.set(lapKey(id), stored).set(rowKey(sessionId, id), rowOfStored(stored));
+      const updated: Session = {
+        ...normalSession(session.value),
+        updated_at: lap.finished_at,
+        lap_count: all.length,
+        best_lap_time_ms: bestOf(all),
+      };
+      op.set(sessionKey(sessionId), updated);
+      const circuit = rankingCircuit(updated);
+      await stageBests(kv, op, {
+        session: sessionId,
+        from: circuit,
+        to: circuit,
+        rows: all.map(rowOfStored),
+        cars: siblings.map((l) => l.car_id),
+      });
+      const res = await withLockRetry(() => op.commit());
+      if (res.ok) return { lap: publicSummary(stored), session: updated };
+    }
+    throw new Error(`session ${sessionId} is too contended to add a lap`);
+  });
+}
+
+/** What {@linkcode deleteLap} removed: the lap's summary and its session as the commit left it. */
+export interface DeletedLap {
+  lap: LapSummary;
+  session: Session;
+}
+
+/**
+ * Deletes lap `id`: its record and row, in one commit with its session's
+ * counters (`lap_count`, `best_lap_time_ms`), the re-judged verdicts of its
+ * siblings and the bests of the lap index; then its sample chunks (a crash
+ * in between leaves only chunks, which {@linkcode sweepOrphanSamples}
+ * removes). Returns null when no such lap is stored in an existing session.
+ */
+export async function deleteLap(kv: Deno.Kv, id: number): Promise<DeletedLap | null> {
+  const done = await indexWrite(kv, async () => {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const entry = await kv.get<StoredLap>(lapKey(id));
+      if (!entry.value) return null;
+      const sessionId = entry.value.session_id;
+      const session = await kv.get<Session>(sessionKey(sessionId));
+      if (!session.value) return null;
+      const all = (await storedLapsOf(kv, sessionId)).map((e) => withCoverage(e.value));
+      const left = all.filter((l) => l.id !== id);
+      const op = kv.atomic().check(session).check(entry);
+      op.delete(lapKey(id)).delete(rowKey(sessionId, id));
+      for (const changed of rejudge(left)) {
+        op.set(lapKey(changed.id), changed).set(
+          rowKey(sessionId, changed.id),
+          rowOfStored(changed),
+        );
+      }
+      const updated: Session = {
+        ...normalSession(session.value),
+        lap_count: left.length,
+        best_lap_time_ms: bestOf(left),
+      };
+      op.set(sessionKey(sessionId), updated);
+      const circuit = rankingCircuit(updated);
+      await stageBests(kv, op, {
+        session: sessionId,
+        from: circuit,
+        to: circuit,
+        rows: left.map(rowOfStored),
+        cars: all.map((l) => l.car_id),
+      });
+      const res = await withLockRetry(() => op.commit());
+      if (res.ok) return { lap: publicSummary(entry.value), session: updated };
+    }
+    throw new Error(`lap ${id} is too contended to delete`);
+  });
+  if (done) await deleteBlob(kv, samplesPrefix(id));
+  return done;
+}
+
+function rowOfStored(lap: StoredLap) {
+  return rowOf(publicSummary(lap));
+}
+
+/**
+ * Re-judges which of a session's laps (in lap order, coverage filled in)
+ * count for best: the span guard over the complete live laps; an imported
+ * lap counts when complete. Sets `counts_for_best` in place and returns the
+ * laps whose verdict changed.
+ */
+function rejudge(laps: StoredLap[]): StoredLap[] {
+  const judged = laps.filter((l) => !l.imported && l.complete);
+  const verdicts = judgeSpans(judged.map((l) => l.span_m));
+  const changed: StoredLap[] = [];
+  judged.forEach((l, i) => {
+    if (l.counts_for_best !== verdicts[i]) {
+      l.counts_for_best = verdicts[i];
+      changed.push(l);
+    }
+  });
+  return changed;
 }
 
 function bestOf(laps: readonly LapSummary[]): number | null {
@@ -107,37 +197,13 @@ function bestOf(laps: readonly LapSummary[]): number | null {
   return best;
 }
 
-/**
- * A stored lap with its coverage fields: laps stored before laps carried
- * them are judged from their sample count and lap time, and one judged
- * incomplete so no longer counts for best.
- */
-function withCoverage(stored: StoredLap): StoredLap {
-  if (typeof stored.complete === "boolean") return stored;
-  const coverage = legacyCoverage(stored);
-  return {
-    ...stored,
-    ...coverage,
-    counts_for_best: stored.counts_for_best && coverage.complete,
-  };
-}
-
 async function storedLapsOf(kv: Deno.Kv, sessionId: number): Promise<Deno.KvEntry<StoredLap>[]> {
   const ids: number[] = [];
   for await (const e of kv.list({ prefix: ["session_lap", sessionId] })) {
     ids.push(e.key[2] as number);
   }
-  const out: Deno.KvEntry<StoredLap>[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const batch = await kv.getMany<StoredLap[]>(ids.slice(i, i + 10).map(lapKey));
-    for (const e of batch) if (e.versionstamp !== null) out.push(e as Deno.KvEntry<StoredLap>);
-  }
-  return out;
-}
-
-function publicSummary(stored: StoredLap): LapSummary {
-  const { samples_ref: _ref, span_m: _span, ...summary } = withCoverage(stored);
-  return summary;
+  // Copies: a caller may re-judge them in place.
+  return (await readStoredLaps(kv, ids)).map((e) => ({ ...e, value: { ...e.value } }));
 }
 
 /** The summaries of a session's laps, in lap order (oldest first). */
@@ -163,8 +229,8 @@ export async function getLap(kv: Deno.Kv, id: number): Promise<Lap | null> {
 
 /**
  * Deletes sample chunks that no lap refers to: what a crash between writing
- * the chunks and committing the lap leaves behind. Returns how many laps'
- * chunks were swept.
+ * the chunks and committing the lap, or between deleting a lap and its
+ * chunks, leaves behind. Returns how many laps' chunks were swept.
  */
 export async function sweepOrphanSamples(kv: Deno.Kv): Promise<number> {
   const orphans = new Set<number>();

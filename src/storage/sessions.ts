@@ -1,11 +1,15 @@
 /**
- * Sessions in Deno KV, under `["session", id]`.
+ * Sessions in Deno KV, under `["session", id]`. A change of a session's
+ * track name or of its exclusion from bests moves its laps in the lap
+ * index's bests in the same commit (lap_index.ts), so bests always follow
+ * the session's name.
  *
  * @module
  */
 import type { Session, SessionKind, TrackSource } from "../core/laps/session.ts";
 import { withLockRetry } from "./blob.ts";
 import { nextId } from "./ids.ts";
+import { indexWrite, rankingCircuit, sessionRows, stageBests } from "./lap_index.ts";
 
 /** Key of a session record. */
 export const sessionKey = (id: number): Deno.KvKey => ["session", id];
@@ -34,48 +38,73 @@ export async function createSession(kv: Deno.Kv, init: NewSession): Promise<Sess
     track_source: init.track_source ?? "",
     lap_count: 0,
     best_lap_time_ms: null,
+    bests_excluded: false,
+    notes: "",
   };
   await withLockRetry(() => kv.set(sessionKey(id), session));
   return session;
 }
 
+/**
+ * A stored session with every field: sessions stored before sessions
+ * carried `bests_excluded` and `notes` read as not excluded, without notes.
+ */
+export function normalSession(s: Session): Session {
+  return { ...s, bests_excluded: s.bests_excluded ?? false, notes: s.notes ?? "" };
+}
+
 /** The session with `id`, or null. */
 export async function getSession(kv: Deno.Kv, id: number): Promise<Session | null> {
-  return (await kv.get<Session>(sessionKey(id))).value;
+  const s = (await kv.get<Session>(sessionKey(id))).value;
+  return s ? normalSession(s) : null;
 }
 
 /** Every session, newest first. */
 export async function listSessions(kv: Deno.Kv): Promise<Session[]> {
   const out: Session[] = [];
   for await (const e of kv.list<Session>({ prefix: ["session"] }, { reverse: true })) {
-    out.push(e.value);
+    out.push(normalSession(e.value));
   }
   return out;
 }
 
 /**
  * Applies `change` to the session atomically (re-read and retried when a
- * concurrent writer got there first). Returns the updated session, or null
- * when it does not exist.
+ * concurrent writer got there first). When the change renames the session
+ * to another circuit, names or unnames it, or excludes it from bests or
+ * takes it back, its laps move in the lap index's bests in the same
+ * commit. Returns the updated session, or null when it does not exist.
  */
-export async function updateSession(
+export function updateSession(
   kv: Deno.Kv,
   id: number,
   change: (s: Session) => Session,
 ): Promise<Session | null> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const current = await kv.get<Session>(sessionKey(id));
-    if (!current.value) return null;
-    const next = change(current.value);
-    const res = await withLockRetry(() =>
-      kv.atomic().check(current).set(sessionKey(id), next).commit()
-    );
-    if (res.ok) return next;
-  }
-  throw new Error(`session ${id} is too contended to update`);
+  return indexWrite(kv, async () => {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const current = await kv.get<Session>(sessionKey(id));
+      if (!current.value) return null;
+      const before = normalSession(current.value);
+      const next = normalSession(change(before));
+      const op = kv.atomic().check(current).set(sessionKey(id), next);
+      const from = rankingCircuit(before);
+      const to = rankingCircuit(next);
+      if (from !== to) {
+        const rows = await sessionRows(kv, id);
+        await stageBests(kv, op, { session: id, from, to, rows, cars: rows.map((r) => r.car_id) });
+      }
+      const res = await withLockRetry(() => op.commit());
+      if (res.ok) return next;
+    }
+    throw new Error(`session ${id} is too contended to update`);
+  });
 }
 
-/** Deletes a session record (its laps are the caller's concern). Idempotent. */
+/**
+ * Deletes a session record alone, for a session known to hold no laps (an
+ * import whose lap failed to store). Idempotent. A session with laps is
+ * removed by session_removal.ts.
+ */
 export async function deleteSession(kv: Deno.Kv, id: number): Promise<void> {
   await withLockRetry(() => kv.delete(sessionKey(id)));
 }

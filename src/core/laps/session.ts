@@ -29,4 +29,31 @@ export interface Session {
   lap_count: number;
   /** Fastest lap among those that count for best, or null. */
   best_lap_time_ms: number | null;
+  /**
+   * True when the session's laps are kept out of the bests across sessions
+   * (a replay records other drivers' laps). Always present on a session
+   * read from the store; optional only so records built elsewhere need not
+   * name it.
+   */
+  bests_excluded?: boolean;
+  /**
+   * The driver's notes: at most {@linkcode MAX_NOTES_CHARS} characters, no
+   * control characters but line feeds; "" when none. Always present on a
+   * session read from the store.
+   */
+  notes?: string;
+}
+
+/** Longest session notes, in characters (code points). */
+export const MAX_NOTES_CHARS = 2000;
+
+/** The rule for session notes, in words, for error messages. */
+export const NOTES_RULE =
+  `must be a string of at most ${MAX_NOTES_CHARS} characters with no control characters but line feeds`;
+
+/** What is wrong with `notes` as session notes, or null when nothing is. */
+export function notesProblem(notes: string): "too long" | "control" | null {
+  if (notes.length > MAX_NOTES_CHARS && [...notes].length > MAX_NOTES_CHARS) return "too long";
+  if (/[^\P{Cc}\n]/u.test(notes)) return "control";
+  return null;
 }

@@ -1,5 +1,6 @@
 /**
- * Lap exchange routes: JSON and CSV export, JSON import.
+ * Lap routes: laps across sessions and their bests, one lap, its deletion,
+ * and lap exchange (JSON and CSV export, JSON import).
  *
  * @module
  */
@@ -8,9 +9,22 @@ import type { App } from "../../app/create_app.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 import { idParam } from "../params.ts";
 
-/** GET /api/laps/{id}/export.json, GET /api/laps/{id}/export.csv, POST /api/laps/import. */
+/**
+ * GET /api/laps (filters `track`, `car`, `complete`, `order`, `limit`),
+ * GET /api/laps/bests, GET and DELETE /api/laps/{id},
+ * GET /api/laps/{id}/export.json, GET /api/laps/{id}/export.csv,
+ * POST /api/laps/import.
+ */
 export function lapRoutes(app: App): Hono {
   const r = new Hono();
+  r.get("/laps", async (c) => c.json(await app.sessions.listAcross(c.req.query())));
+  // Before /laps/{id}, which would take "bests" for an id.
+  r.get("/laps/bests", async (c) => c.json(await app.sessions.bests(c.req.query())));
+  r.get("/laps/:id", async (c) => c.json(await app.sessions.lap(idParam(c.req.param("id"), "id"))));
+  r.delete(
+    "/laps/:id",
+    async (c) => c.json(await app.sessions.deleteLap(idParam(c.req.param("id"), "id"))),
+  );
   r.get("/laps/:id/export.json", async (c) => {
     const id = idParam(c.req.param("id"), "id");
     const file = await app.laps.exportFile(id);

@@ -1,18 +1,23 @@
 /**
- * Session and lap read routes.
+ * Session routes: list, read, change, delete.
  *
  * @module
  */
 import { Hono } from "hono";
 import type { App } from "../../app/create_app.ts";
-import { BadRequest } from "../../core/errors.ts";
 import { readJsonBody } from "../body.ts";
 import { idParam } from "../params.ts";
 
-/** A rename request is a few bytes; anything larger is not one. */
-const MAX_RENAME_BYTES = 4096;
+/**
+ * A session change is a name and up to 2,000 characters of notes (at most
+ * 4 bytes each in UTF-8, 6 as a JSON escape); anything larger is not one.
+ */
+const MAX_PATCH_BYTES = 16_384;
 
-/** GET /api/sessions, /api/sessions/{id}, /api/sessions/{id}/laps, /api/laps/{id}; PATCH /api/sessions/{id}. */
+/**
+ * GET /api/sessions, /api/sessions/{id}, /api/sessions/{id}/laps;
+ * PATCH and DELETE /api/sessions/{id}.
+ */
 export function sessionRoutes(app: App): Hono {
   const r = new Hono();
   r.get("/sessions", async (c) => c.json(await app.sessions.list()));
@@ -26,14 +31,12 @@ export function sessionRoutes(app: App): Hono {
   );
   r.patch("/sessions/:id", async (c) => {
     const id = idParam(c.req.param("id"), "id");
-    const body = await readJsonBody(c.req.raw, MAX_RENAME_BYTES);
-    if (typeof body !== "object" || body === null || Array.isArray(body) || !("name" in body)) {
-      throw new BadRequest("body must be an object with a name", [
-        { path: "$.name", message: "is required" },
-      ]);
-    }
-    return c.json(await app.sessions.rename(id, (body as { name: unknown }).name));
+    const body = await readJsonBody(c.req.raw, MAX_PATCH_BYTES);
+    return c.json(await app.sessions.update(id, body));
   });
-  r.get("/laps/:id", async (c) => c.json(await app.sessions.lap(idParam(c.req.param("id"), "id"))));
+  r.delete(
+    "/sessions/:id",
+    async (c) => c.json(await app.sessions.remove(idParam(c.req.param("id"), "id"))),
+  );
   return r;
 }

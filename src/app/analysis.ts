@@ -1,0 +1,304 @@
+/**
+ * Lap analysis over stored laps (`/api/analysis/*`): loads the laps a
+ * question names, each once, finds their circuit's hand-made marks, and
+ * asks the pure engine (src/core/analysis). A lap's circuit is its
+ * session's (the slug of its track name); its bundle is the stored bundle
+ * of that slug, when there is one.
+ *
+ * Which laps a question may take:
+ * - a comparison or a corner report takes any stored laps, incomplete ones
+ *   included, of one circuit (laps of unnamed sessions go with any);
+ * - sectors and consistency take the laps that count for best of one
+ *   circuit and car, from sessions not excluded from bests: complete laps,
+ *   and for live laps those the span guard passed.
+ *
+ * @module
+ */
+import { BadRequest, type Issue, NotFound } from "../core/errors.ts";
+import { compareLaps } from "../core/analysis/compare.ts";
+import { consistency } from "../core/analysis/consistency.ts";
+import { cornerReport } from "../core/analysis/corner_report.ts";
+import { traceOf } from "../core/analysis/lap_trace.ts";
+import { type BundleMarks, sectorPlan } from "../core/analysis/sector_plan.ts";
+import { combineSectorBests, lapSectorTimes } from "../core/analysis/sectors.ts";
+import { DEFAULT_CONSISTENCY_LAPS, MAX_CONSISTENCY_LAPS } from "../core/analysis/consistency.ts";
+import type {
+  Comparison,
+  Consistency,
+  CornerReport,
+  LapSectorTimes,
+  SectorBests,
+} from "../core/analysis/types.ts";
+import { MIN_STEP_M } from "../core/analysis/distance_grid.ts";
+import type { Lap } from "../core/laps/lap.ts";
+import type { Session } from "../core/laps/session.ts";
+import { slugify } from "../core/bundle/slug.ts";
+import { rankedRows, rebuildLapIndex } from "../storage/bests.ts";
+import { circuitOf, type LapRow, rankingCircuit, ranks, rowOf } from "../storage/lap_index.ts";
+import { getLap } from "../storage/laps.ts";
+import { getSession } from "../storage/sessions.ts";
+import type { BundleService } from "./bundles.ts";
+import type { AppDeps } from "./deps.ts";
+import {
+  badParam,
+  idListParam,
+  idParam,
+  intParam,
+  onlyKnown,
+  type RawQuery,
+  trackParam,
+} from "./query_params.ts";
+
+/** Most laps one comparison takes. */
+export const MAX_COMPARED_LAPS = 20;
+
+/** Laps read from the store at once when timing sectors, which reads every lap that counts. */
+const READ_AHEAD = 4;
+
+/** A stored lap with its session. */
+interface LoadedLap {
+  lap: Lap;
+  session: Session;
+}
+
+/** What the analysis service calls on the other services. */
+export interface AnalysisServices {
+  /** The circuit's bundle, for its authored corners and sections. */
+  bundles: Pick<BundleService, "get">;
+}
+
+/** The answers of `/api/analysis/*` over stored laps. */
+export class AnalysisService {
+  readonly #kv: Deno.Kv;
+  readonly #bundles: AnalysisServices["bundles"];
+
+  /** Reads laps from `deps.kv` and bundles through `services.bundles`. */
+  constructor(deps: Pick<AppDeps, "kv">, services: AnalysisServices) {
+    this.#kv = deps.kv;
+    this.#bundles = services.bundles;
+  }
+
+  /**
+   * Compares laps `laps` (1 to {@linkcode MAX_COMPARED_LAPS} distinct ids,
+   * comma-separated) against `ref` over distance (see `compareLaps`).
+   * Without `ref`, the reference is the fastest complete lap among `laps`
+   * (the first of equal times), or the fastest of them when none is
+   * complete. `step` is the grid step in metres (default 1), `channels` a
+   * comma-separated list (default speed, throttle, brake). Each lap is read
+   * once.
+   *
+   * @throws {BadRequest} for a bad parameter, or laps of different circuits
+   *   (the issues name each lap's parameter and circuit);
+   *   {@linkcode NotFound} for an unknown lap.
+   */
+  async compare(query: RawQuery): Promise<Comparison> {
+    onlyKnown(query, ["laps", "ref", "step", "channels"]);
+    const ids = idListParam(query.laps, "laps", MAX_COMPARED_LAPS);
+    const refId = query.ref === undefined ? null : idParam(query.ref, "ref");
+    const step = query.step === undefined ? undefined : stepParam(query.step);
+    const channels = query.channels === undefined ? undefined : query.channels.split(",");
+    const wanted = refId === null || ids.includes(refId) ? ids : [...ids, refId];
+    const loaded = await this.#load(wanted);
+    sameCircuit(loaded, wanted.map((_, k) => k < ids.length ? `laps[${k}]` : "ref"));
+    const laps = loaded.slice(0, ids.length).map((l) => l.lap);
+    const ref = refId === null ? defaultRef(laps) : loaded[wanted.indexOf(refId)].lap;
+    return compareLaps({ ref, laps, step, channels });
+  }
+
+  /**
+   * The corner report of lap `lap` against lap `ref` (optional: without it
+   * the `ref_*` fields and `delta_s` are null), on the authored corners of
+   * the lap's circuit's bundle when it has any the lap passed, otherwise
+   * on corners detected from the lap's line.
+   *
+   * @throws {BadRequest} for a bad parameter or laps of different
+   *   circuits; {@linkcode NotFound} for an unknown lap.
+   */
+  async corners(query: RawQuery): Promise<CornerReport> {
+    onlyKnown(query, ["lap", "ref"]);
+    const id = idParam(query.lap, "lap");
+    const refId = query.ref === undefined ? null : idParam(query.ref, "ref");
+    const wanted = refId === null || refId === id ? [id] : [id, refId];
+    const loaded = await this.#load(wanted);
+    sameCircuit(loaded, ["lap", "ref"]);
+    const [mine] = loaded;
+    const ref = refId === null ? null : loaded[wanted.indexOf(refId)].lap;
+    const marks = await this.#marks(circuitOf(mine.session.track_name));
+    return cornerReport(mine.lap, ref, marks?.corners ?? null);
+  }
+
+  /**
+   * The sector bests of circuit `track` in car `car` over every lap that
+   * counts for best (see the module): the sectors are the bundle's
+   * sections, else three split at the corners, laid out on the fastest lap;
+   * each lap is read once, one after another, so memory holds a few laps
+   * whatever their number.
+   *
+   * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} when no
+   *   lap of that circuit and car counts.
+   */
+  async sectors(query: RawQuery): Promise<SectorBests> {
+    onlyKnown(query, ["track", "car"]);
+    const { circuit, track, car } = circuitParams(query);
+    const marks = await this.#marks(circuit);
+    return await this.#overRanked(circuit, track, car, async (rows) => {
+      // The plan is laid out on the fastest lap, as bestSectors does.
+      const [fastest] = await this.#loadCounting(rows.slice(0, 1), circuit, car);
+      const plan = sectorPlan(traceOf(fastest.samples, `lap ${fastest.id}`), marks);
+      const times: LapSectorTimes[] = [lapSectorTimes(fastest, plan)];
+      for (let i = 1; i < rows.length; i += READ_AHEAD) {
+        for (const lap of await this.#loadCounting(rows.slice(i, i + READ_AHEAD), circuit, car)) {
+          times.push(lapSectorTimes(lap, plan));
+        }
+      }
+      return combineSectorBests(plan, times);
+    });
+  }
+
+  /**
+   * Consistency over the fastest `n` (2 to 100, default 5) laps that count
+   * for best of circuit `track` in car `car`; only those `n` are read.
+   *
+   * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} when no
+   *   lap of that circuit and car counts.
+   */
+  async consistency(query: RawQuery): Promise<Consistency> {
+    onlyKnown(query, ["track", "car", "n"]);
+    const { circuit, track, car } = circuitParams(query);
+    const n = intParam(query.n, "n", 2, MAX_CONSISTENCY_LAPS, DEFAULT_CONSISTENCY_LAPS);
+    const marks = await this.#marks(circuit);
+    return await this.#overRanked(circuit, track, car, async (rows) => {
+      const laps = await this.#loadCounting(rows.slice(0, n), circuit, car);
+      return consistency(laps, { n, corners: marks?.corners ?? null });
+    });
+  }
+
+  /** Laps `ids` with their sessions, each read once, in order; NotFound for the first unknown. */
+  async #load(ids: readonly number[]): Promise<LoadedLap[]> {
+    const laps = await Promise.all(ids.map((id) => getLap(this.#kv, id)));
+    const sessions = new Map<number, Session | null>();
+    for (const lap of laps) {
+      if (lap && !sessions.has(lap.session_id)) {
+        sessions.set(lap.session_id, await getSession(this.#kv, lap.session_id));
+      }
+    }
+    return ids.map((id, k) => {
+      const lap = laps[k];
+      const session = lap ? sessions.get(lap.session_id) : null;
+      if (!lap || !session) throw new NotFound(`lap ${id} not found`);
+      return { lap, session };
+    });
+  }
+
+  /**
+   * Laps of `rows` as read, each checked against what the index said: it
+   * still counts, in this car, in a session that ranks in this circuit.
+   * {@linkcode IndexMismatch} otherwise.
+   */
+  async #loadCounting(rows: readonly LapRow[], circuit: string, car: number): Promise<Lap[]> {
+    let loaded: LoadedLap[];
+    try {
+      loaded = await this.#load(rows.map((r) => r.id));
+    } catch (err) {
+      if (err instanceof NotFound) throw new IndexMismatch();
+      throw err;
+    }
+    for (const { lap, session } of loaded) {
+      if (lap.car_id !== car || !ranks(rowOf(lap)) || rankingCircuit(session) !== circuit) {
+        throw new IndexMismatch();
+      }
+    }
+    return loaded.map((l) => l.lap);
+  }
+
+  /**
+   * Runs `fn` over the rows of the laps that count in a circuit and car,
+   * fastest first (NotFound when there are none). When a lap it reads does
+   * not match the index (a write landed meanwhile, or the index is
+   * damaged), the index is rebuilt once and `fn` runs again on a fresh
+   * choice.
+   */
+  async #overRanked<T>(
+    circuit: string,
+    track: string,
+    car: number,
+    fn: (rows: LapRow[]) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 0;; attempt++) {
+      const rows = await rankedRows(this.#kv, circuit, car);
+      if (rows.length === 0) {
+        throw new NotFound(`no lap of "${track}" in car ${car} counts for best`);
+      }
+      try {
+        return await fn(rows);
+      } catch (err) {
+        if (!(err instanceof IndexMismatch) || attempt > 0) throw err;
+      }
+      await rebuildLapIndex(this.#kv);
+    }
+  }
+
+  /** The authored corners and sections of a circuit's bundle; null when unnamed or without one. */
+  async #marks(circuit: string | null): Promise<BundleMarks | null> {
+    if (circuit === null) return null;
+    try {
+      const doc = await this.#bundles.get(circuit);
+      return { corners: doc.corners, sections: doc.sections };
+    } catch (err) {
+      if (err instanceof NotFound) return null;
+      throw err;
+    }
+  }
+}
+
+/** A lap the index chose did not match its record. */
+class IndexMismatch extends Error {
+  constructor() {
+    super("a lap does not match the lap index");
+    this.name = "IndexMismatch";
+  }
+}
+
+/** `track` (a circuit name) and `car` (an id) of a query, and the circuit's key. */
+function circuitParams(query: RawQuery): { circuit: string; track: string; car: number } {
+  const track = trackParam(query.track, "track");
+  return { circuit: slugify(track), track, car: idParam(query.car, "car") };
+}
+
+/** A grid step in metres, as written in a query. */
+function stepParam(value: string): number {
+  const rule = `must be a number of metres >= ${MIN_STEP_M}`;
+  if (!/^[0-9]{1,9}(\.[0-9]{1,9})?$/.test(value)) throw badParam("step", rule);
+  return Number(value);
+}
+
+/**
+ * Refuses laps of more than one named circuit, naming each lap by its
+ * parameter (`params[k]` for `loaded[k]`). Laps of unnamed sessions go
+ * with any circuit.
+ */
+function sameCircuit(loaded: readonly LoadedLap[], params: readonly string[]): void {
+  const circuits = new Set(
+    loaded.map((l) => circuitOf(l.session.track_name)).filter((c) => c !== null),
+  );
+  if (circuits.size <= 1) return;
+  const issues: Issue[] = loaded
+    .map((l, k) => ({ l, k }))
+    .filter(({ l }) => l.session.track_name !== "")
+    .map(({ l, k }) => ({
+      path: params[k],
+      message: `lap ${l.lap.id} is of "${l.session.track_name}"`,
+    }));
+  throw new BadRequest(
+    `laps of different circuits cannot be compared: ${issues.map((i) => i.message).join(", ")}`,
+    issues,
+  );
+}
+
+/** The fastest complete lap of `laps` (first of equal times), else the fastest, else the first. */
+function defaultRef(laps: readonly Lap[]): Lap {
+  const timed = (l: Lap) => l.time_ms > 0;
+  const pick = (pool: readonly Lap[]) =>
+    pool.reduce<Lap | null>((a, l) => (a === null || l.time_ms < a.time_ms ? l : a), null);
+  return pick(laps.filter((l) => l.complete && timed(l))) ?? pick(laps.filter(timed)) ?? laps[0];
+}

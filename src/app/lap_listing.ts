@@ -1,0 +1,194 @@
+/**
+ * Laps across sessions: the list with its filters (`GET /api/laps`) and the
+ * bests of every circuit and car (`GET /api/laps/bests`), both answered
+ * from the lap index (src/storage/lap_index.ts), never from a lap's samples.
+ * A lap's circuit is its session's: named by the session's track name and
+ * keyed by its slug, so a rename moves every lap of the session.
+ *
+ * @module
+ */
+import { carName } from "../core/catalog/cars.ts";
+import type { Session } from "../core/laps/session.ts";
+import { slugify } from "../core/bundle/slug.ts";
+import { readBests } from "../storage/bests.ts";
+import { allRows, circuitOf, type LapRow, sessionRows } from "../storage/lap_index.ts";
+import { listSessions } from "../storage/sessions.ts";
+import {
+  choiceParam,
+  idParam,
+  intParam,
+  onlyKnown,
+  type RawQuery,
+  trackParam,
+} from "./query_params.ts";
+
+/** One lap of the list. */
+export interface LapListItem {
+  id: number;
+  session_id: number;
+  /** Lap number within its session. */
+  number: number;
+  /** The session's track name; "" while unnamed. */
+  track: string;
+  /** The circuit's key (the slug of `track`, as bundles are stored); null while unnamed. */
+  circuit: string | null;
+  car_id: number;
+  car_name: string;
+  time_ms: number;
+  complete: boolean;
+  counts_for_best: boolean;
+  /** The session is kept out of the bests. */
+  bests_excluded: boolean;
+  imported: boolean;
+  finished_at: string;
+}
+
+/** Orders of the list. */
+export const LAP_ORDERS = ["recent", "time"] as const;
+
+/** Laps listed when the query does not say. */
+export const DEFAULT_LAP_LIMIT = 100;
+
+/** Most laps one answer lists. */
+export const MAX_LAP_LIMIT = 1000;
+
+/** The list's filters and order, parsed. */
+export interface LapListQuery {
+  /** Only laps of this circuit (a slug). */
+  circuit: string | null;
+  car: number | null;
+  complete: boolean | null;
+  order: (typeof LAP_ORDERS)[number];
+  limit: number;
+}
+
+/**
+ * The query of `GET /api/laps`: `track` (a circuit name; matched by slug,
+ * so case and punctuation do not matter), `car` (an id), `complete`
+ * (`true`/`false`), `order` (`recent`, the default: latest finished first;
+ * `time`: fastest first, laps without a time last), `limit` (1 to
+ * {@linkcode MAX_LAP_LIMIT}, default {@linkcode DEFAULT_LAP_LIMIT}).
+ *
+ * @throws {BadRequest} naming the parameter and its rule; also for an
+ *   unknown parameter.
+ */
+export function parseLapListQuery(raw: RawQuery): LapListQuery {
+  onlyKnown(raw, ["track", "car", "complete", "order", "limit"]);
+  const complete = raw.complete === undefined
+    ? null
+    : choiceParam(raw.complete, "complete", ["true", "false"]) === "true";
+  return {
+    circuit: raw.track === undefined ? null : slugify(trackParam(raw.track, "track")),
+    car: raw.car === undefined ? null : idParam(raw.car, "car"),
+    complete,
+    order: choiceParam(raw.order, "order", LAP_ORDERS, "recent"),
+    limit: intParam(raw.limit, "limit", 1, MAX_LAP_LIMIT, DEFAULT_LAP_LIMIT),
+  };
+}
+
+/** The laps `query` asks for, from the index rows of their sessions. */
+export async function listLapsAcross(kv: Deno.Kv, query: LapListQuery): Promise<LapListItem[]> {
+  const sessions = new Map((await listSessions(kv)).map((s) => [s.id, s]));
+  let rows: LapRow[];
+  if (query.circuit === null) rows = await allRows(kv);
+  else {
+    rows = [];
+    for (const s of sessions.values()) {
+      if (circuitOf(s.track_name) === query.circuit) rows.push(...await sessionRows(kv, s.id));
+    }
+  }
+  const items: LapListItem[] = [];
+  for (const r of rows) {
+    // A row whose session is gone belongs to a removal under way.
+    const s = sessions.get(r.session_id);
+    if (!s) continue;
+    if (query.car !== null && r.car_id !== query.car) continue;
+    if (query.complete !== null && r.complete !== query.complete) continue;
+    items.push(itemOf(r, s));
+  }
+  items.sort(query.order === "time" ? byTime : byRecent);
+  return items.slice(0, query.limit);
+}
+
+function itemOf(r: LapRow, s: Session): LapListItem {
+  return {
+    id: r.id,
+    session_id: r.session_id,
+    number: r.number,
+    track: s.track_name,
+    circuit: circuitOf(s.track_name),
+    car_id: r.car_id,
+    car_name: carName(r.car_id),
+    time_ms: r.time_ms,
+    complete: r.complete,
+    counts_for_best: r.counts_for_best,
+    bests_excluded: s.bests_excluded ?? false,
+    imported: r.imported,
+    finished_at: r.finished_at,
+  };
+}
+
+function byTime(a: LapListItem, b: LapListItem): number {
+  const ta = a.time_ms > 0 ? a.time_ms : Infinity;
+  const tb = b.time_ms > 0 ? b.time_ms : Infinity;
+  return ta === tb ? a.id - b.id : ta - tb;
+}
+
+function byRecent(a: LapListItem, b: LapListItem): number {
+  if (a.finished_at !== b.finished_at) return a.finished_at < b.finished_at ? 1 : -1;
+  return b.id - a.id;
+}
+
+/** One circuit and car's best (`GET /api/laps/bests`). */
+export interface BestItem {
+  /** The track name of the best lap's session. */
+  track: string;
+  /** The circuit's key: the slug of the track name. */
+  circuit: string;
+  car_id: number;
+  car_name: string;
+  lap_id: number;
+  session_id: number;
+  time_ms: number;
+  /** `time_ms` minus the fastest lap of the circuit in any car (0 for that car). */
+  gap_ms: number;
+  /** Complete laps of this circuit and car that count for best, other than the best. */
+  laps_behind: number;
+  /** Sessions holding this circuit and car's laps that count. */
+  sessions: number;
+}
+
+/**
+ * The fastest lap that counts for best of every circuit and car, by track
+ * name and then time. A lap counts when it is complete and its verdict
+ * counts (the span guard, for a live lap); sessions that are unnamed or
+ * excluded from bests are left out. Answered from the lap index, checked
+ * against the laps and sessions it names (see src/storage/bests.ts).
+ */
+export async function bestsAcross(kv: Deno.Kv): Promise<BestItem[]> {
+  const bests = await readBests(kv);
+  const outright = new Map<string, number>();
+  for (const b of bests) {
+    outright.set(b.circuit, Math.min(outright.get(b.circuit) ?? Infinity, b.time_ms));
+  }
+  return bests
+    .map((b) => ({
+      track: b.session.track_name,
+      circuit: b.circuit,
+      car_id: b.car_id,
+      car_name: carName(b.car_id),
+      lap_id: b.lap_id,
+      session_id: b.session_id,
+      time_ms: b.time_ms,
+      gap_ms: b.time_ms - outright.get(b.circuit)!,
+      laps_behind: b.laps - 1,
+      sessions: b.sessions,
+    }))
+    .sort((a, b) =>
+      a.circuit < b.circuit
+        ? -1
+        : a.circuit > b.circuit
+        ? 1
+        : a.time_ms - b.time_ms || a.car_id - b.car_id
+    );
+}
