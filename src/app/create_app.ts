@@ -9,6 +9,7 @@
  *
  * @module
  */
+import type { ReferenceIndex } from "../core/identify/reference_index.ts";
 import { sweepOrphanBundleChunks } from "../storage/bundles.ts";
 import { ensureLapIndex } from "../storage/bests.ts";
 import { sweepOrphanSamples } from "../storage/laps.ts";
@@ -47,6 +48,8 @@ export interface AppOptions {
    * process wants maps ready); by default geometry is compiled when read.
    */
   watchGeometry?: boolean;
+  /** The reference lines circuits are named by; every line the project ships by default. */
+  references?: ReferenceIndex;
 }
 
 /** The running application: its dependencies, its services, and its lifecycle. */
@@ -106,14 +109,18 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const geometry = new GeometryService(deps);
   const bundles = new BundleService(deps, { geometry, survey });
   const analysis = new AnalysisService(deps, { bundles });
-  const tracks = new TrackService(deps, { live, survey, sessions });
+  const tracks = new TrackService(deps, { live, survey, sessions }, {
+    references: opts.references,
+  });
   const laps = new LapExchange(deps, { sessions, tracks });
   const files = new FileService({ bundles, laps });
 
   // Fingerprints follow bundle changes, and warm up when a drive starts.
   tracks.fingerprints.listen(deps.bus);
-  // A new unnamed live session is named from its laps before each lap is announced.
+  // A new unnamed live session is named from its laps before each lap is announced...
   live.onLap((lap, session) => tracks.nameLiveSession(lap, session));
+  // ...and from the reference lines while its first lap is driven.
+  const stopLiveNaming = tracks.watchLive();
   const geometryWatch = opts.watchGeometry ? geometry.watch() : null;
 
   let telemetry: TelemetrySource | null = null;
@@ -141,6 +148,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       // A running survey ends with the process: stopping it saves and counts the run.
       await survey.shutdown();
       await geometryWatch?.stop();
+      stopLiveNaming();
     },
   };
 }

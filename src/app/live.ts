@@ -76,6 +76,7 @@ export class LiveService {
   #lastFrame: Frame | null = null;
   #taps = new Set<FrameTap>();
   #lapHooks: LapHook[] = [];
+  #epoch = 0;
 
   /** Creates the service; nothing is stored until the first lap completes. */
   constructor(deps: LiveDeps, opts: LiveOptions = {}) {
@@ -115,6 +116,39 @@ export class LiveService {
   /** Adds a hook that runs, in order of addition, on every stored live lap. */
   onLap(hook: LapHook): void {
     this.#lapHooks.push(hook);
+  }
+
+  /**
+   * Counts the recorder's session starts and ends as frames are ingested
+   * (before any write is queued), so a frame tap can tell that the frames it
+   * is fed no longer belong to the session it was following.
+   */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /**
+   * Runs `task` in the write queue, after every write queued before it, with
+   * the live session: created now (announced as usual) when telemetry flows
+   * but no lap is stored yet. What `task` returns becomes the live copy, so
+   * it must have written it to the store. Resolves once it ran; never
+   * throws (a failure goes to the log). Without telemetry, `task` does not
+   * run. Like a lap hook, `task` must not wait for {@linkcode flush} or call
+   * {@linkcode updateSession}.
+   */
+  withSession(task: (session: Session) => Promise<Session | void>): Promise<void> {
+    const done = Promise.withResolvers<void>();
+    this.#enqueue(async () => {
+      try {
+        if (this.#carId === null) return;
+        const session = await this.#ensureSession(this.#carId);
+        const updated = await task(session);
+        if (updated) this.#session = updated;
+      } finally {
+        done.resolve();
+      }
+    });
+    return done.promise;
   }
 
   /** The latest frame, for live displays. */
@@ -177,6 +211,7 @@ export class LiveService {
   #handle(event: RecorderEvent): void {
     switch (event.type) {
       case "session_start":
+        this.#epoch++;
         this.#enqueue(() => {
           this.#carId = event.carId;
           this.#session = null;
@@ -185,6 +220,7 @@ export class LiveService {
         });
         break;
       case "session_end":
+        this.#epoch++;
         this.#enqueue(() => {
           this.#session = null;
           this.#bus.emit({ type: "session", session: null, reason: event.reason });

@@ -1,38 +1,59 @@
 /**
  * Track identification (SPEC.md 2.4, 3, 4.8): signatures made when a driver
- * names a lap, naming unlabelled sessions after the fact, and the live lap
- * hook that names a new session from its first completed lap. A session is
- * named only on a confident match; otherwise it stays unnamed. The service
- * owns the fingerprint cache the bundle matches are made from.
+ * names a lap, naming unlabelled sessions after the fact, the live lap hook
+ * that names a new session from its completed laps, and the live naming
+ * from the reference lines during its first lap. The three kinds of
+ * knowledge rank in SPEC.md section 1's order, with the reference lines the
+ * project ships third: a user's signature, then a surveyed bundle, then a
+ * reference line; and a name the user typed always wins. A session is named
+ * only on a confident match; otherwise it stays unnamed. The service owns
+ * the fingerprint cache the bundle matches are made from.
  *
  * @module
  */
 import { BadRequest, Conflict, NotFound } from "../core/errors.ts";
+import { explainIdentification, type IdentifyExplanation } from "../core/identify/explain.ts";
 import { type Identification, identifyTrace } from "../core/identify/identify.ts";
+import {
+  type AnyIdentification,
+  identifyWithReferences,
+} from "../core/identify/identify_with_references.ts";
+import type { ReferenceIndex } from "../core/identify/reference_index.ts";
+import type { ReferenceMatch } from "../core/identify/reference_match.ts";
 import { type LapTrace, signatureOf } from "../core/identify/signature.ts";
+import { lapPath } from "../core/identify/signature_path.ts";
 import type { Lap, LapSummary } from "../core/laps/lap.ts";
 import { lackText } from "../core/laps/coverage.ts";
 import type { Session, TrackSource } from "../core/laps/session.ts";
-import { listBundleHeads } from "../storage/bundles.ts";
 import { getLap, listLaps } from "../storage/laps.ts";
-import { listSessions, updateSession } from "../storage/sessions.ts";
-import {
-  createSignature,
-  deleteSignature,
-  hasSignatures,
-  listSignatures,
-  type TrackSignature,
-} from "../storage/signatures.ts";
+import { getSession, listSessions, updateSession } from "../storage/sessions.ts";
+import { createSignature, deleteSignature, listSignatures } from "../storage/signatures.ts";
 import type { AppDeps } from "./deps.ts";
+export type { ReferenceEntry, SignatureEntry, TrackEntry } from "./track_entries.ts";
 import { FingerprintCache } from "./fingerprints.ts";
 import type { LiveService } from "./live.ts";
+import { LiveNaming, WARM_BUDGET_MS, warmDefaultIndex } from "./live_naming.ts";
 import { validTrackName } from "./request_body.ts";
+import {
+  referenceEntry,
+  type SignatureEntry,
+  signatureEntry,
+  type TrackEntry,
+} from "./track_entries.ts";
 import type { SessionService } from "./sessions.ts";
 import type { SurveyService } from "./survey.ts";
 
+/** What GET /api/laps/{id}/identify answers. */
+export interface LapIdentifyResult extends IdentifyExplanation {
+  lap_id: number;
+  session_id: number;
+  /** False for an incomplete lap: identification never tries one, whatever it would say. */
+  complete: boolean;
+}
+
 /** What POST /api/tracks answers. */
 export interface CreateTrackResult {
-  signature: TrackSignature;
+  signature: SignatureEntry;
   /** Sessions named: the lap's own, and the live one when it was unnamed. */
   named_sessions: number[];
 }
@@ -56,11 +77,26 @@ export interface NamedSession {
 /** What the track service calls on the other services. */
 export interface TrackServices {
   /** The live session, named along with a lap's own; renamed through it so its copy follows. */
-  live: Pick<LiveService, "session" | "updateSession">;
+  live: TrackLive;
   /** A running labelled survey names the live session without matching. */
-  survey: Pick<SurveyService, "running" | "status">;
+  survey: Pick<SurveyService, "running" | "status" | "slug">;
   /** Naming a session by hand. */
   sessions: Pick<SessionService, "rename">;
+}
+
+/** The live service as the track service uses it: the session, and naming it live. */
+export type TrackLive = Pick<
+  LiveService,
+  "session" | "updateSession" | "withSession" | "tap" | "epoch"
+>;
+
+/** Options of {@linkcode TrackService}. */
+export interface TrackOptions {
+  /**
+   * The reference lines to identify by; by default every line the project
+   * ships (built once per process on first need).
+   */
+  references?: ReferenceIndex;
 }
 
 /** Laps shorter than this many ticks (2 s) are not tried by identify. */
@@ -89,19 +125,68 @@ function lapToTry(laps: readonly LapSummary[]): LapSummary | null {
 
 /** Track signatures and identification; owns the fingerprint cache. */
 export class TrackService {
-  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now">;
+  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">;
   readonly #services: TrackServices;
+  readonly #references: ReferenceIndex | null;
+  #warming: Promise<ReferenceIndex> | null = null;
   /** Fingerprints of the stored bundles, one per bundle generation. */
   readonly fingerprints: FingerprintCache;
 
   /**
    * A service over `deps.kv`. Its fingerprint cache follows bundle changes
-   * once subscribed (`fingerprints.listen(bus)`, done by createApp).
+   * once subscribed (`fingerprints.listen(bus)`, done by createApp), and it
+   * names the live session mid-lap once watching (`watchLive()`).
    */
-  constructor(deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">, services: TrackServices) {
+  constructor(
+    deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">,
+    services: TrackServices,
+    opts: TrackOptions = {},
+  ) {
     this.#deps = deps;
     this.#services = services;
+    this.#references = opts.references ?? null;
     this.fingerprints = new FingerprintCache(deps.kv, deps.log);
+  }
+
+  /**
+   * The reference lines identification uses. The shipped ones are built on
+   * first need in steps of a couple of milliseconds, letting other work run
+   * between them, so a request never holds the event loop for the whole
+   * build (88-320 ms at once). Live naming builds it too, a few steps per
+   * frame; whichever runs first does the work, never twice.
+   */
+  references(): Promise<ReferenceIndex> {
+    if (this.#references !== null) return Promise.resolve(this.#references);
+    this.#warming ??= (async () => {
+      for (;;) {
+        const index = warmDefaultIndex(WARM_BUDGET_MS);
+        if (index !== null) return index;
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    })();
+    return this.#warming;
+  }
+
+  /**
+   * Builds the reference lines now, in the background of other work (see
+   * {@linkcode references}); resolves once they are ready. A process that
+   * will identify soon, or a test that wants live naming to follow a drive
+   * from its first frame, calls it ahead.
+   */
+  warmReferences(): Promise<ReferenceIndex> {
+    return this.references();
+  }
+
+  /**
+   * Starts naming the live session during its laps from the reference
+   * lines (see live_naming.ts); returns the function that stops it.
+   */
+  watchLive(): () => void {
+    return new LiveNaming({
+      live: this.#services.live,
+      survey: this.#services.survey,
+      name: (match) => this.#nameLiveFromReference(match),
+    }, this.#references).watch();
   }
 
   /**
@@ -140,14 +225,16 @@ export class TrackService {
         { path: "$.lap_id", message: "the lap has no position samples to make a signature from" },
       ]);
     }
-    const signature = await createSignature(kv, {
+    const stored = await createSignature(kv, {
       name,
       ...shape,
       created_at: now().toISOString(),
       provenance: "user",
       lap_id: lap.id,
       session_id: lap.session_id,
+      path: lapPath(lap.samples),
     });
+    const signature = signatureEntry(stored);
     const { sessions, live } = this.#services;
     const named: number[] = [];
     try {
@@ -166,10 +253,41 @@ export class TrackService {
   }
 
   /** Every stored signature, by name, then oldest first. */
-  async list(): Promise<TrackSignature[]> {
+  async list(): Promise<SignatureEntry[]> {
     return (await listSignatures(this.#deps.kv)).sort((a, b) =>
       a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id
+    ).map(signatureEntry);
+  }
+
+  /**
+   * Everything circuits are known by (GET /api/tracks): the user's
+   * signatures, by name, then the reference lines the project ships, by
+   * name; each says its `source`.
+   */
+  async listKnown(): Promise<TrackEntry[]> {
+    const references = (await this.references()).lines.map(referenceEntry)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...await this.list(), ...references];
+  }
+
+  /**
+   * Explains what identification makes of lap `id`: every signature, bundle
+   * and reference line with its scores and why it was kept or dropped, the
+   * name the precedence gives, and the configurations the lap's shape
+   * suggests. Only reads.
+   *
+   * @throws {NotFound} when the lap does not exist.
+   */
+  async explainLap(id: number): Promise<LapIdentifyResult> {
+    const lap = await getLap(this.#deps.kv, id);
+    if (!lap) throw new NotFound(`lap ${id} not found`);
+    const explanation = explainIdentification(
+      lap.samples,
+      await listSignatures(this.#deps.kv),
+      await this.fingerprints.candidates(),
+      await this.references(),
     );
+    return { lap_id: lap.id, session_id: lap.session_id, complete: lap.complete, ...explanation };
   }
 
   /**
@@ -186,11 +304,21 @@ export class TrackService {
   }
 
   /**
-   * Identifies `trace` against the stored signatures (oldest first; the
-   * first that passes the four gates wins) and then the bundles'
-   * fingerprints. Null when neither matches confidently.
+   * Identifies `trace` by the whole precedence: the stored signatures
+   * (oldest first; the first that passes the four gates and the direction
+   * test wins), then the bundles' fingerprints, then the reference lines.
+   * Null when nothing matches confidently.
    */
-  async identifyLap(trace: LapTrace): Promise<Identification | null> {
+  async identifyLap(trace: LapTrace): Promise<AnyIdentification | null> {
+    return (await this.identifyKnown(trace)) ??
+      identifyWithReferences(trace, [], [], await this.references()).identification;
+  }
+
+  /**
+   * Identifies `trace` by what the user made known only: signatures, then
+   * bundles (never the reference lines). Null when neither is sure.
+   */
+  async identifyKnown(trace: LapTrace): Promise<Identification | null> {
     // Fingerprints are loaded only when no signature matched.
     const bySignature = identifyTrace(trace, await listSignatures(this.#deps.kv), []);
     if (bySignature) return bySignature;
@@ -199,18 +327,17 @@ export class TrackService {
 
   /**
    * Tries every unlabelled session, newest first, with its shortest full lap
-   * (SPEC.md 4.8.2.6): signatures first, then bundles. Names those that
-   * match (announcing each on the bus) and leaves the rest alone.
-   *
-   * @throws {Conflict} when no signature and no bundle is stored: nothing to
-   *   match against.
+   * (SPEC.md 4.8.2.6): signatures first, then bundles, then the reference
+   * lines. Sessions named from a reference line are tried too, against
+   * signatures and bundles only: what the user made known renames them.
+   * Names those that match (announcing each on the bus) and leaves the rest
+   * alone. Works on a fresh store: the reference lines are always known.
    */
   async identifyUnlabelled(): Promise<IdentifyResult> {
-    if (!(await this.#knowsCircuits())) {
-      throw new Conflict("no circuits are known yet — nothing to match against");
-    }
-    const unnamed = (await listSessions(this.#deps.kv)).filter((s) => s.track_name === "");
-    const { checked, named } = await this.#identify(unnamed.map((s) => s.id));
+    const open = (await listSessions(this.#deps.kv)).filter((s) =>
+      s.track_name === "" || s.track_source === "reference"
+    );
+    const { checked, named } = await this.#identify(open);
     const tally = new Map<string, number>();
     for (const n of named) tally.set(n.track, (tally.get(n.track) ?? 0) + 1);
     const result: IdentifyResult = { checked, identified: named.length, tracks: {} };
@@ -219,21 +346,28 @@ export class TrackService {
   }
 
   /**
-   * Names each of sessions `ids` that is still unnamed after its shortest
-   * full lap (else its longest partial one), as identify would, announcing
-   * each. Sessions not in `ids` are never touched; with no circuit known,
-   * nothing is tried.
+   * Names each of sessions `ids` that is still unnamed (or named from a
+   * reference line) after its shortest full lap (else its longest partial
+   * one), as identify would, announcing each. Sessions not in `ids` are
+   * never touched.
    */
   async identifySessions(ids: readonly number[]): Promise<NamedSession[]> {
-    if (ids.length === 0 || !(await this.#knowsCircuits())) return [];
-    return (await this.#identify(ids)).named;
+    const open: Session[] = [];
+    for (const id of ids) {
+      const s = await getSession(this.#deps.kv, id);
+      if (s && (s.track_name === "" || s.track_source === "reference")) open.push(s);
+    }
+    return (await this.#identify(open)).named;
   }
 
   /**
    * The live lap hook: names a live session that is still unnamed from its
    * newest stored lap, announcing a `session` event (reason "identified")
    * before the lap's own event; an unsure or incomplete lap leaves it
-   * unnamed, and the next lap tries again.
+   * unnamed, and the next lap tries again. A session named from a reference
+   * line (live, mid-lap) is tried against signatures and bundles: what the
+   * user made known wins and renames it. A name typed by the user, or given
+   * by a signature or bundle, is never touched.
    *
    * While a labelled survey runs, the driver has said which circuit this
    * is: the session takes the survey's label (track source `user`, reason
@@ -241,34 +375,52 @@ export class TrackService {
    * autosaves, naming the session from the bundle or not depending on timing.
    */
   async nameLiveSession(lap: Lap, session: Session): Promise<Session | void> {
-    if (session.track_name !== "") return;
-    const naming = await this.#liveName(lap);
+    const byReference = session.track_name !== "" && session.track_source === "reference";
+    if (session.track_name !== "" && !byReference) return;
+    const naming = await this.#liveName(lap, byReference);
     if (!naming) return;
-    const updated = await this.#nameIfUnnamed(session.id, naming.name, naming.source, false);
+    const updated = await this.#nameIfOpen(session.id, naming.name, naming.source, false);
     if (!updated) return;
     this.#deps.bus.emit({ type: "session", session: updated, reason: naming.reason });
     return updated;
   }
 
-  async #knowsCircuits(): Promise<boolean> {
-    const { kv } = this.#deps;
-    return (await hasSignatures(kv)) || (await listBundleHeads(kv)).length > 0;
+  /**
+   * Names the live session after a reference line matched mid-lap, in the
+   * live service's queue (creating the session when its first lap is not
+   * stored yet), and announces it. Only an unnamed session is named. Never
+   * rejects: a failure goes to the log.
+   */
+  async #nameLiveFromReference(match: ReferenceMatch): Promise<void> {
+    await this.#services.live.withSession(async (session) => {
+      if (session.track_name !== "") return;
+      const updated = await this.#nameIfOpen(session.id, match.name, "reference", false);
+      if (!updated) return;
+      this.#deps.bus.emit({ type: "session", session: updated, reason: "identified" });
+      return updated;
+    });
   }
 
-  /** Tries each of `ids` in order; see {@linkcode identifySessions}. */
-  async #identify(ids: readonly number[]): Promise<{ checked: number; named: NamedSession[] }> {
+  /** Tries each of `sessions` in order; see {@linkcode identifySessions}. */
+  async #identify(
+    sessions: readonly Session[],
+  ): Promise<{ checked: number; named: NamedSession[] }> {
     const { kv, bus } = this.#deps;
     let checked = 0;
     const named: NamedSession[] = [];
-    for (const id of ids) {
+    for (const session of sessions) {
+      const id = session.id;
       const chosen = lapToTry(await listLaps(kv, id));
       if (!chosen) continue;
       const lap = await getLap(kv, chosen.id);
       if (!lap) continue;
       checked++;
-      const found = await this.identifyLap(lap.samples);
+      // A reference line's name only gives way to what the user made known.
+      const found = session.track_name === ""
+        ? await this.identifyLap(lap.samples)
+        : await this.identifyKnown(lap.samples);
       if (!found) continue;
-      const updated = await this.#nameIfUnnamed(id, found.name, found.by, true);
+      const updated = await this.#nameIfOpen(id, found.name, found.by, true);
       if (!updated) continue;
       named.push({ session: id, track: found.name });
       bus.emit({ type: "session", session: updated, reason: "identified" });
@@ -277,14 +429,16 @@ export class TrackService {
   }
 
   /**
-   * Names session `id` after `name` only if it is still unnamed, so a name a
-   * driver set meanwhile is never overwritten. Returns the updated session,
-   * or null when it was already named or is gone. With `followLive` the
-   * change goes through the live service, so its copy follows; the lap hook,
-   * which runs inside the live service's queue, writes the store directly
-   * and hands the live service what it wrote.
+   * Names session `id` after `name` (given by `source`) only if it is still
+   * unnamed, or was named from a reference line and `source` is what the
+   * user made known (a signature, a bundle, their own word): a name a driver
+   * set meanwhile is never overwritten, and a reference line never renames.
+   * Returns the updated session, or null when nothing changed or it is gone.
+   * With `followLive` the change goes through the live service, so its copy
+   * follows; the lap hooks, which run inside the live service's queue, write
+   * the store directly and hand the live service what they wrote.
    */
-  async #nameIfUnnamed(
+  async #nameIfOpen(
     id: number,
     name: string,
     source: TrackSource,
@@ -292,7 +446,9 @@ export class TrackService {
   ): Promise<Session | null> {
     let changed = false;
     const edit = (s: Session): Session => {
-      changed = s.track_name === "";
+      const open = s.track_name === "" ||
+        (s.track_source === "reference" && source !== "reference");
+      changed = open && (s.track_name !== name || s.track_source !== source);
       return changed ? { ...s, track_name: name, track_source: source } : s;
     };
     const updated = followLive
@@ -303,16 +459,20 @@ export class TrackService {
 
   /**
    * The name a stored live lap gives its session: the survey's label, else a
-   * match of a complete lap; or null (an incomplete lap is not matched).
+   * match of a complete lap (by signatures and bundles only when `knownOnly`);
+   * or null (an incomplete lap is not matched).
    */
   async #liveName(
     lap: Lap,
+    knownOnly: boolean,
   ): Promise<{ name: string; source: TrackSource; reason: string } | null> {
     const survey = this.#services.survey;
     const surveyed = survey.running ? survey.status().track : "";
     if (surveyed !== "") return { name: surveyed, source: "user", reason: "surveyed" };
     if (!lap.complete) return null;
-    const found = await this.identifyLap(lap.samples);
+    const found = knownOnly
+      ? await this.identifyKnown(lap.samples)
+      : await this.identifyLap(lap.samples);
     return found && { name: found.name, source: found.by, reason: "identified" };
   }
 }

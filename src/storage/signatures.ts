@@ -22,6 +22,12 @@ export interface TrackSignature extends SignatureShape {
   lap_id: number;
   /** The session of that lap. */
   session_id: number;
+  /**
+   * The lap's driving line, thinned (flat x, z pairs; see
+   * core/identify/signature_path.ts): it carries the direction the lap was
+   * driven. Absent on signatures stored before it was kept.
+   */
+  path?: number[];
 }
 
 /** What a new signature needs. */

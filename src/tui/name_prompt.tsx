@@ -1,10 +1,13 @@
 /**
  * The name prompt: when the live session's first full lap is stored and the
  * session is still unnamed, the dashboard asks for the track's name, with
- * official names from the catalogue as suggestions. Saving makes a track
- * signature from that lap and names the session (POST /api/tracks
- * semantics, through `app.tracks.create`); Esc dismisses the prompt for
- * that session for good. A session named by matching never asks.
+ * official names from the catalogue as suggestions: those the lap's shape
+ * points to (its reference-line verdict, GET /api/laps/{id}/identify), both
+ * of a pair the shape cannot tell apart, and, as the driver types, every
+ * configuration the typed words match. Saving makes a track signature from
+ * that lap and names the session (POST /api/tracks semantics, through
+ * `app.tracks.create`); Esc dismisses the prompt for that session for good.
+ * A session named by matching never asks.
  *
  * @module
  */
@@ -13,9 +16,8 @@ import { Box, Text, useInput } from "ink";
 import TextInput from "ink-text-input";
 import type { AppEvent } from "../app/events.ts";
 import type { App } from "../app/create_app.ts";
-import { signatureOf } from "../core/identify/signature.ts";
 import { fit, lapTime, right } from "./format.ts";
-import { trackSuggestions } from "./track_suggestions.ts";
+import { type LapShape, trackSuggestions } from "./track_suggestions.ts";
 import { useLoad } from "./use_load.ts";
 
 /** What the prompt asks about: a session and the lap its signature is made from. */
@@ -106,6 +108,21 @@ export interface NamePromptProps {
   onClose(notice: string | null): void;
 }
 
+/** The line above the suggestions: where they come from, or why there are none. */
+export function heading(typed: string, shape: LapShape | null, count: number): string {
+  const typing = typed.trim() !== "";
+  if (count === 0) {
+    if (typing) return "No official circuit matches; Enter saves the name as typed.";
+    return shape === null
+      ? "Looking at the lap's shape..."
+      : "The lap's shape fits no official circuit; type its name.";
+  }
+  if (typing) return "Official circuits (the lap's shape first):";
+  const fits = shape?.suggestions.filter((s) => s.fit === "fits").length ?? 0;
+  if (fits > 1) return "The lap's shape fits these equally; pick one:";
+  return fits === 1 ? "The lap's shape fits:" : "The lap ran close to:";
+}
+
 /** The prompt's keys, on its last line. */
 export const PROMPT_KEYS = "↑↓ pick a suggestion  Tab copy it  Enter save  Esc not now";
 
@@ -116,18 +133,23 @@ const FIXED_ROWS = 6;
 export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptProps) {
   const [text, setText] = useState("");
   const [pick, setPick] = useState(-1);
-  const [lengthM, setLengthM] = useState<number | null>(null);
+  // Bumped when Tab fills the text: the input is remade, so its cursor starts at the end.
+  const [fills, setFills] = useState(0);
+  const [shape, setShape] = useState<LapShape | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
   useLoad(
-    () => app.sessions.lap(target.lapId),
+    () => app.tracks.explainLap(target.lapId),
     [app, target.lapId],
-    (full) => setLengthM(signatureOf(full.samples)?.length_m ?? null),
+    (why) => setShape({ length_m: why.length_m, suggestions: why.suggestions }),
+    // The lap went away meanwhile: no shape to go by, the name can still be typed.
+    () => setShape({ length_m: null, suggestions: [] }),
   );
 
+  const lengthM = shape?.length_m ?? null;
   const limit = Math.max(1, Math.min(8, rows - FIXED_ROWS - 1));
-  const suggestions = trackSuggestions(text, lengthM, limit);
+  const suggestions = trackSuggestions(text, shape, limit);
   const chosen = pick >= 0 && pick < suggestions.length ? suggestions[pick] : null;
 
   const save = useCallback((typed: string) => {
@@ -155,6 +177,7 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
       if (s) {
         setText(s.name);
         setPick(-1);
+        setFills((n) => n + 1);
       }
     } else if (input !== "" && !key.return) {
       setError(null);
@@ -172,6 +195,7 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
       <Text wrap="truncate">
         {"Track name: "}
         <TextInput
+          key={fills}
           value={text}
           onChange={(v) => {
             setText(v);
@@ -181,11 +205,7 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
           focus
         />
       </Text>
-      <Text color="gray">
-        {suggestions.length === 0
-          ? "No official circuit matches; Enter saves the name as typed."
-          : "Official circuits:"}
-      </Text>
+      <Text color="gray">{heading(text, shape, suggestions.length)}</Text>
       {suggestions.map((s, i) => (
         <Text key={s.name} wrap="truncate" inverse={i === pick}>
           {`${i === pick ? ">" : " "} ${fit(s.name, width - 22)} ${

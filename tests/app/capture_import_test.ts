@@ -72,7 +72,8 @@ Deno.test({
           laps: 1,
           incomplete_laps: result.incomplete_laps === null ? null : 0,
           sessions: [1],
-          named: [],
+          // Named from its reference line: no signature or bundle is needed.
+          named: [{ session: 1, track: "Suzuka Circuit" }],
           trailing_bytes: 224,
         } satisfies CaptureImportResult,
       );
@@ -143,7 +144,8 @@ Deno.test({
           laps: 1,
           incomplete_laps: result.incomplete_laps === null ? null : 0,
           sessions: [1],
-          named: [],
+          // Named from its reference line: no signature or bundle is needed.
+          named: [{ session: 1, track: "Suzuka Circuit" }],
           trailing_bytes: 123,
         } satisfies CaptureImportResult,
       );
@@ -212,7 +214,7 @@ Deno.test({
     try {
       const capture = readFixture(SUZUKA);
       const first = await app.laps.importCapture(openCaptureFile(capture));
-      assert.deepEqual(first.named, []);
+      assert.deepEqual(first.named, [{ session: 1, track: "Suzuka Circuit" }]);
       const [lap] = await listLaps(app.kv, 1);
       await app.tracks.create({ name: "Suzuka Circuit", lap_id: lap.id });
       // Session 1 unnamed again: it would match, but the next import must leave it alone.

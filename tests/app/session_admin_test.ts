@@ -104,7 +104,8 @@ Deno.test({
       for (const p of packets) app.live.ingest(decodeFrame(p));
       await app.live.flush();
       const live = app.live.session!;
-      assert.equal(live.track_name, "");
+      // Named from its reference line while the lap was driven; the driver's name replaces it.
+      assert.equal(live.track_name, "Suzuka Circuit");
       assert.equal(live.lap_count, 1);
       const updated = await app.sessions.rename(live.id, "Suzuka");
       assert.equal(updated.lap_count, 1);
@@ -127,7 +128,7 @@ Deno.test({
       const before = app.live.session;
       await app.sessions.rename(other.id, "Tsukuba");
       assert.equal(app.live.session, before);
-      assert.equal(app.live.session?.track_name, "");
+      assert.equal(app.live.session?.track_name, "Suzuka Circuit");
     });
   },
 });

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { type App, createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
-import { BadRequest, Conflict, NotFound } from "../../src/core/errors.ts";
+import { BadRequest, NotFound } from "../../src/core/errors.ts";
 import { finishRecordedLap } from "../../src/core/laps/recorded_lap.ts";
 import type { RecordedLap } from "../../src/core/laps/recorder.ts";
 import { generateCircuit } from "../../src/core/synthetic/circuit.ts";
@@ -10,8 +10,9 @@ import { getBundleHead, readBundle } from "../../src/storage/bundles.ts";
 import { listLaps } from "../../src/storage/laps.ts";
 import { createSession, getSession } from "../../src/storage/sessions.ts";
 import { saveLap } from "../../src/storage/laps.ts";
-import { listSignatures } from "../../src/storage/signatures.ts";
-import { circuitBundle, syntheticLaps } from "../core/identify/_laps.ts";
+import { createSignature, listSignatures } from "../../src/storage/signatures.ts";
+import { signatureOf } from "../../src/core/identify/signature.ts";
+import { circuitBundle, reversedLap, syntheticLaps } from "../core/identify/_laps.ts";
 
 const NOW = new Date("2026-11-21T12:00:00.000Z");
 
@@ -69,6 +70,12 @@ Deno.test("POST /api/tracks: stores the signature, names the lap's session and b
     assert.equal(result.signature.created_at, NOW.toISOString());
     assert.ok(result.signature.length_m > 3300 && result.signature.length_m < 4800);
     assert.deepEqual(result.named_sessions, [stored.session, live.id]);
+    // The signature keeps the lap's driving line for the direction test; lists do not show it.
+    assert.equal(result.signature.source, "user");
+    assert.equal(result.signature.direction, "recorded");
+    assert.equal("path" in result.signature, false);
+    const [stored1] = await listSignatures(app.kv);
+    assert.ok(stored1.path!.length >= 2 * 150, `${stored1.path!.length / 2} points`);
     assert.equal((await getSession(app.kv, stored.session))?.track_name, "Ring Three");
     assert.equal((await getSession(app.kv, live.id))?.track_source, "user");
     assert.equal(app.live.session?.track_name, "Ring Three");
@@ -196,11 +203,16 @@ Deno.test("live: during a labelled survey the session takes the label, even over
   });
 });
 
-Deno.test("identify: 409 with nothing known; names the matching unlabelled sessions only", async () => {
+Deno.test("identify: works on a fresh store; names the matching unlabelled sessions only", async () => {
   await withApp(async (app, events) => {
     const a = await storeLap(app, LAP_SEED_3[0]);
     const b = await storeLap(app, LAP_SEED_5);
-    await assert.rejects(app.tracks.identifyUnlabelled(), Conflict);
+    // Nothing stored yet, but the reference lines are always known: tried, and far from all.
+    assert.deepEqual(await app.tracks.identifyUnlabelled(), {
+      checked: 2,
+      identified: 0,
+      tracks: {},
+    });
     await app.bundles.import(circuitBundle(generateCircuit(3), "Ring"));
     assert.deepEqual(await app.tracks.identifyUnlabelled(), {
       checked: 2,
@@ -311,5 +323,91 @@ Deno.test("official: the suggestion never sets meta.official; PUT confirms; an i
       (await app.bundles.confirmOfficial("autopolis", { official: null })).official,
       null,
     );
+  });
+});
+
+Deno.test("a lap driven the other way round never takes a signature's or a bundle's name", async () => {
+  await withApp(async (app) => {
+    const made = await storeLap(app, LAP_SEED_3[0]);
+    await app.tracks.create({ name: "Ring Three", lap_id: made.lap });
+    const back = await storeLap(app, reversedLap(LAP_SEED_3[1]));
+    const ahead = await storeLap(app, LAP_SEED_3[1]);
+    // The reversed lap passes the four gates (same length and box) but not the direction test.
+    assert.deepEqual(await app.tracks.identifyUnlabelled(), {
+      checked: 2,
+      identified: 1,
+      tracks: { "Ring Three": 1 },
+    });
+    assert.equal((await getSession(app.kv, ahead.session))?.track_name, "Ring Three");
+    assert.equal((await getSession(app.kv, back.session))?.track_name, "");
+    const why = await app.tracks.explainLap(back.lap);
+    assert.equal(why.identification, null);
+    assert.deepEqual(
+      why.signatures.map((s) => [s.name, s.kept, s.gate, s.direction, s.forward_share]),
+      [["Ring Three", false, null, "reverse", 0]],
+    );
+    assert.match(why.signatures[0].reason, /other way round/);
+
+    // A bundle whose edges carry the direction they were driven in: the same.
+    await app.tracks.delete(1);
+    await app.bundles.import(circuitBundle(generateCircuit(3), "Bundle Ring", { headings: true }));
+    assert.deepEqual(await app.tracks.identifyUnlabelled(), {
+      checked: 1,
+      identified: 0,
+      tracks: {},
+    });
+    const again = await app.tracks.explainLap(back.lap);
+    assert.equal(again.bundles.direction, "reverse");
+    assert.equal(
+      again.bundles.reason,
+      "the lap goes round Bundle Ring the other way from its survey",
+    );
+    assert.deepEqual(again.bundles.candidates.map((b) => [b.slug, b.kept, b.coverage]), [
+      ["bundle-ring", false, 1],
+    ]);
+    const forward = await storeLap(app, LAP_SEED_3[0]);
+    assert.deepEqual(await app.tracks.identifyUnlabelled(), {
+      checked: 2,
+      identified: 1,
+      tracks: { "Bundle Ring": 1 },
+    });
+    assert.equal((await getSession(app.kv, forward.session))?.track_source, "bundle");
+    assert.equal((await getSession(app.kv, back.session))?.track_name, "");
+  });
+});
+
+Deno.test("knowledge without a direction (stored before it was kept) matches either way round", async () => {
+  await withApp(async (app) => {
+    const back = await storeLap(app, reversedLap(LAP_SEED_3[1]));
+    // A signature stored by an earlier version: five numbers, no driving line.
+    await createSignature(app.kv, {
+      name: "Old Ring",
+      ...signatureOf(LAP_SEED_3[0].samples)!,
+      created_at: NOW.toISOString(),
+      provenance: "user",
+      lap_id: 99,
+      session_id: 99,
+    });
+    assert.deepEqual((await app.tracks.list()).map((s) => [s.name, s.direction]), [
+      ["Old Ring", "unknown"],
+    ]);
+    assert.deepEqual(await app.tracks.identifyUnlabelled(), {
+      checked: 1,
+      identified: 1,
+      tracks: { "Old Ring": 1 },
+    });
+    const why = await app.tracks.explainLap(back.lap);
+    assert.equal(why.signatures[0].direction, "not recorded");
+    assert.equal(why.signatures[0].kept, true);
+    // A bundle surveyed without directions: the same rule.
+    const back2 = await storeLap(app, reversedLap(LAP_SEED_3[1]));
+    await app.tracks.delete(1);
+    await app.bundles.import(circuitBundle(generateCircuit(3), "Plain Ring"));
+    assert.deepEqual(await app.tracks.identifyUnlabelled(), {
+      checked: 1,
+      identified: 1,
+      tracks: { "Plain Ring": 1 },
+    });
+    assert.equal((await app.tracks.explainLap(back2.lap)).bundles.direction, "unknown");
   });
 });

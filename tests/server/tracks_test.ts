@@ -45,10 +45,17 @@ Deno.test("POST, GET and DELETE /api/tracks over HTTP", async () => {
     assert.deepEqual(body.named_sessions, [session]);
     assert.equal((await getSession(app.kv, session))?.track_name, "Ring");
 
+    // The user's signatures first, then the 84 reference lines the project ships.
     const list = await (await fetch(`${url}/api/tracks`)).json();
-    assert.deepEqual(list.map((s: { id: number }) => s.id), [1]);
+    assert.equal(list.length, 85);
+    assert.deepEqual(list.map((s: { source: string }) => s.source).slice(0, 2), [
+      "user",
+      "reference",
+    ]);
+    // Every field a signature had is still there, with its source and whether its direction is known.
     assert.deepEqual(Object.keys(list[0]).sort(), [
       "created_at",
+      "direction",
       "id",
       "lap_id",
       "length_m",
@@ -59,7 +66,39 @@ Deno.test("POST, GET and DELETE /api/tracks over HTTP", async () => {
       "name",
       "provenance",
       "session_id",
+      "source",
     ]);
+    assert.deepEqual([list[0].id, list[0].provenance, list[0].direction], [1, "user", "recorded"]);
+    const suzuka = list.find((t: { official_id?: string }) => t.official_id === "6e378b");
+    assert.deepEqual(Object.keys(suzuka).sort(), [
+      "closure",
+      "credit",
+      "inferred_m",
+      "layout",
+      "length_m",
+      "name",
+      "official_id",
+      "recorded_m",
+      "recording",
+      "reverse_id",
+      "reverse_name",
+      "source",
+      "source_file",
+      "track",
+      "twin_ids",
+    ]);
+    assert.deepEqual(
+      [suzuka.source, suzuka.name, suzuka.reverse_id, suzuka.twin_ids, suzuka.closure],
+      ["reference", "Suzuka Circuit", null, [], "closed"],
+    );
+    assert.match(suzuka.credit, /gt-telemetry/);
+    assert.match(suzuka.credit, /MIT/);
+    const spa = list.find((t: { official_id?: string }) => t.official_id === "3c4be1");
+    assert.deepEqual(spa.twin_ids, ["d60ebc"]);
+    const bb = list.find((t: { official_id?: string }) => t.official_id === "1fb373");
+    assert.deepEqual([bb.reverse_id, bb.reverse_name], ["092b5e", "BB Raceway (Reverse)"]);
+    const names = list.slice(1).map((t: { name: string }) => t.name);
+    assert.deepEqual(names, [...names].sort());
 
     const missing = await send(`${url}/api/tracks/7`, "DELETE");
     assert.equal(missing.status, 404);
@@ -67,7 +106,8 @@ Deno.test("POST, GET and DELETE /api/tracks over HTTP", async () => {
     assert.equal((await missing.json()).detail, "track signature 7 not found");
     const deleted = await send(`${url}/api/tracks/1`, "DELETE");
     assert.deepEqual(await deleted.json(), { id: 1, deleted: true });
-    assert.deepEqual(await (await fetch(`${url}/api/tracks`)).json(), []);
+    const after = await (await fetch(`${url}/api/tracks`)).json();
+    assert.deepEqual([after.length, after[0].source], [84, "reference"]);
     assert.equal((await getSession(app.kv, session))?.track_name, "Ring");
   });
 });
@@ -107,17 +147,18 @@ Deno.test("POST /api/tracks refuses an incomplete lap with 409 naming the rule",
     const detail: string = (await res.json()).detail;
     assert.match(detail, /is incomplete \(120 of \d+ samples missing\)/);
     assert.match(detail, /a track signature is made from a complete lap only$/);
-    assert.deepEqual(await (await fetch(`${url}/api/tracks`)).json(), []);
+    assert.deepEqual(await app.tracks.list(), []);
     assert.equal((await getSession(app.kv, session))?.track_name, "");
   });
 });
 
-Deno.test("POST /api/tracks/identify: 409 with nothing known, then names the session", async () => {
+Deno.test("POST /api/tracks/identify: works on a fresh install, then names the session", async () => {
   await withServer(async (url, app) => {
     const { session } = await storeLap(app);
-    const conflict = await send(`${url}/api/tracks/identify`, "POST");
-    assert.equal(conflict.status, 409);
-    assert.match((await conflict.json()).detail, /nothing to match against/);
+    // No signature and no bundle, but the reference lines: the lap is tried, and fits none.
+    const fresh = await send(`${url}/api/tracks/identify`, "POST");
+    assert.equal(fresh.status, 200);
+    assert.deepEqual(await fresh.json(), { checked: 1, identified: 0, tracks: {} });
     const imported = await send(
       `${url}/api/track-bundles/import`,
       "POST",
@@ -167,5 +208,85 @@ Deno.test("official suggestion and confirmation over HTTP", async () => {
     assert.equal(put.status, 200);
     assert.deepEqual((await put.json()).official, official);
     assert.deepEqual((await readBundle(app.kv, slug))!.doc.meta.official, official);
+  });
+});
+
+Deno.test("GET /api/laps/{id}/identify explains the verdict stage by stage; 404 unknown", async () => {
+  await withServer(async (url, app) => {
+    const { lap } = await storeLap(app);
+    await (await send(`${url}/api/tracks`, "POST", { name: "Ring", lap_id: lap })).body?.cancel();
+    const res = await fetch(`${url}/api/laps/${lap}/identify`);
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    assert.deepEqual(Object.keys(body).sort(), [
+      "bundles",
+      "complete",
+      "identification",
+      "lap_id",
+      "length_m",
+      "reason",
+      "reference",
+      "session_id",
+      "signatures",
+      "suggestions",
+    ]);
+    assert.deepEqual(body.identification, { by: "signature", name: "Ring", signature_id: 1 });
+    assert.deepEqual([body.lap_id, body.complete], [lap, true]);
+    assert.match(
+      body.reason,
+      /^named by signature 1 "Ring": passes the four gates, driven the same/,
+    );
+    assert.deepEqual(Object.keys(body.signatures[0]).sort(), [
+      "direction",
+      "forward_share",
+      "gate",
+      "id",
+      "kept",
+      "name",
+      "reason",
+      "scores",
+    ]);
+    assert.deepEqual(body.signatures[0].scores, {
+      length_share: 0,
+      centre_dx_m: 0,
+      centre_dz_m: 0,
+      width_share: 0,
+      depth_share: 0,
+    });
+    assert.deepEqual([body.signatures[0].kept, body.signatures[0].direction], [true, "forward"]);
+    assert.deepEqual(body.bundles, {
+      tested: 0,
+      runner_up: 0,
+      direction: null,
+      forward_share: 0,
+      reason: "no bundle is stored",
+      candidates: [],
+    });
+    // The synthetic circuit lies near no reference line: every one is listed, none fits.
+    assert.equal(body.reference.match, null);
+    assert.equal(body.reference.candidates.length, 84);
+    assert.deepEqual(Object.keys(body.reference.candidates[0]).sort(), [
+      "covered_m",
+      "covered_share",
+      "direction",
+      "fits",
+      "forward_share",
+      "misfit",
+      "missed_m",
+      "names",
+      "near_share",
+      "off_m",
+      "official_id",
+      "official_name",
+      "on_m",
+      "reason",
+    ]);
+    assert.deepEqual(body.suggestions, []);
+    const missing = await fetch(`${url}/api/laps/999/identify`);
+    assert.equal(missing.status, 404);
+    assert.equal((await missing.json()).detail, "lap 999 not found");
+    const bad = await fetch(`${url}/api/laps/x/identify`);
+    assert.equal(bad.status, 400);
+    await bad.body?.cancel();
   });
 });

@@ -14,12 +14,26 @@ import { consoleLog } from "../../src/server/console_log.ts";
 import { parseCapture } from "../../src/core/gt7/capture.ts";
 import { decodeFrame } from "../../src/core/gt7/decode.ts";
 import type { Frame } from "../../src/core/gt7/frame.ts";
+import type { ReferenceIndex } from "../../src/core/identify/reference_index.ts";
 import { readGzFixture } from "../_fixtures.ts";
 
-/** A fresh app over an in-memory store; `close` closes the store. */
-export async function memoryApp(): Promise<{ app: App; close(): void }> {
+/**
+ * A fresh app over an in-memory store; `close` closes the store. Its
+ * reference lines are built before it is returned, so live naming follows a
+ * drive from its first frame (and not from wherever the build ended).
+ * `references` replaces the lines the project ships.
+ */
+export async function memoryApp(
+  opts: { references?: ReferenceIndex } = {},
+): Promise<{ app: App; close(): void }> {
   const kv = await Deno.openKv(":memory:");
-  const app = await createApp({ kv, now: () => new Date("2026-11-21T12:00:00Z"), log: consoleLog });
+  const app = await createApp({
+    kv,
+    now: () => new Date("2026-11-21T12:00:00Z"),
+    log: consoleLog,
+    references: opts.references,
+  });
+  await app.tracks.warmReferences();
   return { app, close: () => kv.close() };
 }
 

@@ -51,7 +51,8 @@ Deno.test({
       "[1 Live]  2 Sessions   3 Survey   4 Tracks" + " ".repeat(24) + "? help  q quit",
     );
     assert.equal(lines[1], "● connected  console 192.168.1.30  format A  60 pkt/s  drops 5");
-    assert.equal(lines[2], "Session 1  unnamed  McLaren VGT  1 lap");
+    // Named from its reference line while lap 1 was driven.
+    assert.equal(lines[2], "Session 1  Suzuka Circuit  McLaren VGT  1 lap");
     // 103 packets into lap 2: 0:01.7 by the packet count.
     assert.match(lines[4], /^Lap 2 {2}0:01\.7 {2}delta [+-]\d\.\d\d {2}best 1:39\.036$/);
     assert.equal(lines[5], `Speed 298 km/h  Gear 6  RPM  7260 ${"□".repeat(30)}`);
@@ -101,13 +102,14 @@ Deno.test({
     let text = await waitFor(r.lastFrame, (t) => t.includes("Lap 1"));
     assert.ok(text.includes("Lap 1  0:50.0  delta --  best -:--.---"), text);
     assert.ok(text.includes("no telemetry source"));
-    assert.ok(text.includes("No session yet"));
+    // Named from its reference line 1,750 packets into the lap: the session exists, with no lap yet.
+    assert.ok(text.includes("Session 1  Circuit de Spa-Francorchamps  "), text);
     assert.ok(text.includes("Speed 119 km/h  Gear 2"));
     assert.ok(text.includes("No laps in this session yet."));
 
     await feed(app, list.slice(3001));
     text = await waitFor(r.lastFrame, (t) => t.includes("* best"));
-    assert.ok(text.includes("Session 1  unnamed"), text);
+    assert.ok(text.includes("Session 1  Circuit de Spa-Francorchamps  "), text);
     assert.ok(/ {3}1 {2}1:55\.244 +\d+\.\d\d +\d+ +\d+ +\d+% {2}\* best/.test(text), text);
     // The boundary packet still carries the old lap's clock (115,250 ms).
     assert.ok(text.includes("Lap 2  1:55.2"), text);

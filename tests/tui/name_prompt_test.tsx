@@ -1,7 +1,11 @@
 import { strict as assert } from "node:assert";
 import { noFixtures } from "../_fixtures.ts";
 import { AppView } from "../../src/tui/app_view.tsx";
-import { promptFor } from "../../src/tui/name_prompt.tsx";
+import { render } from "ink-testing-library";
+import { NamePrompt, promptFor } from "../../src/tui/name_prompt.tsx";
+import { referenceLineOf } from "../../src/core/catalog/reference_lines.ts";
+import { configurationById } from "../../src/core/catalog/tracks.ts";
+import { ReferenceIndex } from "../../src/core/identify/reference_index.ts";
 import { trackSuggestions } from "../../src/tui/track_suggestions.ts";
 import type { AppEvent } from "../../src/app/events.ts";
 import type { App } from "../../src/app/create_app.ts";
@@ -29,26 +33,46 @@ function record(app: App): AppEvent[] {
   return events;
 }
 
-Deno.test("suggestions: typed words start words of the name; the lap length orders them", () => {
+Deno.test("suggestions: the lap's shape first; typed words start words of the name", () => {
   // Suzuka's full course is 5,807 m, its east course 2,243 m.
-  assert.deepEqual(trackSuggestions("suz", 5800, 5).map((s) => s.name), [
+  const none = (length_m: number | null) => ({ length_m, suggestions: [] });
+  assert.deepEqual(trackSuggestions("suz", none(5800), 5).map((s) => s.name), [
     "Suzuka Circuit",
     "Suzuka Circuit East Course",
   ]);
-  assert.deepEqual(trackSuggestions("suz", 2250, 5).map((s) => s.name), [
+  assert.deepEqual(trackSuggestions("suz", none(2250), 5).map((s) => s.name), [
     "Suzuka Circuit East Course",
     "Suzuka Circuit",
   ]);
-  assert.deepEqual(trackSuggestions("SUZUKA east", null, 5).map((s) => [s.name, s.off]), [
-    ["Suzuka Circuit East Course", null],
+  assert.deepEqual(trackSuggestions("SUZUKA east", null, 5).map((s) => [s.name, s.off, s.fit]), [
+    ["Suzuka Circuit East Course", null, null],
   ]);
-  assert.deepEqual(trackSuggestions("zzz", 5800, 5), []);
-  // Nothing typed: only layouts within 15 % of the lap, closest first.
-  const near = trackSuggestions("", 5807, 3);
-  assert.equal(near[0].name, "Suzuka Circuit");
-  assert.equal(near[0].off, 0);
-  for (const s of trackSuggestions("", 5807, 200)) assert.ok(s.off! <= 0.15, s.name);
+  assert.deepEqual(trackSuggestions("zzz", none(5800), 5), []);
+  // Nothing typed: only what the shape suggests, in its order; the length alone suggests nothing.
+  assert.deepEqual(trackSuggestions("", none(5807), 8), []);
   assert.deepEqual(trackSuggestions("", null, 5), []);
+  const shape = {
+    length_m: 5752,
+    suggestions: [
+      { official_id: "6e378b", fit: "fits" as const },
+      { official_id: "4414cb", fit: "close" as const },
+    ],
+  };
+  assert.deepEqual(trackSuggestions("", shape, 5).map((s) => [s.name, s.fit]), [
+    ["Suzuka Circuit", "fits"],
+    ["Suzuka Circuit East Course", "close"],
+  ]);
+  assert.deepEqual(trackSuggestions("", shape, 1).map((s) => s.name), ["Suzuka Circuit"]);
+  // Typed: the shape's suggestions first, whatever the lengths say, then the rest by length.
+  const east = { length_m: 5800, suggestions: [{ official_id: "4414cb", fit: "fits" as const }] };
+  assert.deepEqual(trackSuggestions("suz", east, 5).map((s) => [s.name, s.fit]), [
+    ["Suzuka Circuit East Course", "fits"],
+    ["Suzuka Circuit", null],
+  ]);
+  assert.deepEqual(trackSuggestions("monza", shape, 5).map((s) => s.name), [
+    "Autodromo Nazionale Monza No Chicane",
+    "Autodromo Nazionale Monza",
+  ]);
 });
 
 Deno.test("promptFor asks on a full lap of an unnamed session not asked about before", () => {
@@ -72,31 +96,36 @@ Deno.test("promptFor asks on a full lap of an unnamed session not asked about be
   assert.equal(promptFor(incomplete, new Set()), null);
 });
 
+/**
+ * Suzuka's reference line twice: as itself and as its East Course. A Suzuka
+ * lap fits both, so the session is left unnamed and both are suggested.
+ */
+function ambiguousSuzuka(): ReferenceIndex {
+  const suzuka = referenceLineOf("6e378b")!;
+  const east = { ...suzuka, configuration: configurationById("4414cb")!, twins: [] };
+  return new ReferenceIndex([suzuka, east]);
+}
+
 Deno.test({
-  name: "first lap of an unnamed session: the prompt offers Suzuka, Enter stores the signature",
+  name: "a lap two configurations fit: the prompt offers both by shape; Enter stores the signature",
   ignore: noFixtures,
   async fn() {
-    const { app, close } = await memoryApp();
+    const { app, close } = await memoryApp({ references: ambiguousSuzuka() });
     const r = renderSized(<AppView app={app} />, 80, 24);
     await waitFor(r.lastFrame, (t) => t.includes("No telemetry yet."));
     await feed(app, frames(SUZUKA));
-    let text = await waitFor(r.lastFrame, (t) => t.includes(" km") && t.includes("Official"));
+    let text = await waitFor(r.lastFrame, (t) => t.includes(" km") && t.includes("equally"));
     await sleep(50);
     const lines = text.split("\n");
     assert.equal(lines[1], "Name this track: session 1, lap 1 1:39.036, 5.75 km");
     assert.equal(lines[2].trimEnd(), "Track name:");
-    assert.equal(lines[3], "Official circuits:");
-    // Nothing typed: the layouts nearest the lap's 5.75 km, as many as fit.
-    assert.deepEqual(lines.slice(4, 12).map((l) => l.replace(/ {2,}/g, " | ")), [
-      " | Autodromo Nazionale Monza No Chicane | 5.755 km | 0.1%",
-      " | Daytona Road Course | 5.729 km | 0.4%",
-      " | Autodromo Nazionale Monza | 5.793 km | 0.7%",
+    assert.equal(lines[3], "The lap's shape fits these equally; pick one:");
+    // Nothing typed: exactly the two the shape cannot tell apart, nothing found by length alone.
+    assert.deepEqual(lines.slice(4, 6).map((l) => l.replace(/ {2,}/g, " | ")), [
       " | Suzuka Circuit | 5.807 km | 1.0%",
-      " | Autodrome Lago Maggiore - Full Course | 5.809 km | 1.0%",
-      " | Autodrome Lago Maggiore - Full Course (Reverse) | 5.809 km | 1.0%",
-      " | Trial Mountain Circuit | 5.434 km | 5.8%",
-      " | Trial Mountain Circuit (Reverse) | 5.434 km | 5.8%",
+      " | Suzuka Circuit East Course | 2.243 km 156.4%",
     ]);
+    assert.equal(lines[6].trim(), "");
     assert.equal(lines.at(-1), "↑↓ pick a suggestion  Tab copy it  Enter save  Esc not now");
     for (const line of lines) assert.ok([...line].length <= 80, line);
     assert.ok(lines.length <= 23, String(lines.length));
@@ -104,6 +133,7 @@ Deno.test({
     // While the prompt is up, the view keys and q are text.
     await type(r.stdin, "suzuka e");
     text = await waitFor(r.lastFrame, (t) => t.includes("Track name: suzuka e"));
+    assert.ok(text.includes("Official circuits (the lap's shape first):"), text);
     assert.ok(text.includes("  Suzuka Circuit East Course"), text);
     assert.ok(!text.includes("  Suzuka Circuit  "), text);
     await type(r.stdin, KEY.backspace.repeat(2));
@@ -121,6 +151,7 @@ Deno.test({
     assert.equal(signature.lap_id, 1);
     assert.equal(signature.session_id, 1);
     assert.equal(signature.provenance, "user");
+    assert.equal(signature.direction, "recorded");
     assert.equal(Math.round(signature.length_m), 5752);
     const [stored] = await app.sessions.list();
     assert.deepEqual([stored.track_name, stored.track_source], ["Suzuka Circuit", "user"]);
@@ -134,10 +165,10 @@ Deno.test({
   name: "↓ picks a suggestion and Enter saves it; a refused name keeps the prompt open",
   ignore: noFixtures,
   async fn() {
-    const { app, close } = await memoryApp();
+    const { app, close } = await memoryApp({ references: ambiguousSuzuka() });
     const r = renderSized(<AppView app={app} />, 100, 30);
     await feed(app, frames(SUZUKA));
-    await waitFor(r.lastFrame, (t) => t.includes("Official circuits:") && t.includes(" km "));
+    await waitFor(r.lastFrame, (t) => t.includes("equally") && t.includes(" km "));
     await sleep(50);
     r.stdin.write(KEY.enter);
     // Nothing typed and nothing picked: createTrack refuses the blank name.
@@ -157,6 +188,58 @@ Deno.test({
       "Suzuka Circuit",
       1,
     ]]);
+    r.unmount();
+    close();
+  },
+});
+
+Deno.test({
+  name: "Tab fills the suggestion and puts the cursor at its end: suz, down, Tab, X",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp({ references: ambiguousSuzuka() });
+    const r = renderSized(<AppView app={app} />, 80, 24);
+    await feed(app, frames(SUZUKA));
+    await waitFor(r.lastFrame, (t) => t.includes("equally") && t.includes(" km "));
+    await sleep(50);
+    await type(r.stdin, "suz");
+    await waitFor(r.lastFrame, (t) => t.includes("Track name: suz"));
+    r.stdin.write(KEY.down);
+    await waitFor(r.lastFrame, (t) => /^> Suzuka Circuit /m.test(t));
+    r.stdin.write("\t");
+    await waitFor(r.lastFrame, (t) => t.includes("Track name: Suzuka Circuit"));
+    await sleep(50);
+    r.stdin.write("X");
+    const text = await waitFor(r.lastFrame, (t) => t.includes("Track name: Suzuka CircuitX"));
+    assert.ok(!text.includes("SuzXuka"), text);
+    r.stdin.write(KEY.enter);
+    await waitFor(r.lastFrame, (t) => t.includes('session 1 named "Suzuka CircuitX"'));
+    assert.deepEqual((await app.tracks.list()).map((s) => s.name), ["Suzuka CircuitX"]);
+    r.unmount();
+    close();
+  },
+});
+
+Deno.test({
+  name: "a real Suzuka lap: the prompt suggests Suzuka by its shape, nothing else by length",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await feed(app, frames(SUZUKA));
+    // The shipped reference line named it already; the prompt is drawn for its lap all the same.
+    const target = { sessionId: 1, lapId: 1, lapNumber: 1, timeMs: 99036, car: "McLaren VGT" };
+    const r = render(
+      <NamePrompt app={app} target={target} columns={80} rows={23} onClose={() => {}} />,
+    );
+    const text = await waitFor(r.lastFrame, (t) => t.includes("fits:"));
+    const lines = text.split("\n");
+    assert.equal(lines[2], "The lap's shape fits:");
+    assert.deepEqual(lines[3].replace(/ {2,}/g, " | "), " | Suzuka Circuit | 5.807 km | 1.0%");
+    // Monza, Daytona and Monza No Chicane are as long as Suzuka but not its shape.
+    assert.equal(lines[4].trim(), "");
+    for (const other of ["Monza", "Daytona", "Lago Maggiore"]) {
+      assert.ok(!text.includes(other), other);
+    }
     r.unmount();
     close();
   },

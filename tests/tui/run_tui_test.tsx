@@ -60,7 +60,7 @@ Deno.test({
     );
     assert.match(
       lines.at(-1)!,
-      /^connected 192\.168\.1\.30 format A 60 pkt\/s drops 5 \| session 1 unnamed laps 1 best 1:39\.036 \| lap 2 0:01\.7 [+-]\d\.\d\d \| 298 km\/h gear 6$/,
+      /^connected 192\.168\.1\.30 format A 60 pkt\/s drops 5 \| session 1 Suzuka Circuit laps 1 best 1:39\.036 \| lap 2 0:01\.7 [+-]\d\.\d\d \| 298 km\/h gear 6$/,
     );
     controller.abort();
     await done;

@@ -63,15 +63,19 @@ Deno.test({
       lines[2].trimEnd(),
       "    Id Kind     Car                      Track                Laps      Best",
     );
+    // Both named from their reference lines, on a fresh store.
     assert.equal(
       lines[3],
-      ">    2 live     Corvette CX.R Vision Gr… unnamed                 1  1:55.244",
+      ">    2 live     Corvette CX.R Vision Gr… Circuit de Spa-Fran…    1  1:55.244",
     );
     assert.equal(
       lines[4],
-      "     1 live     McLaren VGT              unnamed                 1  1:39.036",
+      "     1 live     McLaren VGT              Suzuka Circuit          1  1:39.036",
     );
-    assert.ok(text.includes("Laps of session 2 (unnamed)  Enter to pick one"), text);
+    assert.ok(
+      text.includes("Laps of session 2 (Circuit de Spa-Francorchamps)  Enter to pick one"),
+      text,
+    );
     assert.match(text, / {6}\d+ {4}1 {2}1:55\.244 .* \* best/);
     for (const line of lines) assert.ok([...line].length <= 80, line);
     assert.ok(lines.length <= 23);
@@ -164,8 +168,11 @@ Deno.test({
     const r = sessionsView(app, ".", (on) => capturing.push(on));
     await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
     r.stdin.write("r");
-    await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1:"));
+    // The entry starts from the name the reference line gave; the driver types over it.
+    await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka Circuit"));
     assert.deepEqual(capturing, [true]);
+    await type(r.stdin, KEY.backspace.repeat("Suzuka Circuit".length));
+    await waitFor(r.lastFrame, (t) => /Track name for session 1: \s+Enter save/.test(t));
     // Keys that mean something elsewhere are text here.
     await type(r.stdin, "Suzuka q2 jc");
     await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka q2 jc"));
@@ -197,15 +204,16 @@ Deno.test({
     const r = sessionsView(app);
     await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
     r.stdin.write("r");
-    await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1:"));
-    await type(r.stdin, "Suzuka");
+    await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka Circuit"));
+    await type(r.stdin, KEY.backspace.repeat(" Circuit".length));
+    await waitFor(r.lastFrame, (t) => /Track name for session 1: Suzuka\s+Enter save/.test(t));
     // Another car: session 2 arrives at the top of the list.
     await feed(app, frames(SPA));
     await waitFor(r.lastFrame, (t) => t.includes("Sessions (2)"));
     r.stdin.write(KEY.enter);
     await waitFor(r.lastFrame, (t) => t.includes('session 1 is now "Suzuka"'));
     const names = (await app.sessions.list()).map((s) => [s.id, s.track_name]);
-    assert.deepEqual(names, [[2, ""], [1, "Suzuka"]]);
+    assert.deepEqual(names, [[2, "Circuit de Spa-Francorchamps"], [1, "Suzuka"]]);
     r.unmount();
     close();
   },
@@ -220,8 +228,8 @@ Deno.test({
     const r = sessionsView(app);
     await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
     r.stdin.write("r");
-    await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1:"));
-    await type(r.stdin, "   ");
+    await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka Circuit"));
+    await type(r.stdin, KEY.backspace.repeat("Suzuka Circuit".length) + "   ");
     r.stdin.write(KEY.enter);
     await waitFor(
       r.lastFrame,
@@ -231,8 +239,8 @@ Deno.test({
     assert.ok(r.lastFrame()!.includes("Track name for session 1:"));
     r.stdin.write(KEY.escape);
     await waitFor(r.lastFrame, (t) => t.includes("rename cancelled"));
-    assert.equal((await app.sessions.list())[0].track_name, "");
-    assert.equal(app.live.session?.track_name, "");
+    assert.equal((await app.sessions.list())[0].track_name, "Suzuka Circuit");
+    assert.equal(app.live.session?.track_name, "Suzuka Circuit");
     r.unmount();
     close();
   },

@@ -2,11 +2,20 @@
  * Matching a lap against surveyed bundles (SPEC.md 4.8.2): the whole-lap
  * test, coverage of at most 600 evenly spread positions by each bundle's
  * fingerprint, and a decision that names a circuit only when one bundle
- * clearly wins.
+ * clearly wins and the lap goes round it the way its borders were driven
+ * (the direction test over the travel directions its edges carry).
  *
  * @module
  */
-import { type Fingerprint, hitsBlock } from "./fingerprint.ts";
+import {
+  addHeadings,
+  type DirectionTally,
+  forwardShare,
+  newDirectionTally,
+  type TravelDirection,
+  travelDirection,
+} from "./direction.ts";
+import { type Fingerprint, headingNear, hitsBlock } from "./fingerprint.ts";
 import type { LapTrace } from "./signature.ts";
 
 /** Most positions of a lap tested against a fingerprint. */
@@ -15,6 +24,8 @@ export const MAX_TESTED_POSITIONS = 600;
 export const MIN_COVERAGE = 0.6;
 /** Least lead of the winner over the runner-up, as a share of tested positions. */
 export const MIN_LEAD = 0.25;
+/** A move longer than this between two tested positions is a hole, not travel, metres. */
+const HOLE_M = 60;
 /** A lap closes when its end is within this of its start, metres ... */
 export const CLOSE_M = 60;
 /** ... or within this share of its own length, whichever is larger. */
@@ -50,6 +61,16 @@ export interface BundleVerdict {
   reason: string | null;
   /** Every bundle's score, best first. */
   scores: BundleScore[];
+  /**
+   * The direction test over the best bundle, when it cleared coverage and
+   * lead: "forward" the way its borders were driven, "reverse" the other
+   * way round, "mixed" neither, "unknown" when its edges carry no travel
+   * directions (bundles surveyed before they were recorded); null when not
+   * reached. Only "forward" and "unknown" name the lap.
+   */
+  direction: TravelDirection | null;
+  /** Share of the direction evidence travelled the bundle's way, 0..1 (0 when none or not reached). */
+  forward_share: number;
 }
 
 /**
@@ -102,7 +123,15 @@ export function matchBundles(
   candidates: readonly BundleCandidate[],
 ): BundleVerdict {
   if (!isWholeLap(trace, length)) {
-    return { match: null, runner_up: 0, tested: 0, reason: "the lap is not whole", scores: [] };
+    return {
+      match: null,
+      runner_up: 0,
+      tested: 0,
+      reason: "the lap is not whole",
+      scores: [],
+      direction: null,
+      forward_share: 0,
+    };
   }
   const n = Math.min(trace.pos_x.length, trace.pos_z.length);
   const indexes = testedIndexes(n);
@@ -113,7 +142,13 @@ export function matchBundles(
   })).sort((a, b) => b.coverage - a.coverage || (a.slug < b.slug ? -1 : 1));
   const best = scores[0];
   const runnerUp = scores[1]?.coverage ?? 0;
-  const base = { runner_up: runnerUp, tested: indexes.length, scores };
+  const base = {
+    runner_up: runnerUp,
+    tested: indexes.length,
+    scores,
+    direction: null,
+    forward_share: 0,
+  };
   if (!best) return { ...base, match: null, reason: "no bundle to match against" };
   if (best.coverage < MIN_COVERAGE) {
     return { ...base, match: null, reason: `best coverage ${pct(best.coverage)} is under 60 %` };
@@ -127,7 +162,57 @@ export function matchBundles(
       reason: `best coverage ${pct(best.coverage)} leads the runner-up by less than 25 points`,
     };
   }
-  return { ...base, match: best, reason: null };
+  const fp = candidates.find((c) => c.slug === best.slug)!.fingerprint;
+  const tally = bundleDirection(fp, trace, indexes);
+  const direction = travelDirection(tally);
+  const judged = { ...base, direction, forward_share: round4(forwardShare(tally)) };
+  if (direction === "reverse") {
+    return {
+      ...judged,
+      match: null,
+      reason: `the lap goes round ${best.track} the other way from its survey`,
+    };
+  }
+  if (direction === "mixed") {
+    return {
+      ...judged,
+      match: null,
+      reason: `the lap does not go round ${best.track} one way (${
+        pct(forwardShare(tally))
+      } the survey's way)`,
+    };
+  }
+  return { ...judged, match: best, reason: null };
+}
+
+/**
+ * The direction evidence of a lap over bundle `fp`: for each move between
+ * consecutive tested positions, its length counted with or against the
+ * summed travel directions recorded around where it starts. Moves longer
+ * than 60 m (holes) and places without recorded directions add nothing.
+ */
+export function bundleDirection(
+  fp: Fingerprint,
+  trace: LapTrace,
+  indexes: readonly number[],
+): DirectionTally {
+  const tally = newDirectionTally();
+  if (fp.headings.size === 0) return tally;
+  for (let k = 0; k + 1 < indexes.length; k++) {
+    const x = trace.pos_x[indexes[k]];
+    const z = trace.pos_z[indexes[k]];
+    const dx = trace.pos_x[indexes[k + 1]] - x;
+    const dz = trace.pos_z[indexes[k + 1]] - z;
+    const len = Math.hypot(dx, dz);
+    if (!(len > 0) || len > HOLE_M) continue;
+    const [rx, rz] = headingNear(fp, x, z);
+    addHeadings(tally, dx / len, dz / len, rx, rz, len);
+  }
+  return tally;
+}
+
+function round4(v: number): number {
+  return Math.round(v * 10000) / 10000;
 }
 
 function pct(share: number): string {

@@ -17,10 +17,15 @@ const MAX_GRID_CELLS = 1 << 22;
 const PACK_OFFSET = 1 << 20;
 const PACK_SPAN = 1 << 21;
 
-/** A ground position, metres. */
+/**
+ * A ground position, metres, and optionally the unit direction of travel it
+ * was evidenced with (a bundle edge's `hx`, `hz`; zero or absent when not).
+ */
 export interface GroundPoint {
   readonly x: number;
   readonly z: number;
+  readonly hx?: number;
+  readonly hz?: number;
 }
 
 /**
@@ -41,6 +46,12 @@ export interface Fingerprint {
   readonly grid: Uint8Array | null;
   /** The dilated cells as packed keys, when `grid` is null. */
   readonly near: ReadonlySet<number> | null;
+  /**
+   * Per occupied cell (packed key) that has travel directions: the sum of
+   * its points' unit directions, for the direction test. Empty when no point
+   * carried one.
+   */
+  readonly headings: ReadonlyMap<number, readonly [hx: number, hz: number]>;
 }
 
 /** The index of the 20 m cell holding coordinate `v`: floor(v / 20). */
@@ -84,6 +95,7 @@ export function buildFingerprint(points: ArrayLike<GroundPoint>): Fingerprint {
       maxCz: -1,
       grid: null,
       near: null,
+      headings: new Map(),
     };
   }
   // The dilated box is one cell wider on every side.
@@ -93,10 +105,53 @@ export function buildFingerprint(points: ArrayLike<GroundPoint>): Fingerprint {
   maxCz++;
   const width = maxCx - minCx + 1;
   const depth = maxCz - minCz + 1;
+  const headings = headingSums(points);
   if (width * depth <= MAX_GRID_CELLS) {
-    return gridFingerprint(points, used, minCx, maxCx, minCz, maxCz);
+    return { ...gridFingerprint(points, used, minCx, maxCx, minCz, maxCz), headings };
   }
-  return setFingerprint(points, used, minCx, maxCx, minCz, maxCz);
+  return { ...setFingerprint(points, used, minCx, maxCx, minCz, maxCz), headings };
+}
+
+/** The summed travel directions of the points of each cell that has any. */
+function headingSums(points: ArrayLike<GroundPoint>): Map<number, [number, number]> {
+  const sums = new Map<number, [number, number]>();
+  for (let i = 0; i < points.length; i++) {
+    const { x, z, hx, hz } = points[i];
+    if (!Number.isFinite(x) || !Number.isFinite(z)) continue;
+    if (hx === undefined || hz === undefined || !Number.isFinite(hx) || !Number.isFinite(hz)) {
+      continue;
+    }
+    if (hx === 0 && hz === 0) continue;
+    const key = pack(cellOf(x), cellOf(z));
+    const sum = sums.get(key);
+    if (sum === undefined) sums.set(key, [hx, hz]);
+    else {
+      sum[0] += hx;
+      sum[1] += hz;
+    }
+  }
+  return sums;
+}
+
+/**
+ * The recorded travel direction around (x, z): the summed directions of the
+ * 3x3 block of cells around its cell (a lap runs between a bundle's two
+ * borders, so its own cell often holds none). [0, 0] when none is known.
+ */
+export function headingNear(fp: Fingerprint, x: number, z: number): [number, number] {
+  const out: [number, number] = [0, 0];
+  if (fp.headings.size === 0) return out;
+  const cx = cellOf(x);
+  const cz = cellOf(z);
+  for (let dx = -1; dx <= 1; dx++) {
+    for (let dz = -1; dz <= 1; dz++) {
+      const sum = fp.headings.get(pack(cx + dx, cz + dz));
+      if (sum === undefined) continue;
+      out[0] += sum[0];
+      out[1] += sum[1];
+    }
+  }
+  return out;
 }
 
 function gridFingerprint(
@@ -106,7 +161,7 @@ function gridFingerprint(
   maxCx: number,
   minCz: number,
   maxCz: number,
-): Fingerprint {
+): Omit<Fingerprint, "headings"> {
   const depth = maxCz - minCz + 1;
   const occupied = new Uint8Array((maxCx - minCx + 1) * depth);
   for (let i = 0; i < points.length; i++) {
@@ -137,7 +192,7 @@ function setFingerprint(
   maxCx: number,
   minCz: number,
   maxCz: number,
-): Fingerprint {
+): Omit<Fingerprint, "headings"> {
   const occupied = new Set<number>();
   const near = new Set<number>();
   for (let i = 0; i < points.length; i++) {

@@ -79,3 +79,43 @@ export function signaturesMatch(lap: SignatureShape, stored: SignatureShape): bo
 function centre(min: number, max: number): number {
   return (min + max) / 2;
 }
+
+/** How far a lap's signature is from a stored one on each gate's measure. */
+export interface GateScores {
+  /** |lap - stored| / stored length (gate 2 allows 0.04). */
+  length_share: number;
+  /** Distance between the box centres on x and on z, metres (gate 3 allows 120). */
+  centre_dx_m: number;
+  centre_dz_m: number;
+  /** |lap - stored| / stored width and depth (gate 4 allows 0.2; null for a stored extent of 0). */
+  width_share: number | null;
+  depth_share: number | null;
+}
+
+/**
+ * The measures the gates compare, rounded (shares to 4 decimals, metres to
+ * decimetres), for explaining a verdict. A stored length of 0 gives a
+ * length share of 1 (gate 1 refuses it anyway).
+ */
+export function gateScores(lap: SignatureShape, stored: SignatureShape): GateScores {
+  const share = (mine: number, theirs: number): number | null =>
+    theirs === 0 ? null : round(Math.abs(mine - theirs) / theirs, 4);
+  return {
+    length_share: share(lap.length_m, stored.length_m) ?? 1,
+    centre_dx_m: round(
+      Math.abs(centre(lap.min_x, lap.max_x) - centre(stored.min_x, stored.max_x)),
+      1,
+    ),
+    centre_dz_m: round(
+      Math.abs(centre(lap.min_z, lap.max_z) - centre(stored.min_z, stored.max_z)),
+      1,
+    ),
+    width_share: share(lap.max_x - lap.min_x, stored.max_x - stored.min_x),
+    depth_share: share(lap.max_z - lap.min_z, stored.max_z - stored.min_z),
+  };
+}
+
+function round(v: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f + 0;
+}

@@ -10,7 +10,11 @@
 import type { BundleCandidate } from "./bundle_match.ts";
 import { type Identification, identifyTrace, type SignatureCandidate } from "./identify.ts";
 import { defaultReferenceIndex, type ReferenceIndex } from "./reference_index.ts";
-import { matchReferenceLines, type ReferenceVerdict } from "./reference_match.ts";
+import {
+  matchReferenceLines,
+  type ReferenceMatch,
+  type ReferenceVerdict,
+} from "./reference_match.ts";
 import type { LapTrace } from "./signature.ts";
 
 /** A lap named from the reference lines. */
@@ -51,15 +55,19 @@ export function identifyWithReferences(
   const known = identifyTrace(trace, signatures, bundles);
   if (known !== null) return { identification: known, reference: null };
   const verdict = matchReferenceLines(trace, index);
-  const m = verdict.match;
   return {
-    identification: m === null ? null : {
-      by: "reference",
-      name: m.name,
-      official_id: m.configuration?.official_id ?? null,
-      official_ids: m.configurations.map((c) => c.official_id),
-      direction: m.direction,
-    },
+    identification: verdict.match === null ? null : referenceIdentification(verdict.match),
     reference: verdict,
+  };
+}
+
+/** The identification a reference-line match gives. */
+export function referenceIdentification(m: ReferenceMatch): ReferenceIdentification {
+  return {
+    by: "reference",
+    name: m.name,
+    official_id: m.configuration?.official_id ?? null,
+    official_ids: m.configurations.map((c) => c.official_id),
+    direction: m.direction,
   };
 }

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { type ReferenceLine, referenceLines } from "../catalog/reference_lines.ts";
+import { decodeReferenceLine, type ReferenceLine } from "../catalog/reference_lines.ts";
+import { REFERENCE_LINE_ROWS } from "../catalog/reference_lines_data.ts";
 
 /**
  * A lap position within this of one of a line's points is on the line,
@@ -55,95 +56,175 @@ export class ReferenceIndex {
   /** Point ids listed cell by cell. */
   readonly entries: Int32Array;
 
-  /** Indexes `lines` with cells of `cell_m` metres. */
-  constructor(lines: readonly ReferenceLine[], cell_m = NEAR_M) {
-    if (lines.length > 0xffff) throw new Error("lines: at most 65,535 reference lines");
-    if (!(cell_m > 0)) throw new Error("cell_m must be greater than 0");
+  /**
+   * Indexes `lines` with cells of `cell_m` metres, or takes `arrays` that
+   * {@linkcode indexArrays} already built for exactly these lines and cell.
+   */
+  constructor(lines: readonly ReferenceLine[], cell_m = NEAR_M, arrays?: ReferenceIndexArrays) {
+    const a = arrays ?? runToEnd(indexArrays(lines, cell_m));
     this.lines = lines;
     this.cell_m = cell_m;
-    const n = lines.length;
-    this.lineStart = new Int32Array(n + 1);
-    let points = 0;
-    for (let k = 0; k < n; k++) {
-      this.lineStart[k] = points;
-      points += lines[k].x.length;
-    }
-    this.lineStart[n] = points;
-    this.recordedM = new Float64Array(n);
-    this.loop = new Uint8Array(n);
-    this.lengthM = new Float64Array(n);
-    this.pointLine = new Uint16Array(points);
-    this.px = new Float64Array(points);
-    this.pz = new Float64Array(points);
-    this.ps = new Float64Array(points);
-    this.segLen = new Float64Array(points);
-    this.segInferred = new Uint8Array(points);
-    const cellX = new Int32Array(points);
-    const cellZ = new Int32Array(points);
-    for (let k = 0; k < n; k++) {
-      const line = lines[k];
-      this.loop[k] = line.loop ? 1 : 0;
-      this.lengthM[k] = line.length_m;
-      const first = this.lineStart[k];
-      for (let i = 0; i < line.x.length; i++) {
-        const g = first + i;
-        this.pointLine[g] = k;
-        this.px[g] = line.x[i];
-        this.pz[g] = line.z[i];
-        this.ps[g] = line.s[i];
-        cellX[g] = Math.floor(line.x[i] / cell_m);
-        cellZ[g] = Math.floor(line.z[i] / cell_m);
-        if (i + 1 < line.x.length) {
-          this.segLen[g] = line.s[i + 1] - line.s[i];
-          this.segInferred[g] = line.inferred[i];
-          if (line.inferred[i] === 0) this.recordedM[k] += this.segLen[g];
-        }
-      }
-    }
-    let size = 1024;
-    while (size < points * 2) size *= 2;
-    const mask = size - 1;
-    const keyX = new Int32Array(size);
-    const keyZ = new Int32Array(size);
-    const start = new Int32Array(size);
-    const count = new Int32Array(size).fill(-1);
-    const slotOf = new Int32Array(points);
-    for (let g = 0; g < points; g++) {
-      const x = cellX[g];
-      const z = cellZ[g];
-      let slot = cellHash(x, z) & mask;
-      while (count[slot] !== -1 && (keyX[slot] !== x || keyZ[slot] !== z)) slot = (slot + 1) & mask;
-      if (count[slot] === -1) {
-        count[slot] = 0;
-        keyX[slot] = x;
-        keyZ[slot] = z;
-      }
-      count[slot]++;
-      slotOf[g] = slot;
-    }
-    let offset = 0;
-    for (let slot = 0; slot < size; slot++) {
-      if (count[slot] <= 0) continue;
-      start[slot] = offset;
-      offset += count[slot];
-    }
-    const entries = new Int32Array(points);
-    const filled = new Int32Array(size);
-    for (let g = 0; g < points; g++) {
-      const slot = slotOf[g];
-      entries[start[slot] + filled[slot]++] = g;
-    }
-    this.mask = mask;
-    this.keyX = keyX;
-    this.keyZ = keyZ;
-    this.start = start;
-    this.count = count;
-    this.entries = entries;
+    this.lineStart = a.lineStart;
+    this.recordedM = a.recordedM;
+    this.loop = a.loop;
+    this.lengthM = a.lengthM;
+    this.pointLine = a.pointLine;
+    this.px = a.px;
+    this.pz = a.pz;
+    this.ps = a.ps;
+    this.segLen = a.segLen;
+    this.segInferred = a.segInferred;
+    this.mask = a.mask;
+    this.keyX = a.keyX;
+    this.keyZ = a.keyZ;
+    this.start = a.start;
+    this.count = a.count;
+    this.entries = a.entries;
   }
 
   /** Number of points over all lines. */
   get points(): number {
     return this.pointLine.length;
+  }
+}
+
+/** The arrays a {@linkcode ReferenceIndex} is made of (see its fields). */
+export type ReferenceIndexArrays = Pick<
+  ReferenceIndex,
+  | "lineStart"
+  | "recordedM"
+  | "loop"
+  | "lengthM"
+  | "pointLine"
+  | "px"
+  | "pz"
+  | "ps"
+  | "segLen"
+  | "segInferred"
+  | "mask"
+  | "keyX"
+  | "keyZ"
+  | "start"
+  | "count"
+  | "entries"
+>;
+
+/** Points handled between two yields of {@linkcode indexArrays}. */
+const POINTS_PER_STEP = 4096;
+
+/**
+ * Builds the arrays of an index over `lines`, yielding after each line and
+ * after every few thousand points, so a caller can spread the work (about
+ * 40-60 ms in all for the shipped lines) over many short steps. Throws, at
+ * its first step, for more than 65,535 lines or a cell that is not positive.
+ */
+export function* indexArrays(
+  lines: readonly ReferenceLine[],
+  cell_m: number,
+): Generator<void, ReferenceIndexArrays> {
+  if (lines.length > 0xffff) throw new Error("lines: at most 65,535 reference lines");
+  if (!(cell_m > 0)) throw new Error("cell_m must be greater than 0");
+  const n = lines.length;
+  const lineStart = new Int32Array(n + 1);
+  let points = 0;
+  for (let k = 0; k < n; k++) {
+    lineStart[k] = points;
+    points += lines[k].x.length;
+  }
+  lineStart[n] = points;
+  const recordedM = new Float64Array(n);
+  const loop = new Uint8Array(n);
+  const lengthM = new Float64Array(n);
+  const pointLine = new Uint16Array(points);
+  const px = new Float64Array(points);
+  const pz = new Float64Array(points);
+  const ps = new Float64Array(points);
+  const segLen = new Float64Array(points);
+  const segInferred = new Uint8Array(points);
+  const cellX = new Int32Array(points);
+  const cellZ = new Int32Array(points);
+  for (let k = 0; k < n; k++) {
+    const line = lines[k];
+    loop[k] = line.loop ? 1 : 0;
+    lengthM[k] = line.length_m;
+    const first = lineStart[k];
+    for (let i = 0; i < line.x.length; i++) {
+      const g = first + i;
+      pointLine[g] = k;
+      px[g] = line.x[i];
+      pz[g] = line.z[i];
+      ps[g] = line.s[i];
+      cellX[g] = Math.floor(line.x[i] / cell_m);
+      cellZ[g] = Math.floor(line.z[i] / cell_m);
+      if (i + 1 < line.x.length) {
+        segLen[g] = line.s[i + 1] - line.s[i];
+        segInferred[g] = line.inferred[i];
+        if (line.inferred[i] === 0) recordedM[k] += segLen[g];
+      }
+    }
+    yield;
+  }
+  let size = 1024;
+  while (size < points * 2) size *= 2;
+  const mask = size - 1;
+  const keyX = new Int32Array(size);
+  const keyZ = new Int32Array(size);
+  const start = new Int32Array(size);
+  const count = new Int32Array(size).fill(-1);
+  const slotOf = new Int32Array(points);
+  yield;
+  for (let g = 0; g < points; g++) {
+    const x = cellX[g];
+    const z = cellZ[g];
+    let slot = cellHash(x, z) & mask;
+    while (count[slot] !== -1 && (keyX[slot] !== x || keyZ[slot] !== z)) slot = (slot + 1) & mask;
+    if (count[slot] === -1) {
+      count[slot] = 0;
+      keyX[slot] = x;
+      keyZ[slot] = z;
+    }
+    count[slot]++;
+    slotOf[g] = slot;
+    if (g % POINTS_PER_STEP === POINTS_PER_STEP - 1) yield;
+  }
+  let offset = 0;
+  for (let slot = 0; slot < size; slot++) {
+    if (count[slot] <= 0) continue;
+    start[slot] = offset;
+    offset += count[slot];
+  }
+  yield;
+  const entries = new Int32Array(points);
+  const filled = new Int32Array(size);
+  for (let g = 0; g < points; g++) {
+    const slot = slotOf[g];
+    entries[start[slot] + filled[slot]++] = g;
+    if (g % POINTS_PER_STEP === POINTS_PER_STEP - 1) yield;
+  }
+  return {
+    lineStart,
+    recordedM,
+    loop,
+    lengthM,
+    pointLine,
+    px,
+    pz,
+    ps,
+    segLen,
+    segInferred,
+    mask,
+    keyX,
+    keyZ,
+    start,
+    count,
+    entries,
+  };
+}
+
+function runToEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
   }
 }
 
@@ -153,9 +234,43 @@ export function cellHash(cx: number, cz: number): number {
 }
 
 let shared: ReferenceIndex | null = null;
+let building: Generator<void, ReferenceIndex> | null = null;
 
-/** The index over every reference line the project ships, built on first use and then shared. */
-export function defaultReferenceIndex(): ReferenceIndex {
-  shared ??= new ReferenceIndex(referenceLines());
+/** Decodes the shipped lines one per step, then indexes them a few thousand points per step. */
+function* buildShared(): Generator<void, ReferenceIndex> {
+  const lines: ReferenceLine[] = [];
+  for (const row of REFERENCE_LINE_ROWS) {
+    lines.push(decodeReferenceLine(row));
+    yield;
+  }
+  const frozen = Object.freeze(lines);
+  const arrays = yield* indexArrays(frozen, NEAR_M);
+  shared = new ReferenceIndex(frozen, NEAR_M, arrays);
+  building = null;
   return shared;
+}
+
+/**
+ * The index over every reference line the project ships, built on first use
+ * and then shared. The first call costs the whole build (88-320 ms measured)
+ * unless {@linkcode stepDefaultReferenceIndex} has done it meanwhile; it
+ * then finishes whatever the steps left.
+ */
+export function defaultReferenceIndex(): ReferenceIndex {
+  if (shared !== null) return shared;
+  building ??= buildShared();
+  return runToEnd(building);
+}
+
+/**
+ * Does one short step of building the shared index (one line decoded, or a
+ * few thousand points indexed: about a millisecond or less) and returns the
+ * index once it is built, null before. For warming the index up in the
+ * background without holding the event loop for long.
+ */
+export function stepDefaultReferenceIndex(): ReferenceIndex | null {
+  if (shared !== null) return shared;
+  building ??= buildShared();
+  const r = building.next();
+  return r.done ? r.value : null;
 }

@@ -8,8 +8,11 @@
 /** Where a session came from. */
 export type SessionKind = "live" | "imported";
 
-/** How a session's track name was set: by a driver, a signature, a bundle, or not at all. */
-export type TrackSource = "" | "user" | "signature" | "bundle";
+/**
+ * How a session's track name was set: by a driver, a signature, a bundle, a
+ * reference line the project ships, or not at all.
+ */
+export type TrackSource = "" | "user" | "signature" | "bundle" | "reference";
 
 /** One session, as stored and served. */
 export interface Session {

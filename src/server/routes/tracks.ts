@@ -12,12 +12,13 @@ import { idParam } from "../params.ts";
 const MAX_TRACK_BYTES = 4096;
 
 /**
- * POST /api/tracks {name, lap_id} (201), GET /api/tracks,
- * DELETE /api/tracks/{id} and POST /api/tracks/identify.
+ * POST /api/tracks {name, lap_id} (201), GET /api/tracks (signatures and
+ * reference lines), DELETE /api/tracks/{id}, POST /api/tracks/identify, and
+ * GET /api/laps/{id}/identify (why a lap is named what it is, or nothing).
  */
 export function trackRoutes(app: App): Hono {
   const r = new Hono();
-  r.get("/tracks", async (c) => c.json(await app.tracks.list()));
+  r.get("/tracks", async (c) => c.json(await app.tracks.listKnown()));
   r.post("/tracks/identify", async (c) => c.json(await app.tracks.identifyUnlabelled()));
   r.post("/tracks", async (c) => {
     const body = await readJsonBody(c.req.raw, MAX_TRACK_BYTES);
@@ -27,6 +28,10 @@ export function trackRoutes(app: App): Hono {
     const id = idParam(c.req.param("id"), "id");
     await app.tracks.delete(id);
     return c.json({ id, deleted: true });
+  });
+  r.get("/laps/:id/identify", async (c) => {
+    const id = idParam(c.req.param("id"), "id");
+    return c.json(await app.tracks.explainLap(id));
   });
   return r;
 }

@@ -88,6 +88,8 @@ export interface BorderOptions {
   /** Shift of every point, metres. */
   dx?: number;
   dz?: number;
+  /** Give each point the unit direction of travel (the circuit is driven in its border order). */
+  headings?: boolean;
 }
 
 /**
@@ -97,8 +99,8 @@ export interface BorderOptions {
 export function borderPoints(
   circuit: Circuit,
   opts: BorderOptions = {},
-): { x: number; z: number; side: "L" | "R" }[] {
-  const out: { x: number; z: number; side: "L" | "R" }[] = [];
+): { x: number; z: number; side: "L" | "R"; hx?: number; hz?: number }[] {
+  const out: { x: number; z: number; side: "L" | "R"; hx?: number; hz?: number }[] = [];
   const fraction = opts.fraction ?? 1;
   for (const [side, line] of [["L", circuit.leftBorder()], ["R", circuit.rightBorder()]] as const) {
     let total = 0;
@@ -116,17 +118,39 @@ export function borderPoints(
       const seg = Math.hypot(b.x - a.x, b.z - a.z);
       while (next <= walked + seg && next <= keep) {
         const f = seg === 0 ? 0 : (next - walked) / seg;
-        out.push({
+        const point = {
           x: a.x + (b.x - a.x) * f + (opts.dx ?? 0),
           z: a.z + (b.z - a.z) * f + (opts.dz ?? 0),
           side,
-        });
+        };
+        out.push(
+          opts.headings && seg > 0
+            ? { ...point, hx: (b.x - a.x) / seg, hz: (b.z - a.z) / seg }
+            : point,
+        );
         next += 1;
       }
       walked += seg;
     }
   }
   return out;
+}
+
+/**
+ * `lap` driven the other way round: every channel in reverse order except
+ * time, which still runs forwards, and distance, which is measured again
+ * from the new start.
+ */
+export function reversedLap(lap: RecordedLap): RecordedLap {
+  const samples = { ...lap.samples } as Record<string, number[] | string[]>;
+  for (const [name, column] of Object.entries(lap.samples)) {
+    if (name === "t" || !Array.isArray(column)) continue;
+    samples[name] = [...column].reverse();
+  }
+  const dist = lap.samples.dist;
+  const total = dist[dist.length - 1];
+  samples.dist = [...dist].reverse().map((d) => total - d);
+  return { ...lap, samples: samples as unknown as LapSamples };
 }
 
 /** A source id for test bundles. */
@@ -148,6 +172,10 @@ export function circuitBundle(
     edges: borderPoints(circuit, opts).map((p) => ({
       x: Math.round(p.x * 1000) / 1000,
       z: Math.round(p.z * 1000) / 1000,
+      ...(p.hx === undefined ? {} : {
+        hx: Math.round(p.hx! * 1e5) / 1e5,
+        hz: Math.round(p.hz! * 1e5) / 1e5,
+      }),
       side: p.side,
       votes: { auto: { [TEST_SOURCE]: [1, 1] } },
       run: 1,

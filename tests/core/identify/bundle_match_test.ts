@@ -7,7 +7,7 @@ import {
   MAX_TESTED_POSITIONS,
   testedIndexes,
 } from "../../../src/core/identify/bundle_match.ts";
-import { buildFingerprint } from "../../../src/core/identify/fingerprint.ts";
+import { buildFingerprint, headingNear } from "../../../src/core/identify/fingerprint.ts";
 import { lapLength, type LapTrace } from "../../../src/core/identify/signature.ts";
 import { generateCircuit } from "../../../src/core/synthetic/circuit.ts";
 import { borderPoints, syntheticLaps } from "./_laps.ts";
@@ -153,4 +153,66 @@ Deno.test("the winner needs 60 % coverage: exactly 60 names, 59.8 does not", () 
   assert.equal(verdict(lap, [firstOf(lap, 360, "a"), firstOf(lap, 210, "b")]).match?.slug, "a");
   assert.equal(verdict(lap, [firstOf(lap, 360, "a")]).match?.coverage, 0.6);
   assert.equal(verdict(lap, [firstOf(lap, 359, "a")]).match, null);
+});
+
+Deno.test("the direction test: a lap driven against the travel directions of the edges names nothing", () => {
+  const withHeadings = [candidate(3, { headings: true })];
+  const lap = LAPS.get(3)!;
+  const ahead = verdict(lap, withHeadings);
+  assert.deepEqual(
+    [ahead.match?.slug, ahead.direction, ahead.forward_share, ahead.reason],
+    ["s3", "forward", 1, null],
+  );
+  const back = {
+    ...lap,
+    pos_x: [...lap.pos_x].reverse(),
+    pos_z: [...lap.pos_z].reverse(),
+    speed: [...lap.speed].reverse(),
+  };
+  const refused = verdict(back, withHeadings);
+  assert.equal(refused.match, null);
+  assert.deepEqual([refused.direction, refused.forward_share], ["reverse", 0]);
+  assert.equal(refused.reason, "the lap goes round Synthetic 3 the other way from its survey");
+  // The same coverage both ways: only the direction refused it.
+  assert.equal(refused.scores[0].coverage, ahead.scores[0].coverage);
+  // Edges without travel directions (surveyed before they were kept) cannot tell: it matches.
+  const plain = verdict(back, [candidate(3)]);
+  assert.deepEqual([plain.match?.slug, plain.direction], ["s3", "unknown"]);
+  // A survey that says one way on half the circuit and the other way on the rest: neither.
+  const n = 600;
+  const r = (n * 10) / (2 * Math.PI);
+  const angle = (i: number) => (2 * Math.PI * i) / n;
+  const loop = {
+    t: Array.from({ length: n }, (_, i) => (i + 1) / 60),
+    speed: Array.from({ length: n }, () => 600 * 3.6),
+    pos_x: Array.from({ length: n }, (_, i) => r * Math.cos(angle(i))),
+    pos_z: Array.from({ length: n }, (_, i) => r * Math.sin(angle(i))),
+  };
+  const contrary = loop.pos_x.map((x, i) => {
+    const sign = i < n / 2 ? 1 : -1;
+    return { x, z: loop.pos_z[i], hx: -sign * Math.sin(angle(i)), hz: sign * Math.cos(angle(i)) };
+  });
+  const both = verdict(loop, [{ slug: "c", track: "C", fingerprint: buildFingerprint(contrary) }]);
+  assert.equal(both.match, null);
+  assert.equal(both.direction, "mixed");
+  assert.match(
+    both.reason!,
+    /^the lap does not go round C one way \(5\d\.\d % the survey's way\)$/,
+  );
+});
+
+Deno.test("fingerprint headings: summed per cell, looked up over the 3x3 block", () => {
+  const fp = buildFingerprint([
+    { x: 10, z: 10, hx: 1, hz: 0 },
+    { x: 12, z: 10, hx: 0.6, hz: 0.8 },
+    { x: 50, z: 10, hx: 0, hz: 1 },
+    { x: 90, z: 90 },
+    { x: 95, z: 95, hx: 0, hz: 0 },
+  ]);
+  assert.equal(fp.headings.size, 2);
+  assert.deepEqual(headingNear(fp, 10, 10), [1.6, 0.8]);
+  // Cell (1, 0) sees cell (0, 0) and cell (2, 0).
+  assert.deepEqual(headingNear(fp, 30, 10), [1.6, 1.8]);
+  assert.deepEqual(headingNear(fp, 90, 90), [0, 0]);
+  assert.equal(buildFingerprint([{ x: 1, z: 1 }]).headings.size, 0);
 });
