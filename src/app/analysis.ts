@@ -214,9 +214,10 @@ export class AnalysisService {
   /**
    * Runs `fn` over the rows of the laps that count in a circuit and car,
    * fastest first (NotFound when there are none). When a lap it reads does
-   * not match the index (a write landed meanwhile, or the index is
-   * damaged), the index is rebuilt once and `fn` runs again on a fresh
-   * choice.
+   * not match the index, the rows are read again first (a write may have
+   * landed between two reads; a rebuild would hold every live lap write
+   * behind it); only a second mismatch in a row, a damaged index, rebuilds
+   * it once before `fn` runs on a fresh choice.
    */
   async #overRanked<T>(
     circuit: string,
@@ -232,9 +233,9 @@ export class AnalysisService {
       try {
         return await fn(rows);
       } catch (err) {
-        if (!(err instanceof IndexMismatch) || attempt > 0) throw err;
+        if (!(err instanceof IndexMismatch) || attempt > 1) throw err;
       }
-      await rebuildLapIndex(this.#kv);
+      if (attempt === 1) await rebuildLapIndex(this.#kv);
     }
   }
 
