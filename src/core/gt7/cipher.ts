@@ -3,20 +3,24 @@
  * packet with a fixed key and a nonce built from a per-packet IV that it
  * stores, in clear, at offset 0x40 of the ciphertext.
  *
+ * The key is published, so this is obfuscation rather than security; the
+ * cipher is the in-place core of salsa20.ts, which decrypts without
+ * allocating (the tests hold it to `@noble/ciphers` as the oracle).
+ *
  * @module
  */
-import { salsa20 } from "@noble/ciphers/salsa.js";
 import { formatOfSize, NONCE_XOR, PACKET_MAGIC, PACKET_SIZE, type PacketFormat } from "./format.ts";
 import { OFFSET, readUint32LE, writeUint32LE } from "./layout.ts";
+import { Salsa20 } from "./salsa20.ts";
 
 const KEY_TEXT = "Simulator Interface Packet GT7 ver 0.0";
 
 /** The 32-byte key: the first 32 ASCII bytes of the console's interface name. */
 const KEY: Uint8Array = Uint8Array.from({ length: 32 }, (_, i) => KEY_TEXT.charCodeAt(i));
 
-// One nonce buffer for every call: the cipher copies what it needs and the
-// calls are synchronous, so sharing it saves an allocation per packet.
-const SCRATCH_NONCE = new Uint8Array(8);
+// One expanded key for every call: calls are synchronous and each starts from
+// its own nonce, so sharing the state costs nothing and saves its allocation.
+const CIPHER = new Salsa20(KEY);
 
 /**
  * Builds the 8-byte Salsa20 nonce for a packet of `format` whose IV is `iv`:
@@ -52,7 +56,8 @@ export function hasMagic(bytes: Uint8Array, offset = 0): boolean {
  * The returned packet has bytes 0x40..0x43 set to zero, since they carry
  * nothing once decrypted. Pass `out` (same length as `cipher`; it may be
  * `cipher` itself) to decrypt without allocating; its contents are
- * unspecified when null is returned.
+ * unspecified when null is returned. Throws RangeError when `out` has another
+ * length or partly overlaps `cipher`.
  */
 export function decryptPacket(
   cipher: Uint8Array,
@@ -64,8 +69,14 @@ export function decryptPacket(
   if (out !== undefined && out.length !== cipher.length) {
     throw new RangeError(`output must hold ${cipher.length} bytes, got ${out.length}`);
   }
-  packetNonce(readIv(cipher), fmt, SCRATCH_NONCE);
-  const plain = salsa20(KEY, SCRATCH_NONCE, cipher, out ?? new Uint8Array(cipher.length));
+  // The nonce words packetNonce would spell out as bytes: iv ^ constant, iv.
+  const iv = readIv(cipher);
+  const plain = CIPHER.xorWords(
+    iv ^ NONCE_XOR[fmt],
+    iv,
+    cipher,
+    out ?? new Uint8Array(cipher.length),
+  );
   if (readUint32LE(plain, OFFSET.magic) !== PACKET_MAGIC) return null;
   writeUint32LE(plain, OFFSET.iv, 0);
   return plain;
@@ -89,8 +100,12 @@ export function encryptPacket(plain: Uint8Array, iv: number, out?: Uint8Array): 
   if (out !== undefined && out.length !== plain.length) {
     throw new RangeError(`output must hold ${plain.length} bytes, got ${out.length}`);
   }
-  packetNonce(iv, fmt, SCRATCH_NONCE);
-  const cipher = salsa20(KEY, SCRATCH_NONCE, plain, out ?? new Uint8Array(plain.length));
+  const cipher = CIPHER.xorWords(
+    iv ^ NONCE_XOR[fmt],
+    iv,
+    plain,
+    out ?? new Uint8Array(plain.length),
+  );
   writeUint32LE(cipher, OFFSET.iv, iv);
   return cipher;
 }

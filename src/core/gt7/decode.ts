@@ -7,6 +7,13 @@ import { formatOfSize, PACKET_MAGIC, PACKET_SIZE } from "./format.ts";
 import type { FilteredExt, Frame, MotionExt, SurfaceExt, Wheels } from "./frame.ts";
 import { OFFSET, readUint32LE } from "./layout.ts";
 
+// The decoder reads through one DataView over a scratch copy of the packet:
+// copying at most 368 bytes costs less than building a DataView per packet,
+// and calls are synchronous, so one scratch serves them all. Only fields
+// within the packet's own size are read, so stale bytes past it never are.
+const SCRATCH = new Uint8Array(PACKET_SIZE.C);
+const SCRATCH_VIEW = new DataView(SCRATCH.buffer);
+
 /**
  * Reads the packet counter of a decrypted packet without decoding the rest.
  * Expects at least 0x74 bytes.
@@ -35,7 +42,8 @@ export function decodeFrame(plain: Uint8Array): Frame {
   if (format === null) {
     throw new RangeError(`no GT7 packet format has ${plain.length} bytes`);
   }
-  const v = new DataView(plain.buffer, plain.byteOffset, plain.byteLength);
+  SCRATCH.set(plain);
+  const v = SCRATCH_VIEW;
   if (v.getUint32(OFFSET.magic, true) !== PACKET_MAGIC) {
     throw new RangeError("packet does not start with the GT7 magic (not decrypted?)");
   }
