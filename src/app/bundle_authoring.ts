@@ -51,15 +51,18 @@ export interface RenameResult {
   generation: number;
 }
 
-const cornersSchema = z.object({
+/** The body of PUT .../corners (a bare array is wrapped first); also published as the API's. */
+export const cornersSchema = z.object({
   corners: bundleV4Schema.shape.corners.unwrap().unwrap(),
 }, { error: "body must be an object {corners: [...]} or an array of corners" });
 
-const sectionsSchema = z.object({
+/** The body of PUT .../sections (a bare array is wrapped first); also published as the API's. */
+export const sectionsSchema = z.object({
   sections: bundleV4Schema.shape.sections.unwrap().unwrap(),
 }, { error: "body must be an object {sections: [...]} or an array of sections" });
 
-const renameSchema = z.object({
+/** The body of a rename, PATCH /api/track-bundles/{slug}; also published as the API's. */
+export const renameSchema = z.object({
   track: trackLabelSchema,
 }, { error: "body must be an object {track}" });
 

@@ -4,8 +4,17 @@
  *
  * @module
  */
+import { z } from "zod";
 import { BadRequest } from "../core/errors.ts";
 import { isBundleSlug, MAX_SLUG_CHARS } from "../core/bundle/slug.ts";
+
+const SLUG_RULE =
+  `must be a slug of at most ${MAX_SLUG_CHARS} characters: lowercase letters and digits joined by single hyphens`;
+
+/** A bundle slug in a path: validates every `{slug}` and is published in the OpenAPI document. */
+export const bundleSlugSchema = z.string().max(MAX_SLUG_CHARS).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/)
+  .refine(isBundleSlug, SLUG_RULE)
+  .meta({ description: SLUG_RULE });
 
 /**
  * `slug` itself when it could name a stored bundle.
@@ -14,12 +23,8 @@ import { isBundleSlug, MAX_SLUG_CHARS } from "../core/bundle/slug.ts";
  *   is not canonical or is longer than any circuit name gives.
  */
 export function bundleSlug(slug: string): string {
-  if (!isBundleSlug(slug)) {
-    throw new BadRequest("invalid bundle name", [{
-      path: "path.slug",
-      message:
-        `must be a slug of at most ${MAX_SLUG_CHARS} characters: lowercase letters and digits joined by single hyphens`,
-    }]);
+  if (!bundleSlugSchema.safeParse(slug).success) {
+    throw new BadRequest("invalid bundle name", [{ path: "path.slug", message: SLUG_RULE }]);
   }
   return slug;
 }

@@ -24,6 +24,8 @@ import { FileService } from "./files.ts";
 import { GeometryService } from "./geometry.ts";
 import { LapExchange } from "./lap_exchange.ts";
 import { LiveService } from "./live.ts";
+import type { LiveFrameSource } from "./live_frame.ts";
+import { LiveFrameService } from "./live_frames.ts";
 import { type Log, silentLog } from "./log.ts";
 import { SessionService } from "./sessions.ts";
 import { SurveyService } from "./survey.ts";
@@ -50,12 +52,16 @@ export interface AppOptions {
   watchGeometry?: boolean;
   /** The reference lines circuits are named by; every line the project ships by default. */
   references?: ReferenceIndex;
+  /** The store's database file, for status; null or absent for a store in memory. */
+  storePath?: string | null;
 }
 
 /** The running application: its dependencies, its services, and its lifecycle. */
 export interface App extends Readonly<AppDeps> {
   /** When the application started. */
   readonly startedAt: Date;
+  /** The store's database file (AppOptions.storePath), or null for a store in memory. */
+  readonly storePath: string | null;
   /** The live session: frames in, laps stored, lap hooks and frame taps. */
   readonly live: LiveService;
   /** The border survey of this process. */
@@ -74,6 +80,8 @@ export interface App extends Readonly<AppDeps> {
   readonly laps: LapExchange;
   /** Imports and exports through files, for the command line and the dashboard. */
   readonly files: FileService;
+  /** Live frames (gap to the reference, sector, fuel) for the HTTP stream and the dashboard. */
+  readonly frames: LiveFrameSource;
   /** Attaches the telemetry transport whose status the app reports. */
   attachTelemetry(source: TelemetrySource): void;
   /** The telemetry transport's status, or null when none is attached. */
@@ -114,6 +122,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   });
   const laps = new LapExchange(deps, { sessions, tracks });
   const files = new FileService({ bundles, laps });
+  const frames = new LiveFrameService(deps, { live, sessions, bundles });
 
   // Fingerprints follow bundle changes, and warm up when a drive starts.
   tracks.fingerprints.listen(deps.bus);
@@ -127,6 +136,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   return {
     ...deps,
     startedAt: now(),
+    storePath: opts.storePath ?? null,
     live,
     survey,
     sessions,
@@ -136,6 +146,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     tracks,
     laps,
     files,
+    frames,
     attachTelemetry(source) {
       telemetry = source;
     },
@@ -149,6 +160,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       await survey.shutdown();
       await geometryWatch?.stop();
       stopLiveNaming();
+      frames.close();
     },
   };
 }

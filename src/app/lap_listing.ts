@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { z } from "zod";
 import { carName } from "../core/catalog/cars.ts";
 import type { Session } from "../core/laps/session.ts";
 import { slugify } from "../core/bundle/slug.ts";
@@ -14,12 +15,12 @@ import { readBests } from "../storage/bests.ts";
 import { allRows, circuitOf, type LapRow, sessionRows } from "../storage/lap_index.ts";
 import { listSessions } from "../storage/sessions.ts";
 import {
-  choiceParam,
-  idParam,
-  intParam,
-  onlyKnown,
+  choiceParamSchema,
+  idParamSchema,
+  intParamSchema,
+  parseQuery,
   type RawQuery,
-  trackParam,
+  trackParamSchema,
 } from "./query_params.ts";
 
 /** One lap of the list. */
@@ -73,18 +74,27 @@ export interface LapListQuery {
  *   unknown parameter.
  */
 export function parseLapListQuery(raw: RawQuery): LapListQuery {
-  onlyKnown(raw, ["track", "car", "complete", "order", "limit"]);
-  const complete = raw.complete === undefined
-    ? null
-    : choiceParam(raw.complete, "complete", ["true", "false"]) === "true";
+  const q = parseQuery(lapListQuerySchema, raw);
   return {
-    circuit: raw.track === undefined ? null : slugify(trackParam(raw.track, "track")),
-    car: raw.car === undefined ? null : idParam(raw.car, "car"),
-    complete,
-    order: choiceParam(raw.order, "order", LAP_ORDERS, "recent"),
-    limit: intParam(raw.limit, "limit", 1, MAX_LAP_LIMIT, DEFAULT_LAP_LIMIT),
+    circuit: q.track === undefined ? null : slugify(q.track),
+    car: q.car ?? null,
+    complete: q.complete === undefined ? null : q.complete === "true",
+    order: q.order,
+    limit: q.limit,
   };
 }
+
+/** The query of `GET /api/laps`, as {@linkcode parseLapListQuery} reads it and the API publishes it. */
+export const lapListQuerySchema = z.object({
+  track: trackParamSchema.optional(),
+  car: idParamSchema.optional(),
+  complete: choiceParamSchema(["true", "false"]).optional(),
+  order: choiceParamSchema(LAP_ORDERS).default("recent"),
+  limit: intParamSchema(1, MAX_LAP_LIMIT).prefault(String(DEFAULT_LAP_LIMIT)),
+});
+
+/** The query of `GET /api/laps/bests`: no parameter at all. */
+export const bestsQuerySchema = z.object({});
 
 /** The laps `query` asks for, from the index rows of their sessions. */
 export async function listLapsAcross(kv: Deno.Kv, query: LapListQuery): Promise<LapListItem[]> {

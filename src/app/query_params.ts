@@ -5,8 +5,13 @@
  * path is the parameter's name (as the analysis engine names `step`, `n`
  * and `channels[i]`) and whose message is the rule it broke.
  *
+ * Every rule is a zod schema ({@linkcode idParamSchema} and its siblings),
+ * so a use case's query schema both validates its requests and is published
+ * in the OpenAPI document (src/server/openapi).
+ *
  * @module
  */
+import { z } from "zod";
 import { BadRequest } from "../core/errors.ts";
 import { TRACK_NAME_RULE, trackNameProblem } from "../core/track_name.ts";
 
@@ -28,6 +33,99 @@ export function onlyKnown(query: RawQuery, known: readonly string[]): void {
   }
 }
 
+/** A query parameter's schema: a raw string (or absent) in, a typed value out. */
+export type ParamSchema<T> = z.ZodType<T, string | undefined>;
+
+/** The message for an absent required parameter, else `rule`. */
+function required(rule: string): (issue: { input?: unknown }) => string {
+  return (issue) => issue.input === undefined ? "is required" : rule;
+}
+
+/** A whole number from `min` to `max`; the rule is the message of every fault. */
+export function intParamSchema(min: number, max: number) {
+  const rule = `must be a whole number from ${min} to ${max}`;
+  return z.string({ error: rule })
+    .regex(/^[0-9]{1,15}$/, { error: rule, abort: true })
+    .refine((v) => Number(v) >= min && Number(v) <= max, rule)
+    .transform(Number)
+    .meta({ description: rule });
+}
+
+/** Most digits an id may have; larger values name nothing stored. */
+const ID = /^[1-9][0-9]{0,14}$/;
+const POSITIVE = "must be a positive integer";
+
+/** A positive integer id (a lap, a car); "is required" when absent. */
+export const idParamSchema = z.string({ error: required(POSITIVE) })
+  .regex(ID, POSITIVE)
+  .transform(Number)
+  .meta({ description: "a positive integer id" });
+
+/**
+ * A comma-separated list of 1 to `max` distinct positive integer ids; a
+ * fault in one id is reported at `[i]` (`laps[1]`).
+ */
+export function idListParamSchema(max: number) {
+  return z.string({ error: "is required" })
+    .transform((value, ctx) => {
+      const fail = (message: string, path: number[] = []) => {
+        ctx.addIssue({ code: "custom", message, path, input: value });
+        return z.NEVER;
+      };
+      if (value === "") return fail("is required");
+      const parts = value.split(",");
+      if (parts.length > max) return fail(`must list at most ${max} ids, got ${parts.length}`);
+      const ids: number[] = [];
+      for (const [i, part] of parts.entries()) {
+        if (!ID.test(part)) return fail(POSITIVE, [i]);
+        const id = Number(part);
+        if (ids.includes(id)) return fail(`repeats lap ${id}`, [i]);
+        ids.push(id);
+      }
+      return ids;
+    })
+    .meta({ description: `1 to ${max} distinct positive integer ids, comma-separated` });
+}
+
+/** One of `choices`; "is required" when absent. */
+export function choiceParamSchema<const T extends readonly [string, ...string[]]>(choices: T) {
+  return z.enum(choices, { error: required(`must be one of ${choices.join(", ")}`) });
+}
+
+/** A circuit name (trimmed), held to the one rule of src/core/track_name.ts. */
+export const trackParamSchema = z.string({ error: "is required" })
+  .refine((v) => trackNameProblem(v) === null, TRACK_NAME_RULE)
+  .transform((v) => v.trim())
+  .meta({ description: `a circuit name: ${TRACK_NAME_RULE}` });
+
+/** The query parameter name of a zod issue path: `laps`, `laps[1]`. */
+function paramPath(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => typeof p === "number" ? `[${p}]` : i ? `.${String(p)}` : String(p))
+    .join("");
+}
+
+/**
+ * `raw` parsed by `schema`, the object of a request's parameters: any
+ * parameter it does not name is refused first (see {@linkcode onlyKnown}),
+ * then the first parameter, in the schema's order, that breaks its rule.
+ *
+ * @throws {BadRequest} with one issue: the parameter's path and its rule.
+ */
+export function parseQuery<S extends z.ZodObject>(schema: S, raw: RawQuery): z.output<S> {
+  onlyKnown(raw, Object.keys(schema.shape));
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw badParam(paramPath(issue.path), issue.message);
+}
+
+/** `value` of parameter `name` parsed by `schema`, as {@linkcode parseQuery} reports it. */
+function parseParam<T>(schema: ParamSchema<T>, value: string | undefined, name: string): T {
+  return parseQuery(z.object({ [name]: schema }), value === undefined ? {} : { [name]: value })[
+    name
+  ] as T;
+}
+
 /** `value` as a whole number from `min` to `max`; `fallback` when absent. */
 export function intParam(
   value: string | undefined,
@@ -37,38 +135,17 @@ export function intParam(
   fallback?: number,
 ): number {
   if (value === undefined && fallback !== undefined) return fallback;
-  const rule = `must be a whole number from ${min} to ${max}`;
-  if (value === undefined || !/^[0-9]{1,15}$/.test(value)) throw badParam(name, rule);
-  const n = Number(value);
-  if (n < min || n > max) throw badParam(name, rule);
-  return n;
+  return parseParam(intParamSchema(min, max), value ?? "", name);
 }
-
-/** Most digits an id may have; larger values name nothing stored. */
-const ID = /^[1-9][0-9]{0,14}$/;
 
 /** `value` as a positive integer id (a lap, a car); required. */
 export function idParam(value: string | undefined, name: string): number {
-  if (value === undefined) throw badParam(name, "is required");
-  if (!ID.test(value)) throw badParam(name, "must be a positive integer");
-  return Number(value);
+  return parseParam(idParamSchema, value, name);
 }
 
 /** `value` as a comma-separated list of 1 to `max` distinct positive integer ids. */
 export function idListParam(value: string | undefined, name: string, max: number): number[] {
-  if (value === undefined || value === "") throw badParam(name, "is required");
-  const parts = value.split(",");
-  if (parts.length > max) {
-    throw badParam(name, `must list at most ${max} ids, got ${parts.length}`);
-  }
-  const ids: number[] = [];
-  parts.forEach((part, i) => {
-    if (!ID.test(part)) throw badParam(`${name}[${i}]`, "must be a positive integer");
-    const id = Number(part);
-    if (ids.includes(id)) throw badParam(`${name}[${i}]`, `repeats lap ${id}`);
-    ids.push(id);
-  });
-  return ids;
+  return parseParam(idListParamSchema(max), value, name);
 }
 
 /** `value` as one of `choices`; `fallback` when absent. */
@@ -79,16 +156,11 @@ export function choiceParam<T extends string>(
   fallback?: T,
 ): T {
   if (value === undefined && fallback !== undefined) return fallback;
-  if (value === undefined) throw badParam(name, "is required");
-  if (!(choices as readonly string[]).includes(value)) {
-    throw badParam(name, `must be one of ${choices.join(", ")}`);
-  }
-  return value as T;
+  const schema = choiceParamSchema(choices as unknown as readonly [T, ...T[]]);
+  return parseParam(schema as ParamSchema<T>, value, name);
 }
 
 /** `value` as a circuit name (trimmed), held to the one rule of src/core/track_name.ts. */
 export function trackParam(value: string | undefined, name: string): string {
-  if (value === undefined) throw badParam(name, "is required");
-  if (trackNameProblem(value) !== null) throw badParam(name, TRACK_NAME_RULE);
-  return value.trim();
+  return parseParam(trackParamSchema, value, name);
 }

@@ -5,9 +5,11 @@
  *
  * @module
  */
+import { z } from "zod";
 import { BadRequest } from "../core/errors.ts";
+import { jsonPath } from "../core/bundle/issues.ts";
 import { NOTES_RULE, notesProblem } from "../core/laps/session.ts";
-import { validTrackName } from "./request_body.ts";
+import { isTrackName, TRACK_NAME_RULE } from "../core/track_name.ts";
 
 /** What a session change sets; absent fields stay as they are. */
 export interface SessionPatch {
@@ -21,41 +23,48 @@ export interface SessionPatch {
 export const PATCH_FIELDS = ["name", "notes", "bests_excluded"] as const;
 
 /**
+ * The body of a session change as zod reads it: validates every request and
+ * is published as the API's request body (src/server/openapi).
+ */
+export const sessionPatchSchema = z.strictObject({
+  name: z.string({ error: "must be a string" })
+    .refine(isTrackName, TRACK_NAME_RULE)
+    .transform((s) => s.trim())
+    .optional(),
+  notes: z.string({ error: NOTES_RULE }).refine((s) => notesProblem(s) === null, NOTES_RULE)
+    .optional(),
+  bests_excluded: z.boolean({ error: "must be true or false" }).optional(),
+}, { error: "must be an object" })
+  .refine(
+    (body) => Object.keys(body).length > 0,
+    `must hold at least one of ${PATCH_FIELDS.join(", ")}`,
+  );
+
+/**
  * `raw` as a session change: an object holding at least one of `name`
  * (the track-name rule), `notes` (see {@linkcode NOTES_RULE}) and
  * `bests_excluded` (a boolean), and no other field.
  *
  * @throws {BadRequest} naming the first fault with its JSON path (`$`,
- *   `$.name`, `$.notes`, `$.bests_excluded` or `$.<unknown field>`).
+ *   `$.name`, `$.notes`, `$.bests_excluded` or `$.<unknown field>`): not an
+ *   object, then an unknown field, then no field, then each field in order.
  */
 export function parseSessionPatch(raw: unknown): SessionPatch {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw fault("$", "must be an object");
+  const result = sessionPatchSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const issues = result.error.issues;
+  const rank = (i: z.core.$ZodIssue) =>
+    i.path.length === 0
+      ? (i.code === "invalid_type" ? 0 : i.code === "unrecognized_keys" ? 1 : 2)
+      : 3;
+  const first = issues.reduce((a, i) => rank(i) < rank(a) ? i : a);
+  if (first.code === "unrecognized_keys") {
+    throw fault(
+      jsonPath([first.keys[0]]),
+      `is not a field of a session change (${PATCH_FIELDS.join(", ")})`,
+    );
   }
-  const body = raw as Record<string, unknown>;
-  for (const key of Object.keys(body)) {
-    if (!(PATCH_FIELDS as readonly string[]).includes(key)) {
-      throw fault(`$.${key}`, `is not a field of a session change (${PATCH_FIELDS.join(", ")})`);
-    }
-  }
-  if (Object.keys(body).length === 0) {
-    throw fault("$", `must hold at least one of ${PATCH_FIELDS.join(", ")}`);
-  }
-  const patch: SessionPatch = {};
-  if ("name" in body) patch.name = validTrackName(body.name);
-  if ("notes" in body) {
-    if (typeof body.notes !== "string" || notesProblem(body.notes) !== null) {
-      throw fault("$.notes", NOTES_RULE);
-    }
-    patch.notes = body.notes;
-  }
-  if ("bests_excluded" in body) {
-    if (typeof body.bests_excluded !== "boolean") {
-      throw fault("$.bests_excluded", "must be true or false");
-    }
-    patch.bests_excluded = body.bests_excluded;
-  }
-  return patch;
+  throw fault(jsonPath(first.path), first.message);
 }
 
 function fault(path: string, message: string): BadRequest {

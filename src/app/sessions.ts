@@ -16,12 +16,13 @@ import type { AppDeps } from "./deps.ts";
 import {
   type BestItem,
   bestsAcross,
+  bestsQuerySchema,
   type LapListItem,
   listLapsAcross,
   parseLapListQuery,
 } from "./lap_listing.ts";
 import type { LiveService } from "./live.ts";
-import { onlyKnown, type RawQuery } from "./query_params.ts";
+import { parseQuery, type RawQuery } from "./query_params.ts";
 import { validTrackName } from "./request_body.ts";
 import { parseSessionPatch } from "./session_patch.ts";
 
@@ -197,7 +198,7 @@ export class SessionService {
    * @throws {BadRequest} for any query parameter.
    */
   bests(query: RawQuery = {}): Promise<BestItem[]> {
-    onlyKnown(query, []);
+    parseQuery(bestsQuerySchema, query);
     return bestsAcross(this.#deps.kv);
   }
 }

@@ -21,6 +21,9 @@ import { compiledRoutes } from "./routes/compiled.ts";
 import { trackRoutes } from "./routes/tracks.ts";
 import { officialRoutes } from "./routes/official.ts";
 import { eventRoutes, EventStreams } from "./routes/events.ts";
+import { liveRoutes, LiveStreams } from "./routes/live.ts";
+import { strategyRoutes } from "./routes/strategy.ts";
+import { openApiRoutes } from "./routes/openapi.ts";
 import { surveyRoutes } from "./routes/survey.ts";
 import { bundleAuthoringRoutes } from "./routes/bundle_authoring.ts";
 
@@ -32,6 +35,8 @@ export interface HttpOptions {
   cors?: string | null;
   /** The event streams GET /api/events serves from; a new set, over the app's bus, by default. */
   events?: EventStreams;
+  /** The live streams GET /api/live serves from; a new set, over the app's frames, by default. */
+  live?: LiveStreams;
 }
 
 /** What Deno.serve hands Hono as its environment. */
@@ -75,6 +80,9 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   http.route("/api", trackRoutes(app));
   http.route("/api", officialRoutes(app));
   http.route("/api", eventRoutes(opts.events ?? new EventStreams(app.bus)));
+  http.route("/api", liveRoutes(opts.live ?? new LiveStreams(app.frames, app.bus)));
+  http.route("/api", strategyRoutes(app));
+  http.route("/api", openApiRoutes());
   http.notFound((c) => problemResponse(new NotFound(`no route for ${c.req.method} ${c.req.path}`)));
   http.onError((err) => problemResponse(err));
   return http;
@@ -88,6 +96,8 @@ export interface HttpServer {
   port: number;
   /** The clients of GET /api/events. */
   events: EventStreams;
+  /** The clients of GET /api/live. */
+  live: LiveStreams;
   /** Stops accepting and waits for open requests to finish. */
   close(): Promise<void>;
 }
@@ -98,7 +108,8 @@ export function startHttp(
   opts: { hostname: string; port: number } & HttpOptions,
 ): HttpServer {
   const events = opts.events ?? new EventStreams(app.bus);
-  const http = createHttpApp(app, { ...opts, events });
+  const live = opts.live ?? new LiveStreams(app.frames, app.bus);
+  const http = createHttpApp(app, { ...opts, events, live });
   const server = Deno.serve(
     { hostname: opts.hostname, port: opts.port, onListen: () => {} },
     (req, info) => http.fetch(req, { remoteAddr: info.remoteAddr }),
@@ -109,9 +120,11 @@ export function startHttp(
     url: `http://${host}:${addr.port}`,
     port: addr.port,
     events,
+    live,
     close: () => {
       // Open event streams would otherwise hold the shutdown forever.
       events.closeAll();
+      live.closeAll();
       return server.shutdown();
     },
   };

@@ -1,0 +1,130 @@
+/**
+ * GET /api/live?hz=N: the live frames as Server-Sent Events. `hz` is a
+ * whole number from 1 to 60 (default 10): `frame` events come thinned
+ * evenly to that many per second of console time (see
+ * src/app/live_frames.ts), with the bus's `lap` and `session` events in
+ * between, in the order they happened.
+ *
+ * A client never slows the logger or the other clients: each has a queue
+ * of its own (src/server/sse_clients.ts) that holds at most
+ * {@linkcode LIVE_BACKLOG_S} seconds of frames, by count (that many
+ * seconds at its rate, plus room for lap and session events) and by
+ * console time (packet ids). A client that falls further behind than that
+ * is disconnected and counted. What the operating system buffers on the
+ * socket comes before this queue and is not counted in it.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import type { EventBus } from "../../app/bus.ts";
+import type { AppEvent } from "../../app/events.ts";
+import type { LiveFrame, LiveFrameSource } from "../../app/live_frame.ts";
+import { MAX_HZ } from "../../app/live_frames.ts";
+import { badParam, intParam, onlyKnown } from "../../app/query_params.ts";
+import { encodeMessage, SSE_HEADERS, SseClients, type SseStats } from "../sse_clients.ts";
+import { DEFAULT_HEARTBEAT_MS } from "./events.ts";
+
+/** Rate of frames when `hz` is not given. */
+export const DEFAULT_HZ = 10;
+/** Seconds of console time a client may fall behind before it is dropped. */
+export const LIVE_BACKLOG_S = 5;
+/** Lap and session events a queue holds room for beyond its frames. */
+const EVENT_ROOM = 16;
+/** Packets the console sends in a second. */
+const PACKETS_PER_SECOND = 60;
+
+/** Options of {@linkcode LiveStreams}. */
+export interface LiveRouteOptions {
+  /** Heartbeat interval while no frame flows, ms (default 15 s). */
+  heartbeatMs?: number;
+}
+
+/**
+ * The live streams of one HTTP app: every client of its GET /api/live.
+ * Each frame and each event is encoded once, however many clients get it.
+ */
+export class LiveStreams {
+  readonly #frames: LiveFrameSource;
+  readonly #bus: EventBus;
+  readonly #heartbeatMs: number;
+  readonly #clients = new SseClients();
+  #lastFrame: LiveFrame | null = null;
+  #frameBytes: Uint8Array = new Uint8Array();
+  #lastEvent: AppEvent | null = null;
+  #eventBytes: Uint8Array = new Uint8Array();
+
+  /** Streams of `frames`, with `bus`'s lap and session events; nothing runs until a client connects. */
+  constructor(frames: LiveFrameSource, bus: EventBus, opts: LiveRouteOptions = {}) {
+    this.#frames = frames;
+    this.#bus = bus;
+    this.#heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  }
+
+  /** How many clients are connected now, and how many were dropped. */
+  stats(): SseStats {
+    return this.#clients.stats();
+  }
+
+  /** Ends every stream (see {@linkcode SseClients.closeAll}); call before the server shuts down. */
+  closeAll(): void {
+    this.#clients.closeAll();
+  }
+
+  /**
+   * A new client's stream of frames at `hz` (1 to 60) and lap and session
+   * events, from now on. Throws BadRequest on path `hz` for a bad rate.
+   */
+  open(hz: number): ReadableStream<Uint8Array> {
+    // Checked before the response starts, so a bad rate is a 400, not a broken stream.
+    if (!Number.isInteger(hz) || hz < 1 || hz > MAX_HZ) {
+      throw badParam("hz", `must be a whole number from 1 to ${MAX_HZ}`);
+    }
+    return this.#clients.open({
+      name: "live stream",
+      limit: LIVE_BACKLOG_S * hz + EVENT_ROOM,
+      maxSpan: LIVE_BACKLOG_S * PACKETS_PER_SECOND,
+      heartbeatMs: this.#heartbeatMs,
+      attach: (send) => {
+        const offFrames = this.#frames.subscribe(
+          hz,
+          (f) => send(this.#encodeFrame(f), f.packet_id),
+        );
+        const offBus = this.#bus.subscribe((e) => {
+          if (e.type === "lap" || e.type === "session") send(this.#encodeEvent(e));
+        });
+        return () => {
+          offFrames();
+          offBus();
+        };
+      },
+    });
+  }
+
+  #encodeFrame(frame: LiveFrame): Uint8Array {
+    if (frame !== this.#lastFrame) {
+      this.#lastFrame = frame;
+      this.#frameBytes = encodeMessage("frame", JSON.stringify(frame));
+    }
+    return this.#frameBytes;
+  }
+
+  #encodeEvent(event: AppEvent): Uint8Array {
+    if (event !== this.#lastEvent) {
+      this.#lastEvent = event;
+      this.#eventBytes = encodeMessage(event.type, JSON.stringify(event));
+    }
+    return this.#eventBytes;
+  }
+}
+
+/** GET /api/live?hz=N: the live frames as Server-Sent Events, through `streams`. */
+export function liveRoutes(streams: LiveStreams): Hono {
+  const r = new Hono();
+  r.get("/live", (c) => {
+    const query = c.req.query();
+    onlyKnown(query, ["hz"]);
+    const hz = intParam(query.hz, "hz", 1, MAX_HZ, DEFAULT_HZ);
+    return new Response(streams.open(hz), { headers: SSE_HEADERS });
+  });
+  return r;
+}
