@@ -8,8 +8,9 @@
  */
 import type { PacketFormat } from "../core/gt7/format.ts";
 import { type App, createApp } from "../app/create_app.ts";
-import { openStore } from "../storage/kv.ts";
+import { closeStore, openStore, storePath } from "../storage/kv.ts";
 import { consoleLog } from "../server/console_log.ts";
+import { memoryTidy } from "../server/memory_tidy.ts";
 import { type HttpServer, startHttp } from "../server/http.ts";
 import { startUdpClient, type UdpClient } from "../server/udp_client.ts";
 import type { RecordOptions } from "../server/record_writer.ts";
@@ -47,7 +48,10 @@ export interface Logger {
   app: App;
   http: HttpServer;
   udp: UdpClient;
-  /** Stops telemetry and HTTP, flushes writes and closes the store. Idempotent. */
+  /**
+   * Stops telemetry and HTTP, flushes writes and closes the store, its
+   * write-ahead log folded into the database file. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -94,7 +98,13 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
   let http: HttpServer | null = null;
   try {
     // Compiled geometry follows every bundle change, so maps and coverage are ready when asked.
-    app = await createApp({ kv, now: opts.now, log: consoleLog, watchGeometry: true });
+    app = await createApp({
+      kv,
+      now: opts.now,
+      log: consoleLog,
+      watchGeometry: true,
+      storePath: storePath(kv),
+    });
     http = inUse("HTTP", opts.port, "--port", () =>
       startHttp(app, {
         hostname: opts.host,
@@ -115,6 +125,11 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
         receiveBufferBytes: opts.receiveBufferBytes,
       }));
     app.attachTelemetry(udp);
+    // A stored lap leaves garbage the engine is slow to give back (see memory_tidy.ts).
+    const tidy = memoryTidy();
+    const stopTidy = app.bus.subscribe((event) => {
+      if (event.type === "lap") tidy.request();
+    });
     let closing: Promise<void> | null = null;
     return {
       app,
@@ -122,9 +137,15 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
       udp,
       close() {
         closing ??= (async () => {
+          stopTidy();
+          tidy.stop();
           await app.shutdown();
           await http!.close();
-          kv.close();
+          // Folds the write-ahead log in, so a clean stop leaves only the database file.
+          const closed = closeStore(kv);
+          if (closed.problem !== null) {
+            consoleLog.warn(`the store's write-ahead log was kept (${closed.problem})`);
+          }
         })();
         return closing;
       },

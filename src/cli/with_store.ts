@@ -6,14 +6,28 @@
  */
 import { type App, createApp } from "../app/create_app.ts";
 import { consoleLog } from "../server/console_log.ts";
-import { openStore } from "../storage/kv.ts";
+import { closeStore, openStore, storePath } from "../storage/kv.ts";
 
-/** Opens `data`, builds the application over it, runs `fn`, and closes the store. */
+/**
+ * Opens `data`, builds the application over it, runs `fn`, then shuts the
+ * application down (so writes it queued settle and its watchers stop) and
+ * closes the store, folding its write-ahead log into the database file.
+ * Both happen whether `fn` succeeds or throws.
+ */
 export async function withStore<T>(data: string, fn: (app: App) => Promise<T>): Promise<T> {
   const kv = await openStore(data);
+  let app: App | null = null;
   try {
-    return await fn(await createApp({ kv, log: consoleLog }));
+    app = await createApp({ kv, log: consoleLog, storePath: storePath(kv) });
+    return await fn(app);
   } finally {
-    kv.close();
+    try {
+      await app?.shutdown();
+    } finally {
+      const closed = closeStore(kv);
+      if (closed.problem !== null) {
+        consoleLog.warn(`the store's write-ahead log was kept (${closed.problem})`);
+      }
+    }
   }
 }

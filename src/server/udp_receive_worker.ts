@@ -13,6 +13,7 @@
 import { decryptPacket } from "../core/gt7/cipher.ts";
 import { readPacketId } from "../core/gt7/decode.ts";
 import { formatOfSize, PACKET_SIZE } from "../core/gt7/format.ts";
+import { collector } from "./memory_tidy.ts";
 import { PacketAccounting } from "./packet_accounting.ts";
 import { RecordWriter } from "./record_writer.ts";
 import {
@@ -228,6 +229,10 @@ function startReceiver(opts: StartMessage): Receiver | null {
   let windowStart = performance.now();
   let windowCount = 0;
   let dropsReadAt = performance.now();
+  // A fast stream grows this isolate's heap; one full collection once it
+  // stops gives that back (see memory_tidy.ts), with no packet to delay.
+  const collect = collector();
+  let collectedSinceStall = false;
   const tick = setInterval(() => {
     const now = performance.now();
     if (now - windowStart >= 1000) {
@@ -247,6 +252,10 @@ function startReceiver(opts: StartMessage): Receiver | null {
     const stalled = now - lastPacketAt > STALL_MS;
     const due = now - lastHeartbeatAt >= HEARTBEAT_INTERVAL_MS;
     if (due || (stalled && now - lastHeartbeatAt >= 500)) sendHeartbeat();
+    if (stalled && !collectedSinceStall) {
+      collectedSinceStall = true;
+      collect?.();
+    }
     if (countersDirty) scheduleFlush();
   }, TICK_MS);
 
@@ -275,6 +284,7 @@ function startReceiver(opts: StartMessage): Receiver | null {
     counters.lastFormat = format;
     counters.lastPacketAtMs = atMs;
     lastPacketAt = performance.now();
+    collectedSinceStall = false;
     windowCount++;
     sizes[stagedCount++] = data.length;
     stagedBytes += data.length;

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 
 /** File name of the database inside the data directory. */
 export const DB_FILE = "sim-datalogger.db";
@@ -77,7 +78,9 @@ export async function openStore(dataDir: string, opts: OpenStoreOptions = {}): P
       opening.then((kv) => kv.close(), () => {});
       throw locked();
     }
-    return await opening;
+    const kv = await opening;
+    PATHS.set(kv, resolve(path));
+    return kv;
   } catch (err) {
     if (err instanceof StoreUnavailable) throw err;
     const why = err instanceof Error ? err.message : String(err);
@@ -97,4 +100,85 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The database file of each store {@linkcode openStore} opened on disk. */
+const PATHS = new WeakMap<Deno.Kv, string>();
+
+/** The absolute path of `kv`'s database file, or null for a store in memory (or not opened by openStore). */
+export function storePath(kv: Deno.Kv): string | null {
+  return PATHS.get(kv) ?? null;
+}
+
+/** The size of the file at `path`, 0 when there is none. */
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw err;
+  }
+}
+
+/** What {@linkcode closeStore} did about the write-ahead log. */
+export interface StoreClosed {
+  /** The database file, or null for a store in memory. */
+  path: string | null;
+  /** Bytes of write-ahead log left on disk after closing (0 when none). */
+  wal_bytes: number;
+  /** Why the log could not be folded in, or null when it was (or there was none). */
+  problem: string | null;
+}
+
+/**
+ * Closes `kv` and, for a store on disk, folds its write-ahead log into the
+ * database file, so that a clean stop leaves one file behind rather than a
+ * log that can outgrow the data. SQLite checkpoints when its last connection
+ * closes, but only then: a log still there after `kv.close()` (another
+ * connection to the file, or a close SQLite put off) is checkpointed with
+ * `PRAGMA wal_checkpoint(TRUNCATE)` through `node:sqlite` and so emptied, and
+ * removed if that connection is the last. Call it at a clean stop only, once
+ * every write has settled: the store is closed afterwards. Never throws for
+ * the log; a checkpoint that fails is reported in `problem`, the data being
+ * safe in the log either way.
+ */
+export function closeStore(kv: Deno.Kv): StoreClosed {
+  const path = storePath(kv);
+  kv.close();
+  if (path === null) return { path, wal_bytes: 0, problem: null };
+  const wal = `${path}-wal`;
+  let problem: string | null = null;
+  try {
+    if (fileSize(wal) > 0) problem = checkpointStore(path);
+  } catch (err) {
+    problem = messageOf(err);
+  }
+  let left = 0;
+  try {
+    left = fileSize(wal);
+  } catch (err) {
+    problem ??= messageOf(err);
+  }
+  return { path, wal_bytes: left, problem };
+}
+
+/**
+ * Folds the write-ahead log of the database file at `path` into it and
+ * empties the log (`PRAGMA wal_checkpoint(TRUNCATE)`); the log file is
+ * removed too when no other connection has the file open. Returns null when
+ * done, or why not (a reader holding an older snapshot blocks it). Throws
+ * when the file cannot be opened.
+ */
+export function checkpointStore(path: string): string | null {
+  const db = new DatabaseSync(path, { timeout: LOCK_WAIT_MS });
+  try {
+    const result = db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy?: number };
+    return result?.busy ? "the checkpoint was blocked by another connection" : null;
+  } finally {
+    db.close();
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

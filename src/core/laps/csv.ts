@@ -114,16 +114,63 @@ export function* lapCsvLines(lap: CsvLap, opts: CsvOptions): Generator<string> {
     const values = lap.samples[c.column];
     return values !== undefined && values.length === n ? values : undefined;
   });
+  // A million cells for a long lap: formatting each double (String(v)) was
+  // most of the export's time, and integers are cheap. A sample the
+  // recorder rounded to at most 4 places is written from m = round(v * 10^4)
+  // when m / 10^4 divides back to exactly v: v is then the double nearest the
+  // decimal m / 10^4, and as that decimal has at most 15 significant digits
+  // no shorter one reads back as v (two decimals of 15 digits or fewer never
+  // share a double), so its digits are the shortest, the ones String(v)
+  // writes. Anything else goes through plainNumber. The cell's fraction,
+  // closing quote and separator come as one precomputed string.
   const last = columns.length - 1;
+  const inRow = cellEnds('",');
+  const atEnd = cellEnds('"' + CRLF);
   for (let i = 0; i < n; i++) {
     let row = "";
     for (let c = 0; c <= last; c++) {
       const values = columns[c];
-      if (values !== undefined) row += '"' + plainNumber(values[i]) + '"';
-      row += c < last ? "," : CRLF;
+      const ends = c < last ? inRow : atEnd;
+      if (values === undefined) {
+        row += ends[SCALE];
+        continue;
+      }
+      const value = values[i];
+      const m = Math.round(value * SCALE);
+      if (m < EXACT_DIGITS && m > -EXACT_DIGITS && m / SCALE === value) {
+        const abs = m < 0 ? -m : m;
+        const whole = Math.floor(abs / SCALE);
+        row += (m < 0 ? '"-' : '"') + whole + ends[abs - whole * SCALE];
+      } else {
+        row += '"' + plainNumber(value) + ends[0];
+      }
     }
     yield row;
   }
+}
+
+/** Decimal places the fast path covers: the recorder rounds samples to at most 4. */
+const SCALE = 1e4;
+/** Below this, a scaled value has at most 15 significant digits. */
+const EXACT_DIGITS = 1e15;
+const ENDS = new Map<string, string[]>();
+
+/**
+ * `ends[f]` is the fraction f / 10^4 as written after a cell's integer part
+ * ("" or ".ddd" without trailing zeros), then `tail`; `ends[10^4]` is `tail`
+ * less the closing quote, for an empty cell. Built once, 10^4 short strings.
+ */
+function cellEnds(tail: string): string[] {
+  let ends = ENDS.get(tail);
+  if (ends === undefined) {
+    ends = Array.from(
+      { length: SCALE },
+      (_, f) => (f === 0 ? "" : "." + String(SCALE + f).slice(1).replace(/0+$/, "")) + tail,
+    );
+    ends.push(tail.slice(1));
+    ENDS.set(tail, ends);
+  }
+  return ends;
 }
 
 function commentSuffix(lap: CsvLap): string {

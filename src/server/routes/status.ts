@@ -7,6 +7,31 @@ import { Hono } from "hono";
 import type { App } from "../../app/create_app.ts";
 import { APP_VERSION } from "../../app/version.ts";
 
+/** Where the store is and how big its files are (`store` in GET /api/status). */
+export interface StoreStatus {
+  /** The database file, or null for a store in memory. */
+  path: string | null;
+  /** Size of the database file, bytes; null in memory or when it cannot be read. */
+  data_bytes: number | null;
+  /** Size of its write-ahead log, bytes (0 when there is none); null in memory or unreadable. */
+  wal_bytes: number | null;
+}
+
+/** The status of the store at `path` (null: in memory), read from the file system now. */
+export function storeStatus(path: string | null): StoreStatus {
+  if (path === null) return { path, data_bytes: null, wal_bytes: null };
+  return { path, data_bytes: fileSize(path, null), wal_bytes: fileSize(`${path}-wal`, 0) };
+}
+
+/** The size of the file at `path`; `missing` when there is no such file, null when unreadable. */
+function fileSize(path: string, missing: number | null): number | null {
+  try {
+    return Deno.statSync(path).size;
+  } catch (err) {
+    return err instanceof Deno.errors.NotFound ? missing : null;
+  }
+}
+
 /** GET /api/health and GET /api/status. */
 export function statusRoutes(app: App): Hono {
   const r = new Hono();
@@ -20,6 +45,7 @@ export function statusRoutes(app: App): Hono {
     c.json({
       telemetry: app.telemetryStatus(),
       live: app.live.status(),
+      store: storeStatus(app.storePath),
     }));
   return r;
 }
