@@ -1,6 +1,8 @@
 /**
- * The survey view's track map: the braille drawing of a compiled track,
- * drawn once per compile and size, with the car's marker laid over it.
+ * The survey view's track map: the braille drawing of a compiled track, with
+ * the survey's driven line beneath its borders (so a partial survey still
+ * shows the circuit it went round), drawn once per compile and size, with
+ * the car's marker laid over it.
  * Placing the marker is a few multiplications, so following the car costs
  * next to nothing per frame; the borders are redrawn only when the compiled
  * geometry or the map's size changes.
@@ -8,7 +10,7 @@
  * @module
  */
 import { CAR_MARKER, renderBrailleMap } from "../core/geometry/braille_map.ts";
-import { mapFrame } from "../core/geometry/map_frame.ts";
+import type { ExtraLines } from "../core/geometry/map_frame.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
 
 /** A cell of the map, by column and row from the top left. */
@@ -28,15 +30,19 @@ export interface BaseMap {
   scale: number;
 }
 
-/** Margin renderBrailleMap leaves around the drawing (a share of the larger span). */
-const MARGIN = 0.02;
-
-/** Draws `doc` into `cols` x `rows` cells without a car. */
-export function baseMap(doc: CompiledTrack, cols: number, rows: number): BaseMap {
+/**
+ * Draws `doc` into `cols` x `rows` cells without a car, with the `driven`
+ * line (world metres) as a lighter layer where the borders leave room.
+ */
+export function baseMap(
+  doc: CompiledTrack,
+  cols: number,
+  rows: number,
+  driven: ExtraLines = [],
+): BaseMap {
   const c = Math.max(1, Math.floor(cols));
   const r = Math.max(1, Math.floor(rows));
-  const { lines } = renderBrailleMap(doc, { cols: c, rows: r });
-  const frame = mapFrame(doc, (2 * c) / (4 * r), MARGIN);
+  const { lines, frame } = renderBrailleMap(doc, { cols: c, rows: r, driven });
   return {
     cols: c,
     rows: r,

@@ -1,6 +1,8 @@
 /**
- * The tracks view: the stored track bundles with their coverage, runs,
- * sources and official match, and the actions on them: confirm the
+ * The tracks view: the stored track bundles with their coverage (each
+ * side's percentage with `closed` or `open` beside it: an open side's
+ * percentage is of the stretch found, not of a lap), runs, sources and
+ * official match, and the actions on them: confirm the
  * suggested official match, export to a file, import from a file (with a
  * progress bar), and name unlabelled sessions from the known circuits.
  *
@@ -31,7 +33,7 @@ export const TRACKS_KEYS: readonly KeyHelp[] = [
 const TRACKS_HINT = "↑↓ bundle  o confirm official  e export  i import  u identify";
 
 /** Rows of titles, details, progress, messages and keys around the list. */
-const FIXED_ROWS = 8;
+const FIXED_ROWS = 9;
 
 /** The tracks view. */
 export function TracksView({ app, columns, rows, outDir, inputActive, setCapturing }: ViewProps) {
@@ -48,6 +50,7 @@ export function TracksView({ app, columns, rows, outDir, inputActive, setCapturi
         ? <Text color="gray">No track bundles yet: survey a circuit or import one (i).</Text>
         : <BundleTable list={list} index={index} rows={listRows} width={width} />}
       <Box height={1} />
+      <Text wrap="truncate">{coverageLine(current)}</Text>
       <Text wrap="truncate">{officialLine(current, suggestion)}</Text>
       <ProgressLine progress={progress} width={width} />
       <Text wrap="truncate" color={message?.error ? "red" : "cyan"}>{message?.text ?? " "}</Text>
@@ -64,6 +67,22 @@ export function TracksView({ app, columns, rows, outDir, inputActive, setCapturi
         : <Text color="gray" wrap="truncate">{TRACKS_HINT}</Text>}
     </Box>
   );
+}
+
+/** Whether a side closes into a loop, as the list prints it beside its percentage. */
+export function closedWord(closed: boolean): "closed" | "open" {
+  return closed ? "closed" : "open";
+}
+
+/** What the selected bundle's percentages are of, side by side. */
+function coverageLine(b: BundleListItem | null): string {
+  if (!b) return " ";
+  const c = b.coverage;
+  if (!c) return "Coverage: none yet (no border cells)";
+  const side = (pct: number, closed: boolean) =>
+    `${pct.toFixed(1)}% ${closed ? "of a closed loop" : "of an open stretch"}`;
+  return `Coverage: left ${side(c.left_pct, c.closed_left)}, ` +
+    `right ${side(c.right_pct, c.closed_right)}`;
 }
 
 /** The selected bundle's official match, or the catalogue's suggestion for it. */
@@ -104,8 +123,8 @@ function BundleTable(
     width: number;
   },
 ) {
-  const trackWidth = Math.max(12, Math.floor((width - 40) * 0.55));
-  const officialWidth = Math.max(8, width - 40 - trackWidth);
+  const trackWidth = Math.max(12, Math.floor((width - 54) * 0.55));
+  const officialWidth = Math.max(8, width - 54 - trackWidth);
   const row = (
     t: string,
     l: string,
@@ -115,27 +134,32 @@ function BundleTable(
     src: string,
     o: string,
   ) =>
-    `${fit(t, trackWidth)} ${right(l, 6)} ${right(r, 6)} ${right(road, 6)} ${right(runs, 4)} ` +
+    `${fit(t, trackWidth)} ${right(l, 13)} ${right(r, 13)} ${right(road, 6)} ${right(runs, 4)} ` +
     `${right(src, 3)}  ${fit(o, officialWidth)}`;
   const n = Math.max(1, rows - 1);
   const start = Math.min(Math.max(0, index - Math.floor(n / 2)), Math.max(0, list.length - n));
   return (
     <Box flexDirection="column">
       <Text>
-        {"  " + row("Track", "Left", "Right", "Road", "Runs", "Src", "Official").trimEnd()}
+        {"  " + row("Track", "Left       ", "Right       ", "Road", "Runs", "Src", "Official")
+          .trimEnd()}
       </Text>
       {list.slice(start, start + n).map((b, i) => {
         const at = start + i;
         const c = b.coverage;
-        const pct = (v: number | undefined) => (v === undefined ? "--" : `${v.toFixed(1)}%`);
+        // The word pads to "closed", so the percentages line up whatever follows them.
+        const pct = (v: number | undefined, closed: boolean | undefined) =>
+          v === undefined || closed === undefined
+            ? "--       "
+            : `${v.toFixed(1)}% ${fit(closedWord(closed), 6)}`;
         return (
           <Text key={b.slug} wrap="truncate" inverse={at === index}>
             {(at === index ? "> " : "  ") +
               row(
                 b.track,
-                pct(c?.left_pct),
-                pct(c?.right_pct),
-                pct(c?.road_pct),
+                pct(c?.left_pct, c?.closed_left),
+                pct(c?.right_pct, c?.closed_right),
+                c ? `${c.road_pct.toFixed(1)}%` : "--",
                 String(b.runs),
                 String(b.sources),
                 b.official?.official_name ?? "-",

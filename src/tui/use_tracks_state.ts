@@ -142,7 +142,10 @@ export function useTracksState(
     } else if (!current) {
       if (input === "o" || input === "e") setMessage({ text: "no bundle selected", error: true });
     } else if (input === "e") {
-      app.files.exportBundle(current.slug, { dir: outDir }).then(
+      // The exports folder is made on first use, as the Sessions view's exports do.
+      Deno.mkdir(outDir, { recursive: true }).then(() =>
+        app.files.exportBundle(current.slug, { dir: outDir })
+      ).then(
         (p) => setMessage({ text: `wrote ${p}`, error: false }),
         (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
       );

@@ -3,6 +3,7 @@ import { type App, createApp } from "../../src/app/create_app.ts";
 import { BadRequest, NotFound } from "../../src/core/errors.ts";
 import { deleteCompiled, getCompiledHead } from "../../src/storage/compiled.ts";
 import { getBundleHead } from "../../src/storage/bundles.ts";
+import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import { borderCells, bundleOf, ovalCentre } from "../core/geometry/_cells.ts";
 
 let tick = 0;
@@ -57,7 +58,14 @@ Deno.test("a deleted cache is rebuilt on the next read; the list carries coverag
     assert.deepEqual({ ...rebuilt, compiled_at: "" }, { ...before, compiled_at: "" });
     const rows = await other.bundles.list();
     assert.deepEqual(rows.map((r) => r.coverage), [
-      { left_pct: 100, right_pct: 100, road_pct: 100, closed: true },
+      {
+        left_pct: 100,
+        right_pct: 100,
+        road_pct: 100,
+        closed: true,
+        closed_left: true,
+        closed_right: true,
+      },
     ]);
     assert.match(await other.geometry.mapSvg("test-circuit"), /^<svg /);
   });
@@ -100,5 +108,40 @@ Deno.test("watchBundles rebuilds on a bundle change, so reads find the compile r
     } finally {
       await watch.stop();
     }
+  });
+});
+
+Deno.test("a partial survey's driven line follows the car, and the SVG map draws it", async () => {
+  const frames = [...syntheticFrames({ seed: 7, laps: 1, mode: "survey" })];
+  const part = frames.slice(0, Math.floor(frames.length * 0.4));
+  await withApp(async (app) => {
+    await assert.rejects(app.geometry.drivenLine("test-circuit"), NotFound);
+    await app.survey.start({ track: "Half Seven" });
+    for (const f of part) app.live.ingest(f);
+    await app.survey.stop();
+    const rows = await app.bundles.list();
+    assert.deepEqual(
+      rows.map((r) => [r.slug, r.coverage?.closed_left, r.coverage?.closed_right]),
+      [["half-seven", false, false]],
+    );
+    const driven = await app.geometry.drivenLine("half-seven");
+    const points = driven.flat();
+    assert.ok(points.length > 100, `${points.length} points`);
+    // Each point is where the car was when a record was laid: within a wheelbase of a frame.
+    const xs = part.map((f) => f.posX);
+    const zs = part.map((f) => f.posZ);
+    let worst = 0;
+    for (const [x, z] of points) {
+      let best = Infinity;
+      for (let i = 0; i < xs.length; i++) best = Math.min(best, Math.hypot(x - xs[i], z - zs[i]));
+      worst = Math.max(worst, best);
+    }
+    assert.ok(worst < 2, `farthest driven point ${worst.toFixed(2)} m from the car's path`);
+    const svg = await app.geometry.mapSvg("half-seven");
+    assert.equal(svg.split(`<g id="driven"`).length - 1, 1);
+    assert.equal(
+      svg.split(`<g id="driven"`)[1].split("</g>")[0].split("<path ").length - 1,
+      driven.length,
+    );
   });
 });

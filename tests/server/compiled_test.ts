@@ -68,6 +68,8 @@ Deno.test("GET compiled validates; importing more cells gives a new generation a
       right_pct: 100,
       road_pct: 100,
       closed: true,
+      closed_left: true,
+      closed_right: true,
     });
   });
 });

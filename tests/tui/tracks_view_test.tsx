@@ -35,11 +35,11 @@ Deno.test("tracks view lists bundles with coverage, runs, sources; o confirms th
   assert.equal(lines[1], "Track bundles (1)");
   assert.equal(
     lines[2],
-    "  Track                    Left  Right   Road Runs Src  Official",
+    "  Track            Left         Right          Road Runs Src  Official",
   );
   assert.equal(
     lines[3],
-    "> Suzuka Circuit         100.0%   0.0%   0.0%    1   1  -",
+    "> Suzuka Circuit 100.0% closed   0.0% open     0.0%    1   1  -",
   );
   assert.ok(
     text.includes("Suggested: Suzuka Circuit, 5.807 km, confidence 1.00  o confirms"),
@@ -54,7 +54,11 @@ Deno.test("tracks view lists bundles with coverage, runs, sources; o confirms th
   text = await waitFor(r.lastFrame, (t) => t.includes("Suzuka Circuit is Suzuka Circuit"));
   text = await waitFor(r.lastFrame, (t) => t.includes("(confirmed)"));
   assert.ok(text.includes("Official: Suzuka Circuit (confirmed)"), text);
-  assert.match(text, /^> Suzuka Circuit +100\.0% +0\.0% +0\.0% +1 +1 {2}Suzuka Circuit$/m);
+  assert.match(
+    text,
+    // At 80 columns the official column keeps 12 characters; the line under the list has it whole.
+    /^> Suzuka Circuit 100\.0% closed +0\.0% open +0\.0% +1 +1 {2}Suzuka Circ…$/m,
+  );
   const [bundle] = await app.bundles.list();
   const suzuka = CONFIGURATIONS.find((c) => c.official_name === "Suzuka Circuit")!;
   assert.deepEqual(bundle.official, {
@@ -75,7 +79,9 @@ Deno.test("tracks view lists bundles with coverage, runs, sources; o confirms th
 Deno.test("e exports the bundle into the output folder; i imports it elsewhere with progress", async () => {
   const { app, close } = await memoryApp();
   await surveyed(app);
-  const dir = await Deno.makeTempDir();
+  const root = await Deno.makeTempDir();
+  // The exports folder does not exist yet on a fresh install: the first export makes it.
+  const dir = join(root, "exports");
   const r = renderSized(<AppView app={app} initialView="tracks" outDir={dir} />, 80, 24);
   await waitFor(r.lastFrame, (t) => t.includes("Suzuka Circuit"));
   await sleep(50);
@@ -106,7 +112,7 @@ Deno.test("e exports the bundle into the output folder; i imports it elsewhere w
   await waitFor(r2.lastFrame, (t) => /^> Suzuka Circuit +100\.0%/m.test(t));
   r2.unmount();
   other.close();
-  await Deno.remove(dir, { recursive: true });
+  await Deno.remove(root, { recursive: true });
 });
 
 Deno.test("files.importBundleFile reports each chunk read, then parse, import and done", async () => {
@@ -197,4 +203,45 @@ Deno.test("a refused import names the fault and stores nothing; u identifies unl
   r.unmount();
   close();
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a partial survey's percentages read open, a whole lap's closed, side by side", async () => {
+  const { app, close } = await memoryApp();
+  // 40 % of the lap: every cell found is evidence, so the open stretch is 100 % of itself.
+  await app.survey.start({ track: "Half Ring" });
+  await feed(app, SURVEY_7.slice(0, Math.floor(SURVEY_7.length * 0.4)));
+  await app.survey.stop();
+  await surveyed(app);
+  const [half, whole] = await app.bundles.list();
+  assert.deepEqual(
+    [half.coverage?.closed_left, half.coverage?.closed_right, half.coverage?.left_pct],
+    [false, false, 100],
+  );
+  assert.deepEqual(
+    [whole.coverage?.closed_left, whole.coverage?.closed_right, whole.coverage?.closed],
+    [true, false, false],
+  );
+  const r = renderSized(<AppView app={app} initialView="tracks" />, 80, 24);
+  let text = await waitFor(r.lastFrame, (t) => t.includes("Coverage: left"));
+  let lines = text.split("\n");
+  assert.equal(lines[1], "Track bundles (2)");
+  assert.equal(lines[3], "> Half Ring      100.0% open     0.0% open     0.0%    1   1  -");
+  assert.equal(lines[4], "  Suzuka Circuit 100.0% closed   0.0% open     0.0%    1   1  -");
+  assert.ok(
+    text.includes("Coverage: left 100.0% of an open stretch, right 0.0% of an open stretch"),
+    text,
+  );
+  await sleep(50);
+  r.stdin.write(KEY.down);
+  text = await waitFor(r.lastFrame, (t) => t.includes("> Suzuka Circuit"));
+  text = await waitFor(r.lastFrame, (t) => t.includes("left 100.0% of a closed loop"));
+  lines = text.split("\n");
+  assert.equal(lines[3], "  Half Ring      100.0% open     0.0% open     0.0%    1   1  -");
+  assert.ok(
+    text.includes("Coverage: left 100.0% of a closed loop, right 0.0% of an open stretch"),
+    text,
+  );
+  for (const line of lines) assert.ok([...line].length <= 80, line);
+  r.unmount();
+  close();
 });

@@ -2,11 +2,14 @@
  * The track map for a terminal: borders (and the finish line) drawn in
  * braille cells, each cell a 2 x 4 grid of dots, so a cols x rows block shows
  * 2 * cols x 4 * rows dots. Terminal cells are about twice as tall as wide,
- * which makes the dots about square, so the circuit keeps its shape.
+ * which makes the dots about square, so the circuit keeps its shape. A
+ * driven line, when given, is drawn as a lighter layer: only in cells the
+ * borders leave empty and a dot clear of them, so a partial survey shows
+ * where the car went without blurring the borders it did find.
  *
  * @module
  */
-import { mapFrame } from "./map_frame.ts";
+import { type ExtraLines, type MapFrame, mapFrame } from "./map_frame.ts";
 import type { CompiledTrack } from "./types.ts";
 
 /** The character marking the car on the map. */
@@ -24,6 +27,8 @@ export interface BrailleMapOptions {
   rows: number;
   /** Where the car is, world metres; drawn as {@linkcode CAR_MARKER} when on the map. */
   car?: { x: number; z: number } | null;
+  /** The driven line, [x, z] world metres; drawn under the borders (see the module notes). */
+  driven?: ExtraLines;
 }
 
 /** A drawn terminal map. */
@@ -32,24 +37,34 @@ export interface BrailleMap {
   lines: string[];
   /** The cell holding the car marker, or null when there is no car or it is off the map. */
   car: { col: number; row: number } | null;
+  /** Indexes (`row * cols + col`, ascending) of the cells holding only driven-line dots. */
+  faint: number[];
+  /** The world rectangle drawn: `2 * cols` dots span `frame.spanX` metres. */
+  frame: MapFrame;
 }
 
 /**
  * Draws `doc`'s borders and finish line into `cols` x `rows` braille cells,
- * scaled to fit with the shape kept, and marks the car when given. Pure: the
- * same inputs always give the same lines.
+ * scaled to fit (with the driven line) with the shape kept, the driven line
+ * beneath them, and marks the car when given. Pure: the same inputs always
+ * give the same lines.
  */
 export function renderBrailleMap(doc: CompiledTrack, opts: BrailleMapOptions): BrailleMap {
   const cols = Math.max(1, Math.floor(opts.cols));
   const rows = Math.max(1, Math.floor(opts.rows));
   const dotsX = 2 * cols;
   const dotsY = 4 * rows;
-  const frame = mapFrame(doc, dotsX / dotsY, 0.02);
+  const driven = opts.driven ?? [];
+  const frame = mapFrame(doc, dotsX / dotsY, 0.02, driven);
   const scale = dotsX / frame.spanX;
   const cells = new Uint8Array(cols * rows);
+  // Dot by dot, what each layer drew: the driven line may only use dots clear of the borders.
+  const borderDots = new Uint8Array(dotsX * dotsY);
+  const drivenDots = new Uint8Array(dotsX * dotsY);
+  let layer = borderDots;
   const plot = (dx: number, dy: number) => {
     if (dx < 0 || dy < 0 || dx >= dotsX || dy >= dotsY) return;
-    cells[(dy >> 2) * cols + (dx >> 1)] |= DOT_BITS[dx & 1][dy & 3];
+    layer[dy * dotsX + dx] = 1;
   };
   const toDot = (x: number, z: number): [number, number] => [
     (x - frame.minX) * scale,
@@ -72,6 +87,29 @@ export function renderBrailleMap(doc: CompiledTrack, opts: BrailleMapOptions): B
     }
   }
   if (doc.finish) line(...doc.finish);
+  layer = drivenDots;
+  for (const poly of driven) {
+    for (let i = 1; i < poly.length; i++) {
+      line(poly[i - 1][0], poly[i - 1][1], poly[i][0], poly[i][1]);
+    }
+  }
+  const bit = (dx: number, dy: number) => DOT_BITS[dx & 1][dy & 3];
+  for (let dy = 0; dy < dotsY; dy++) {
+    for (let dx = 0; dx < dotsX; dx++) {
+      if (borderDots[dy * dotsX + dx]) cells[(dy >> 2) * cols + (dx >> 1)] |= bit(dx, dy);
+    }
+  }
+  const faintCells = new Uint8Array(cols * rows);
+  for (let dy = 0; dy < dotsY; dy++) {
+    for (let dx = 0; dx < dotsX; dx++) {
+      if (!drivenDots[dy * dotsX + dx]) continue;
+      const cell = (dy >> 2) * cols + (dx >> 1);
+      if (cells[cell] !== 0 && !faintCells[cell]) continue;
+      if (nearBorder(borderDots, dotsX, dotsY, dx, dy)) continue;
+      cells[cell] |= bit(dx, dy);
+      faintCells[cell] = 1;
+    }
+  }
   let car: BrailleMap["car"] = null;
   if (opts.car) {
     const [dx, dy] = toDot(opts.car.x, opts.car.z);
@@ -89,5 +127,19 @@ export function renderBrailleMap(doc: CompiledTrack, opts: BrailleMapOptions): B
     }
     lines.push(text);
   }
-  return { lines, car };
+  const faint: number[] = [];
+  for (let i = 0; i < faintCells.length; i++) {
+    if (faintCells[i] && !(car && i === car.row * cols + car.col)) faint.push(i);
+  }
+  return { lines, car, faint, frame };
+}
+
+/** Whether a border dot lies at or next to dot (`dx`, `dy`). */
+function nearBorder(dots: Uint8Array, w: number, h: number, dx: number, dy: number): boolean {
+  for (let y = Math.max(0, dy - 1); y <= Math.min(h - 1, dy + 1); y++) {
+    for (let x = Math.max(0, dx - 1); x <= Math.min(w - 1, dx + 1); x++) {
+      if (dots[y * w + x]) return true;
+    }
+  }
+  return false;
 }

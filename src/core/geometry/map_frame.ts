@@ -8,6 +8,9 @@
  */
 import type { CompiledTrack } from "./types.ts";
 
+/** Extra polylines a map draws besides the document, as [x, z] world metres. */
+export type ExtraLines = readonly (readonly (readonly [number, number])[])[];
+
 /** The world rectangle of a map and its scale. */
 export interface MapFrame {
   /** World x at the left edge, metres. */
@@ -21,7 +24,8 @@ export interface MapFrame {
 }
 
 /** Every drawn point of a compiled track, as [x, z] pairs. */
-function* drawnPoints(doc: CompiledTrack): Generator<[number, number]> {
+function* drawnPoints(doc: CompiledTrack, extra: ExtraLines): Generator<[number, number]> {
+  for (const line of extra) for (const p of line) yield [p[0], p[1]];
   for (const side of [doc.borders.L, doc.borders.R]) {
     for (const line of side) for (const v of line) yield [v[0], v[1]];
   }
@@ -40,15 +44,21 @@ function* drawnPoints(doc: CompiledTrack): Generator<[number, number]> {
 /**
  * The rectangle holding everything drawn, grown by `margin` (a share of the
  * larger span, default 5 %, at least 10 m) on every side, and widened to the
- * `aspect` (width / height) asked for when one is given. A track with
- * nothing drawn gets a 100 m square around the origin.
+ * `aspect` (width / height) asked for when one is given. The `extra` lines
+ * (a driven line) are held too. A track with nothing drawn gets a 100 m
+ * square around the origin.
  */
-export function mapFrame(doc: CompiledTrack, aspect?: number, margin = 0.05): MapFrame {
+export function mapFrame(
+  doc: CompiledTrack,
+  aspect?: number,
+  margin = 0.05,
+  extra: ExtraLines = [],
+): MapFrame {
   let minX = Infinity;
   let minZ = Infinity;
   let maxX = -Infinity;
   let maxZ = -Infinity;
-  for (const [x, z] of drawnPoints(doc)) {
+  for (const [x, z] of drawnPoints(doc, extra)) {
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
     if (z < minZ) minZ = z;

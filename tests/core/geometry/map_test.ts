@@ -46,8 +46,13 @@ Deno.test("the SVG map is well-formed XML with the road, borders, a dashed gap, 
   const root = tree.svg;
   assert.equal(root.title, "Synthetic <42> & Co");
   assert.equal(root["@width"], "800");
-  assert.equal(root.path["@id"], "road");
-  assert.equal(root.path["@fill"], MAP_COLOURS.road);
+  const road = root.path.find((p: Record<string, unknown>) => p["@id"] === "road");
+  assert.equal(road["@fill"], MAP_COLOURS.road);
+  const borders = root.g.find((g: Record<string, unknown>) => g["@id"] === "borders");
+  assert.deepEqual(
+    [...new Set(borders.path.map((p: Record<string, unknown>) => p["@class"]))],
+    ["left", "right"],
+  );
   const gaps = root.g.find((g: Record<string, unknown>) => g["@id"] === "gaps");
   assert.ok(gaps["@stroke-dasharray"]);
   assert.equal(gaps.line["@stroke"] ?? gaps["@stroke"], MAP_COLOURS.gap);
