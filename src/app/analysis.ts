@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { z } from "zod";
 import { BadRequest, type Issue, NotFound } from "../core/errors.ts";
 import { compareLaps } from "../core/analysis/compare.ts";
 import { consistency } from "../core/analysis/consistency.ts";
@@ -40,17 +41,44 @@ import { getSession } from "../storage/sessions.ts";
 import type { BundleService } from "./bundles.ts";
 import type { AppDeps } from "./deps.ts";
 import {
-  badParam,
-  idListParam,
-  idParam,
-  intParam,
-  onlyKnown,
+  idListParamSchema,
+  idParamSchema,
+  intParamSchema,
+  parseQuery,
   type RawQuery,
-  trackParam,
+  trackParamSchema,
 } from "./query_params.ts";
 
 /** Most laps one comparison takes. */
 export const MAX_COMPARED_LAPS = 20;
+
+const STEP_RULE = `must be a number of metres >= ${MIN_STEP_M}`;
+
+/** The query of {@linkcode AnalysisService.compare}: validates it, and is published as its API. */
+export const compareQuerySchema = z.object({
+  laps: idListParamSchema(MAX_COMPARED_LAPS),
+  ref: idParamSchema.optional(),
+  // The engine holds the step to its minimum; here it must be written as a plain decimal.
+  step: z.string().regex(/^[0-9]{1,9}(\.[0-9]{1,9})?$/, STEP_RULE).transform(Number)
+    .meta({ description: `grid step: ${STEP_RULE}, default 1` }).optional(),
+  channels: z.string().meta({
+    description: "sample channels, comma-separated; default speed,throttle,brake",
+  }).optional(),
+});
+
+/** The query of {@linkcode AnalysisService.corners}. */
+export const cornersQuerySchema = z.object({
+  lap: idParamSchema,
+  ref: idParamSchema.optional(),
+});
+
+/** The query of {@linkcode AnalysisService.sectors}: a circuit name and a car id. */
+export const sectorsQuerySchema = z.object({ track: trackParamSchema, car: idParamSchema });
+
+/** The query of {@linkcode AnalysisService.consistency}. */
+export const consistencyQuerySchema = sectorsQuerySchema.extend({
+  n: intParamSchema(2, MAX_CONSISTENCY_LAPS).prefault(String(DEFAULT_CONSISTENCY_LAPS)),
+});
 
 /** Laps read from the store at once when timing sectors, which reads every lap that counts. */
 const READ_AHEAD = 4;
@@ -92,11 +120,11 @@ export class AnalysisService {
    *   {@linkcode NotFound} for an unknown lap.
    */
   async compare(query: RawQuery): Promise<Comparison> {
-    onlyKnown(query, ["laps", "ref", "step", "channels"]);
-    const ids = idListParam(query.laps, "laps", MAX_COMPARED_LAPS);
-    const refId = query.ref === undefined ? null : idParam(query.ref, "ref");
-    const step = query.step === undefined ? undefined : stepParam(query.step);
-    const channels = query.channels === undefined ? undefined : query.channels.split(",");
+    const q = parseQuery(compareQuerySchema, query);
+    const ids = q.laps;
+    const refId = q.ref ?? null;
+    const step = q.step;
+    const channels = q.channels === undefined ? undefined : q.channels.split(",");
     const wanted = refId === null || ids.includes(refId) ? ids : [...ids, refId];
     const loaded = await this.#load(wanted);
     sameCircuit(loaded, wanted.map((_, k) => k < ids.length ? `laps[${k}]` : "ref"));
@@ -115,9 +143,9 @@ export class AnalysisService {
    *   circuits; {@linkcode NotFound} for an unknown lap.
    */
   async corners(query: RawQuery): Promise<CornerReport> {
-    onlyKnown(query, ["lap", "ref"]);
-    const id = idParam(query.lap, "lap");
-    const refId = query.ref === undefined ? null : idParam(query.ref, "ref");
+    const q = parseQuery(cornersQuerySchema, query);
+    const id = q.lap;
+    const refId = q.ref ?? null;
     const wanted = refId === null || refId === id ? [id] : [id, refId];
     const loaded = await this.#load(wanted);
     sameCircuit(loaded, ["lap", "ref"]);
@@ -138,8 +166,7 @@ export class AnalysisService {
    *   lap of that circuit and car counts.
    */
   async sectors(query: RawQuery): Promise<SectorBests> {
-    onlyKnown(query, ["track", "car"]);
-    const { circuit, track, car } = circuitParams(query);
+    const { circuit, track, car } = circuitParams(parseQuery(sectorsQuerySchema, query));
     const marks = await this.#marks(circuit);
     return await this.#overRanked(circuit, track, car, async (rows) => {
       // The plan is laid out on the fastest lap, as bestSectors does.
@@ -156,6 +183,30 @@ export class AnalysisService {
   }
 
   /**
+   * The times of laps `lapIds` through the sectors of circuit `track` in car
+   * `car`, laid out as {@linkcode sectors} lays them (on the fastest lap that
+   * counts), in the order asked; for the dashboard, which shows a lap and its
+   * reference beside the sector bests. The laps may be of any car; laps of
+   * another circuit get times through places they never passed (null there).
+   *
+   * @throws {NotFound} when no lap of that circuit and car counts, or for an
+   *   unknown lap.
+   */
+  async sectorTimes(
+    track: string,
+    car: number,
+    lapIds: readonly number[],
+  ): Promise<LapSectorTimes[]> {
+    const circuit = slugify(track);
+    const marks = await this.#marks(circuit);
+    return await this.#overRanked(circuit, track, car, async (rows) => {
+      const [fastest] = await this.#loadCounting(rows.slice(0, 1), circuit, car);
+      const plan = sectorPlan(traceOf(fastest.samples, `lap ${fastest.id}`), marks);
+      return (await this.#load(lapIds)).map(({ lap }) => lapSectorTimes(lap, plan));
+    });
+  }
+
+  /**
    * Consistency over the fastest `n` (2 to 100, default 5) laps that count
    * for best of circuit `track` in car `car`; only those `n` are read.
    *
@@ -163,9 +214,9 @@ export class AnalysisService {
    *   lap of that circuit and car counts.
    */
   async consistency(query: RawQuery): Promise<Consistency> {
-    onlyKnown(query, ["track", "car", "n"]);
-    const { circuit, track, car } = circuitParams(query);
-    const n = intParam(query.n, "n", 2, MAX_CONSISTENCY_LAPS, DEFAULT_CONSISTENCY_LAPS);
+    const q = parseQuery(consistencyQuerySchema, query);
+    const { circuit, track, car } = circuitParams(q);
+    const n = q.n;
     const marks = await this.#marks(circuit);
     return await this.#overRanked(circuit, track, car, async (rows) => {
       const laps = await this.#loadCounting(rows.slice(0, n), circuit, car);
@@ -260,17 +311,9 @@ class IndexMismatch extends Error {
   }
 }
 
-/** `track` (a circuit name) and `car` (an id) of a query, and the circuit's key. */
-function circuitParams(query: RawQuery): { circuit: string; track: string; car: number } {
-  const track = trackParam(query.track, "track");
-  return { circuit: slugify(track), track, car: idParam(query.car, "car") };
-}
-
-/** A grid step in metres, as written in a query. */
-function stepParam(value: string): number {
-  const rule = `must be a number of metres >= ${MIN_STEP_M}`;
-  if (!/^[0-9]{1,9}(\.[0-9]{1,9})?$/.test(value)) throw badParam("step", rule);
-  return Number(value);
+/** `track` (a circuit name) and `car` (an id) of a parsed query, and the circuit's key. */
+function circuitParams(q: { track: string; car: number }) {
+  return { circuit: slugify(q.track), track: q.track, car: q.car };
 }
 
 /**

@@ -24,6 +24,9 @@ export interface ViewMessage {
   error: boolean;
 }
 
+/** What one view hands another it opens (`{lap: 12}`): plain values only. */
+export type ViewParam = Readonly<Record<string, string | number | null>>;
+
 /** What the root gives every view. */
 export interface ViewProps {
   app: App;
@@ -40,6 +43,13 @@ export interface ViewProps {
    * own keys (view numbers, `?`, `q`) type into the text instead; false when done.
    */
   setCapturing(on: boolean): void;
+  /**
+   * What the view was opened with by another view's {@linkcode ViewProps.open};
+   * null or absent when opened by its key. A new open remounts the view.
+   */
+  param?: ViewParam | null;
+  /** Switches to view `id`, handing it `param` (an unknown id does nothing). */
+  open?(id: string, param?: ViewParam): void;
 }
 
 /** A view of the dashboard. */

@@ -1,7 +1,9 @@
 /**
  * The dashboard end to end in a real terminal: `demo` runs in a tmux pane,
  * the first lap brings up the name prompt, a name is typed at it, and the
- * name shows in the Sessions view and in GET /api/sessions. Every capture of
+ * name shows in the Sessions view and in GET /api/sessions; after three laps
+ * the Analysis view shows the delta chart and the corner table, and the Bests
+ * view the named circuit's best. Every capture of
  * the pane is printed into the test log. Skipped where tmux is not installed
  * (CI machines may have only Node and npm).
  *
@@ -198,6 +200,28 @@ Deno.test({
         (t) => /^>\s+1 live .*Demo Ring 7/m.test(t),
       );
       assert.match(list.text, /\[2 Sessions\]/);
+      // Three laps stored, so Analysis has a lap and a reference at the named circuit.
+      type Lap = { complete: boolean };
+      await until(
+        async () => await (await fetch(`${url}/api/sessions/1/laps`)).json() as Lap[],
+        (laps) => laps.filter((l) => l.complete).length >= 3,
+        "three complete laps in session 1",
+      );
+      const analysis = await sendUntil(
+        session,
+        ["5"],
+        "the Analysis view with the delta chart and the corner table",
+        (t) => /^delta s /m.test(t) && /Corner\s+Δ s/.test(t) && t.includes(NAME),
+      );
+      assert.match(analysis.text, /\[5 Analysis\]/);
+      assert.match(analysis.text, /^Lap \d+ \(S1 #\d+\) \d:\d\d\.\d{3}\s+vs\s+ref \d+/m);
+      const bests = await sendUntil(
+        session,
+        ["6"],
+        "the Bests view",
+        (t) => /^Bests \(1 circuit, 1 best\)/m.test(t),
+      );
+      assert.match(bests.text, new RegExp(`^> ${NAME}\\s.*fastest`, "m"));
       await tmux("send-keys", "-t", session, "q");
       // q ends the dashboard, then the demo closes the server and exits with status 0.
       await paneUntil(session, "the exit", (t) => t.includes("demo exited with status 0"), true);

@@ -75,20 +75,22 @@ Deno.test("? shows the keys of everywhere and of the current view; ? or Esc hide
   await sleep(30);
   r.stdin.write("?");
   const help = await waitFor(r.lastFrame, (t) => t.includes("Keys"));
-  assert.deepEqual(help.split("\n").slice(1, 10), [
+  assert.deepEqual(help.split("\n").slice(1, 12), [
     "Keys",
     "Everywhere",
     "  1       Live view",
     "  2       Sessions view",
     "  3       Survey view",
     "  4       Tracks view",
+    "  5       Analysis view",
+    "  6       Bests view",
     "  ?       show or hide this help (Esc hides it too)",
     "  q       quit (Ctrl+C too)",
     "Sessions view",
   ]);
   r.stdin.write(KEY.escape);
   const back = await waitFor(r.lastFrame, (t) => t.includes("No sessions yet"));
-  assert.match(back, /^ 1 Live {2}\[2 Sessions\]/);
+  assert.match(back, /^ ?1 Live +\[2 Sessions\]/);
   r.unmount();
   close();
 });
@@ -144,7 +146,7 @@ Deno.test("a view added to the list gets its number key, header tab and help ent
   const views: ViewDef[] = [
     ...VIEWS,
     {
-      key: "5",
+      key: "7",
       id: "extra",
       title: "Extra",
       keys: [{ key: "x", action: "do the extra thing" }],
@@ -154,13 +156,13 @@ Deno.test("a view added to the list gets its number key, header tab and help ent
   const r = renderSized(<AppView app={app} views={views} />, 90, 30);
   assert.match(
     plain(r.lastFrame()),
-    /^\[1 Live\] {2}2 Sessions {3}3 Survey {3}4 Tracks {3}5 Extra /,
+    /^\[1 Live\] +2 Sessions +3 Survey +4 Tracks +5 Analysis +6 Bests +7 Extra /,
   );
-  r.stdin.write("5");
+  r.stdin.write("7");
   await waitFor(r.lastFrame, (t) => t.includes("extra view 90x29"));
   r.stdin.write("?");
   const help = await waitFor(r.lastFrame, (t) => t.includes("Keys"));
-  assert.ok(help.includes("  5       Extra view"), help);
+  assert.ok(help.includes("  7       Extra view"), help);
   assert.ok(help.includes("  x       do the extra thing"), help);
   r.unmount();
   close();

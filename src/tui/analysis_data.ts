@@ -1,0 +1,160 @@
+/**
+ * What the analysis view reads from the application, in the background:
+ * which lap to analyse against which reference (by default, or as asked),
+ * the laps a driver may pick instead, and the analysis of a pair (the
+ * comparison over distance, the corner report, the sector bests and both
+ * laps' sector times). Every read goes through the application services.
+ *
+ * @module
+ */
+import type { App } from "../app/create_app.ts";
+import type { LapListItem } from "../app/lap_listing.ts";
+import { NotFound } from "../core/errors.ts";
+import type {
+  Comparison,
+  CornerReport,
+  LapSectorTimes,
+  SectorBests,
+} from "../core/analysis/types.ts";
+
+/** Sessions searched, newest first, for the last complete lap. */
+const SESSIONS_SEARCHED = 20;
+
+/** Laps a picker lists at most. */
+export const PICK_LIMIT = 1000;
+
+/** Channels compared: those drawn and read out, and the line for the map. */
+export const ANALYSIS_CHANNELS = ["speed", "throttle", "brake", "gear", "pos_x", "pos_z"] as const;
+
+/** A lap to analyse, its reference, and the laps either may be swapped for. */
+export interface AnalysisChoice {
+  lap: LapListItem;
+  /** Null when no other lap qualifies: the lap is then shown alone. */
+  ref: LapListItem | null;
+  /** Laps of the lap's circuit and car (of its session while unnamed), fastest first. */
+  laps: LapListItem[];
+}
+
+/** The analysis of a lap against its reference. */
+export interface AnalysisData {
+  /** Over the reference's distance; `laps[0]` is the lap, `laps[1]` the reference (when one). */
+  comparison: Comparison;
+  corners: CornerReport;
+  /** The sector bests of the circuit and car; null while unnamed or when no lap counts. */
+  sectors: SectorBests | null;
+  /** The lap's and the reference's times through those sectors (null with no sectors). */
+  sectorTimes: { lap: LapSectorTimes; ref: LapSectorTimes | null } | null;
+}
+
+/** True when `lap` may be a reference: complete, timed, counting for best, not kept out. */
+export function qualifies(lap: LapListItem): boolean {
+  return lap.complete && lap.counts_for_best && !lap.bests_excluded && lap.time_ms > 0;
+}
+
+/**
+ * The default reference of `lapId` among `laps` (fastest first): the
+ * fastest lap that {@linkcode qualifies}, or the next one when that is the
+ * lap itself (a lap against itself says nothing); null when none.
+ */
+export function defaultRef(laps: readonly LapListItem[], lapId: number): LapListItem | null {
+  return laps.find((l) => l.id !== lapId && qualifies(l)) ?? null;
+}
+
+/**
+ * The laps `lap` may be compared with: those of its circuit in its car,
+ * fastest first; for a lap of an unnamed session, that session's laps.
+ */
+export async function lapsLike(app: App, lap: LapListItem): Promise<LapListItem[]> {
+  const query: Record<string, string> = {
+    car: String(lap.car_id),
+    order: "time",
+    limit: String(PICK_LIMIT),
+  };
+  if (lap.track !== "") query.track = lap.track;
+  const all = await app.sessions.listAcross(query);
+  return lap.track === "" ? all.filter((l) => l.session_id === lap.session_id) : all;
+}
+
+/**
+ * The default choice: the last complete lap of the newest session that has
+ * one, against {@linkcode defaultRef}; null when no session has a complete
+ * lap.
+ */
+export async function chooseDefault(app: App): Promise<AnalysisChoice | null> {
+  const sessions = (await app.sessions.list()).slice(0, SESSIONS_SEARCHED);
+  for (const s of sessions) {
+    const last = (await app.sessions.laps(s.id)).findLast((l) => l.complete && l.time_ms > 0);
+    if (!last) continue;
+    return await chooseFor(app, last.id, null);
+  }
+  return null;
+}
+
+/**
+ * Lap `lapId` against lap `refId`, or against {@linkcode defaultRef} when
+ * `refId` is null. Throws {@linkcode NotFound} for an unknown lap.
+ */
+export async function chooseFor(
+  app: App,
+  lapId: number,
+  refId: number | null,
+): Promise<AnalysisChoice> {
+  const lap = await listed(app, lapId);
+  const laps = await lapsLike(app, lap);
+  let ref: LapListItem | null;
+  if (refId === null) ref = defaultRef(laps, lap.id);
+  else if (refId === lap.id) ref = null;
+  else ref = laps.find((l) => l.id === refId) ?? await listed(app, refId);
+  return { lap: laps.find((l) => l.id === lap.id) ?? lap, ref, laps };
+}
+
+/** Lap `id` as the lap list shows it; {@linkcode NotFound} when it is not stored. */
+async function listed(app: App, id: number): Promise<LapListItem> {
+  const summary = await app.sessions.lapSummary(id);
+  const session = await app.sessions.get(summary.session_id);
+  const query: Record<string, string> = {
+    car: String(summary.car_id),
+    limit: String(PICK_LIMIT),
+  };
+  if (session.track_name !== "") query.track = session.track_name;
+  const found = (await app.sessions.listAcross(query)).find((l) => l.id === id);
+  if (!found) throw new NotFound(`lap ${id} not found`);
+  return found;
+}
+
+/** Reads the analysis of `choice` (see {@linkcode AnalysisData}). */
+export async function loadAnalysis(app: App, choice: AnalysisChoice): Promise<AnalysisData> {
+  const { lap, ref } = choice;
+  const ids = ref ? `${lap.id},${ref.id}` : String(lap.id);
+  const [comparison, corners, sectors] = await Promise.all([
+    app.analysis.compare({
+      laps: ids,
+      ref: String(ref?.id ?? lap.id),
+      channels: ANALYSIS_CHANNELS.join(","),
+    }),
+    app.analysis.corners(
+      ref ? { lap: String(lap.id), ref: String(ref.id) } : { lap: String(lap.id) },
+    ),
+    lap.track === ""
+      ? null
+      : orNull(app.analysis.sectors({ track: lap.track, car: String(lap.car_id) })),
+  ]);
+  let sectorTimes: AnalysisData["sectorTimes"] = null;
+  if (sectors) {
+    const times = await orNull(
+      app.analysis.sectorTimes(lap.track, lap.car_id, ref ? [lap.id, ref.id] : [lap.id]),
+    );
+    if (times) sectorTimes = { lap: times[0], ref: times[1] ?? null };
+  }
+  return { comparison, corners, sectors, sectorTimes };
+}
+
+/** `p`'s value, or null when it fails with {@linkcode NotFound}. */
+async function orNull<T>(p: Promise<T>): Promise<T | null> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof NotFound) return null;
+    throw err;
+  }
+}

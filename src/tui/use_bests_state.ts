@@ -1,0 +1,82 @@
+/**
+ * The bests view's state and keys: the fastest lap of every circuit and car
+ * (re-read in the background whenever a lap or a session changes), the
+ * selected row, and opening the selected lap in the analysis view.
+ *
+ * @module
+ */
+import { useEffect, useState } from "react";
+import { useInput } from "ink";
+import type { BestItem } from "../app/lap_listing.ts";
+import type { ViewMessage, ViewParam, ViewProps } from "./view_types.ts";
+import { useLoad } from "./use_load.ts";
+import { clamp } from "./use_sessions_state.ts";
+
+/** What the bests view draws. */
+export interface BestsState {
+  /** By circuit, then time; null while loading. */
+  list: BestItem[] | null;
+  /** The selected row. */
+  index: number;
+  message: ViewMessage | null;
+}
+
+/**
+ * What Enter on `best` opens the analysis view with: the lap, against the
+ * circuit's outright best when that is another car's lap (the gap the row
+ * shows), else against the analysis view's default reference.
+ */
+export function analysisParam(best: BestItem, list: readonly BestItem[]): ViewParam {
+  const outright = list.find((b) => b.circuit === best.circuit && b.gap_ms === 0);
+  const ref = best.gap_ms > 0 && outright && outright.lap_id !== best.lap_id
+    ? outright.lap_id
+    : null;
+  return { lap: best.lap_id, ref };
+}
+
+/** The bests view's state over `app`, answering its keys while `inputActive`. */
+export function useBestsState(
+  { app, inputActive, open }: Pick<ViewProps, "app" | "inputActive" | "open">,
+): BestsState {
+  const [version, setVersion] = useState(0);
+  const [list, setList] = useState<BestItem[] | null>(null);
+  // The selection follows its circuit and car when the list is re-read.
+  const [selected, setSelected] = useState<string | null>(null);
+  const [message, setMessage] = useState<ViewMessage | null>(null);
+
+  useEffect(
+    () =>
+      app.bus.subscribe((e) => {
+        if (e.type === "lap" || e.type === "session") setVersion((v) => v + 1);
+      }),
+    [app],
+  );
+
+  useLoad(
+    () => app.sessions.bests(),
+    [app, version],
+    setList,
+    (err) => setMessage({ text: `cannot read the bests: ${err.message}`, error: true }),
+  );
+
+  const index = list ? Math.max(0, list.findIndex((b) => rowKey(b) === selected)) : 0;
+
+  useInput((_input, key) => {
+    if (!list || list.length === 0) return;
+    if (key.upArrow || key.downArrow) {
+      setSelected(rowKey(list[clamp(index + (key.upArrow ? -1 : 1), 0, list.length - 1)]));
+    } else if (key.return) {
+      if (!open) {
+        setMessage({ text: "the analysis view is not available here", error: true });
+        return;
+      }
+      open("analysis", analysisParam(list[index], list));
+    }
+  }, { isActive: inputActive });
+
+  return { list, index, message };
+}
+
+function rowKey(b: BestItem): string {
+  return `${b.circuit}\u0000${b.car_id}`;
+}
