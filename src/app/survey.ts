@@ -4,6 +4,11 @@
  * `live.tap` and go straight to the pure engine; everything that touches
  * the store goes through the one ordered queue of survey_saves.ts.
  *
+ * A run stopped before its circuit was named is not thrown away: it stays
+ * pending (no frames taken, its cells kept) until it is named, which saves
+ * and counts it, or explicitly discarded. Only the process ending loses it,
+ * with a warning in the log.
+ *
  * @module
  */
 import { Conflict } from "../core/errors.ts";
@@ -31,10 +36,12 @@ export type SurveyLive = Pick<LiveService, "tap" | "status" | "session">;
 
 /** The single survey of this process. */
 export class SurveyService {
-  readonly #deps: Pick<AppDeps, "bus" | "now" | "sourceId">;
+  readonly #deps: Pick<AppDeps, "bus" | "now" | "sourceId" | "log">;
   readonly #live: SurveyLive;
   readonly #saves: SurveySaves;
   #engine: SurveyEngine | null = null;
+  /** A run stopped while unlabelled, its evidence kept until it is named or discarded. */
+  #pending: SurveyEngine | null = null;
   #circuit: CircuitRef | null = null;
   #untap: (() => void) | null = null;
   #startedAt: string | null = null;
@@ -60,6 +67,11 @@ export class SurveyService {
     return this.#engine !== null;
   }
 
+  /** True while a stopped, unlabelled run waits for its circuit name (or a discard). */
+  get pending(): boolean {
+    return this.#pending !== null;
+  }
+
   /** The slug the running survey saves to, or null (not running or unlabelled). */
   get slug(): string | null {
     return this.#engine === null ? null : this.#circuit?.slug ?? null;
@@ -70,13 +82,14 @@ export class SurveyService {
    * (default 1.6 m) until one is measured. Frames are taken from this call
    * on; the result reports the run ordinal once the circuit's bundle is read.
    *
-   * @throws {Conflict} while a run is going.
+   * @throws {Conflict} while a run is going, or a stopped run waits for its name.
    * @throws {BadRequest} for a malformed body, with the JSON path of each fault.
    */
   async start(raw: unknown = {}): Promise<SurveyStatus> {
     // `null` is a body, not the absence of one: only an empty request means "no options".
     const body = parseBody(startSchema, raw, "survey start");
     if (this.#engine !== null) throw new Conflict("a survey is already running; stop it first");
+    if (this.#pending !== null) throw new Conflict(pendingRule(this.#pending.evidence.size));
     const engine = new SurveyEngine(body.track_width_m ?? DEFAULT_TRACK_WIDTH);
     this.#engine = engine;
     this.#circuit = null;
@@ -97,7 +110,10 @@ export class SurveyService {
 
   /**
    * Ends the run and saves it, counting it in this installation's run
-   * counter (a run with no evidence saves nothing). Returns the final status.
+   * counter (a run with no evidence saves nothing). A run with evidence but
+   * no circuit name is kept instead (`pending: true` in the status): naming
+   * it with {@linkcode setTrack} saves it, {@linkcode discard} drops it.
+   * Returns the final status.
    *
    * @throws {Conflict} when no run is going.
    */
@@ -106,15 +122,52 @@ export class SurveyService {
     if (engine === null) throw new Conflict("no survey is running");
     this.#untap?.();
     this.#untap = null;
+    engine.arm(null);
+    if (this.#circuit === null && hasEvidence(engine)) {
+      this.#rememberWidth(engine);
+      this.#engine = null;
+      this.#pending = engine;
+      await this.#saves.flush();
+      return this.#end(engine);
+    }
+    return await this.#finish(engine);
+  }
+
+  /**
+   * Drops the stopped run that waits for its circuit name: its cells and
+   * crossings are forgotten, nothing is saved. Returns the status after.
+   *
+   * @throws {Conflict} when no stopped run waits.
+   */
+  discard(): SurveyStatus {
+    const engine = this.#pending;
+    if (engine === null) {
+      throw new Conflict("no stopped survey waits for a name; nothing to discard");
+    }
+    this.#pending = null;
+    this.#ended = null;
+    const status = this.status();
+    this.#deps.bus.emit({ type: "survey", reason: "stop", status });
+    return status;
+  }
+
+  /** Saves and counts `engine`'s run, which has ended, and announces its final status. */
+  async #finish(engine: SurveyEngine): Promise<SurveyStatus> {
     const saving = this.#saveRun(engine, "stop", true);
     this.#rememberWidth(engine);
-    const final = this.#status(engine);
     this.#engine = null;
+    this.#pending = null;
     await saving;
     await this.#saves.flush();
+    return this.#end(engine);
+  }
+
+  /** Records and announces the status `engine`'s ended run stands at. */
+  #end(engine: SurveyEngine): SurveyStatus {
     const status: SurveyStatus = {
-      ...final,
+      ...this.#status(engine),
       running: false,
+      pending: this.#pending === engine,
       run: this.#circuit?.ordinal ?? null,
       mark: null,
       last_save: this.#lastSave,
@@ -130,12 +183,19 @@ export class SurveyService {
    * Moving from one circuit to another first saves what was gathered to the
    * old one, uncounted, and starts the new one afresh, so evidence never
    * leaks between circuits. Naming the same circuit again changes nothing.
+   * A stopped run waiting for its name is named, saved and counted, and so
+   * ends; the final status is returned as {@linkcode stop} returns it.
    *
-   * @throws {Conflict} when no run is going.
+   * @throws {Conflict} when no run is going and none waits for a name.
    * @throws {BadRequest} for a missing or blank name.
    */
   async setTrack(raw: unknown): Promise<SurveyStatus> {
     const body = parseBody(trackSchema, bodyObject(raw, "body"), "survey track");
+    const waiting = this.#pending;
+    if (waiting !== null) {
+      this.#enterCircuit(waiting, body.track);
+      return await this.#finish(waiting);
+    }
     const engine = this.#engine;
     if (engine === null) throw new Conflict("no survey is running; start one first");
     const current = this.#circuit;
@@ -173,13 +233,15 @@ export class SurveyService {
 
   /**
    * Where the survey stands. While none runs: the figures the last run
-   * ended with (`running: false`), or zeros before the first run.
+   * ended with (`running: false`; `pending: true` while it waits for its
+   * name), or zeros before the first run.
    */
   status(): SurveyStatus {
     if (this.#engine === null) {
       if (this.#ended !== null) return this.#ended;
       return {
         running: false,
+        pending: false,
         track: "",
         slug: null,
         run: null,
@@ -206,10 +268,22 @@ export class SurveyService {
     await this.#saves.flush();
   }
 
-  /** Stops (and so saves) a running survey; waits for queued saves. */
+  /**
+   * Stops (and so saves) a running survey; waits for queued saves. A run
+   * still waiting for its name cannot outlive the process: it is dropped
+   * with a warning in the log that says how many cells were lost.
+   */
   async shutdown(): Promise<void> {
     if (this.#engine !== null) await this.stop();
     await this.#saves.flush();
+    const waiting = this.#pending;
+    if (waiting !== null) {
+      this.#pending = null;
+      this.#deps.log.warn(
+        `survey: a stopped run of ${waiting.evidence.size} cells was never named; ` +
+          "it is lost with the process",
+      );
+    }
   }
 
   #status(engine: SurveyEngine): SurveyStatus {
@@ -217,6 +291,7 @@ export class SurveyService {
     const width = engine.width;
     return {
       running: true,
+      pending: false,
       track: this.#circuit?.label ?? "",
       slug: this.#circuit?.slug ?? null,
       run: this.#circuit?.ordinal ?? null,
@@ -298,4 +373,15 @@ export class SurveyService {
     if (cells.length === 0 && crossings.length === 0) return Promise.resolve(null);
     return this.#saves.save({ circuit, cells, crossings, reason, countRun });
   }
+}
+
+/** True when `engine` has gathered anything a save would write. */
+function hasEvidence(engine: SurveyEngine): boolean {
+  return engine.evidence.size > 0 || engine.crossings.length > 0;
+}
+
+/** Why a new run cannot start while a stopped one waits for its name. */
+function pendingRule(cells: number): string {
+  return `a stopped survey of ${cells} cells waits for its circuit name; ` +
+    "name it (POST /api/survey/track) or discard it (POST /api/survey/discard) first";
 }

@@ -32,7 +32,13 @@ export interface SurveySave {
 /** Where the survey stands (GET /api/survey). */
 export interface SurveyStatus {
   running: boolean;
-  /** The circuit label; "" while unlabelled (an unlabelled run saves nothing). */
+  /**
+   * True while a run stopped before its circuit was named keeps its cells,
+   * waiting for a name (POST /api/survey/track saves and counts it) or a
+   * discard (POST /api/survey/discard).
+   */
+  pending: boolean;
+  /** The circuit label; "" while unlabelled (an unlabelled run saves nothing until named). */
   track: string;
   /** Where the run is saved, or null while unlabelled. */
   slug: string | null;

@@ -8,10 +8,11 @@ import type { Command } from "commander";
 import { describeEvent } from "../server/console_output.ts";
 import { type ReplaySpeed, runFakeConsole } from "../server/fake_console.ts";
 import { openReplaySource } from "../server/replay_source.ts";
-import { runTui, tuiMode } from "../tui/run_tui.tsx";
+import { TuiNotices } from "../tui/notices.ts";
 import { startLogger } from "./logger_process.ts";
 import { dataOption, port, positive, speed } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
+import { exportsDir, newStoreNotice } from "./start.ts";
 
 interface DemoFlags {
   speed: ReplaySpeed;
@@ -48,6 +49,17 @@ async function runDemo(flags: DemoFlags): Promise<void> {
     signal: drive.signal,
     onListen: (p) => listening.resolve(p),
   });
+  // The drive's end, or null when it was stopped: an abort in the middle of
+  // a send rejects, and left uncaught that would end the process before the
+  // logger stored the last lap.
+  const over = replay.then(
+    (r) => r,
+    (err) => {
+      if (drive.signal.aborted) return null;
+      throw err;
+    },
+  );
+  const created = newStoreNotice(flags.data);
   const logger = await startLogger({
     data: flags.data,
     host: flags.host,
@@ -59,12 +71,31 @@ async function runDemo(flags: DemoFlags): Promise<void> {
   });
   console.log(`demo: ${source.description} at ${flags.speed}x`);
   console.log(`demo: API on ${logger.http.url} (try ${logger.http.url}/api/sessions)`);
+  if (created) console.log(`demo: ${created}`);
+  // Loaded here, not at the top: every command would load the dashboard's modules (see start.ts).
+  const { runTui, tuiMode } = await import("../tui/run_tui.tsx");
   if (tuiMode() === "ink") {
     // On a terminal the demo shows the dashboard, as start does; q or a signal ends it.
+    const notices = new TuiNotices();
+    if (created) notices.post(created);
+    over.then(
+      (r) => {
+        if (r) {
+          notices.post(`demo: the drive is over (${r.sent} packets); q quits`, { sticky: true });
+        }
+      },
+      (err) => notices.post(`demo: the drive failed: ${(err as Error).message}`, { sticky: true }),
+    );
     const quit = shutdownSignal();
-    await runTui(logger.app, { signal: quit.signal, outDir: Deno.cwd() });
+    await runTui(logger.app, {
+      signal: quit.signal,
+      outDir: exportsDir(flags.data),
+      apiUrl: logger.http.url,
+      notices,
+    });
     quit.dispose();
     drive.abort();
+    await over.catch(() => {});
     await logger.close();
     return;
   }
@@ -72,11 +103,15 @@ async function runDemo(flags: DemoFlags): Promise<void> {
     const line = describeEvent(event);
     if (line) console.log(line);
   });
-  replay.then((r) => {
-    console.log(`demo: the drive is over (${r.sent} packets); Ctrl-C to quit`);
-  });
+  over.then(
+    (r) => {
+      if (r) console.log(`demo: the drive is over (${r.sent} packets); Ctrl-C to quit`);
+    },
+    (err) => console.error(`demo: the drive failed: ${(err as Error).message}`),
+  );
   await untilShutdown(async () => {
     drive.abort();
+    await over.catch(() => {});
     await logger.close();
   });
 }

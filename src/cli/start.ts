@@ -4,15 +4,42 @@
  *
  * @module
  */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
+import { DB_FILE, defaultDataDir } from "../storage/kv.ts";
 import { describeEvent } from "../server/console_output.ts";
-import { runTui } from "../tui/run_tui.tsx";
+import { TuiNotices } from "../tui/notices.ts";
 import { startLogger } from "./logger_process.ts";
 import { type LoggerFlags, loggerOptions } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
 
+/** The folder the dashboard's exports go to: `exports` in the data directory. */
+export const EXPORTS_FOLDER = "exports";
+
+/**
+ * Where the dashboard writes exports for a store in `data`: its `exports`
+ * folder, as an absolute path; for an in-memory store, the one of the
+ * default data directory (never the current directory, which may be a
+ * source tree). The folder is created by the first export, not here.
+ */
+export function exportsDir(data: string): string {
+  return join(resolve(data === ":memory:" ? defaultDataDir() : data), EXPORTS_FOLDER);
+}
+
+/**
+ * The line to say when opening the store in `data` will create it (a
+ * mistyped `--data` would otherwise start silently on an empty store), or
+ * null when it exists or lives in memory. Call it before opening.
+ */
+export function newStoreNotice(data: string): string | null {
+  if (data === ":memory:" || existsSync(join(data, DB_FILE))) return null;
+  return `new store created at ${resolve(data)}`;
+}
+
 /** Runs a logger with `flags` until the driver quits (start) or a signal arrives (serve). */
 export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Promise<void> {
+  const created = newStoreNotice(flags.data);
   const logger = await startLogger({
     data: flags.data,
     host: flags.host,
@@ -28,6 +55,12 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
       : null,
   });
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
+  const notices = new TuiNotices();
+  if (created) {
+    console.log(`sim-datalogger: ${created}`);
+    // Shown once in the dashboard too: its screen hides the lines above.
+    notices.post(created);
+  }
   if (flags.record) {
     console.log(
       `recording every datagram to ${flags.record} (new file past ${flags.recordMaxMb} MiB, ` +
@@ -43,7 +76,14 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     // The dashboard (or, without a terminal, its plain status lines) owns the
     // screen until the driver quits.
     const stop = shutdownSignal();
-    await runTui(logger.app, { signal: stop.signal, outDir: Deno.cwd() });
+    // Loaded only here: `serve` never draws, and the dashboard's modules cost it ~15 MB resident.
+    const { runTui } = await import("../tui/run_tui.tsx");
+    await runTui(logger.app, {
+      signal: stop.signal,
+      outDir: exportsDir(flags.data),
+      apiUrl: logger.http.url,
+      notices,
+    });
     stop.dispose();
     await logger.close();
     return;

@@ -5,14 +5,16 @@
  *
  * @module
  */
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Box, Text, useApp, useInput, useStdout } from "ink";
 import type { App } from "../app/create_app.ts";
-import type { KeyHelp, ViewDef } from "./view_types.ts";
+import type { KeyHelp, ViewDef, ViewParam } from "./view_types.ts";
 import { GLOBAL_KEYS, VIEWS } from "./views.ts";
 import { Help } from "./help.tsx";
 import { NamePrompt, useNamePrompt } from "./name_prompt.tsx";
 import { fit } from "./format.ts";
+import type { TuiNotices } from "./notices.ts";
+import { useNotice } from "./use_notice.ts";
 
 /** Size assumed when the output does not say (not a terminal). */
 export const DEFAULT_SIZE = { columns: 80, rows: 24 } as const;
@@ -30,6 +32,10 @@ export interface AppViewProps {
   initialView?: string;
   /** Called once when the driver quits, before Ink unmounts. */
   onQuit?: () => void;
+  /** The HTTP API's address, shown at the right of the tabs (shortened when narrow). */
+  apiUrl?: string;
+  /** Notices from the command (a new store, the demo's drive over), on a line under the tabs. */
+  notices?: TuiNotices;
 }
 
 /** The whole dashboard. `q` calls `onQuit` and ends the Ink app. */
@@ -40,8 +46,25 @@ export function AppView(props: AppViewProps) {
   const [current, setCurrent] = useState(props.initialView ?? views[0].id);
   const [help, setHelp] = useState(false);
   const [capturing, setCapturing] = useState(false);
+  // What a view opened another with; `serial` remounts the view on every open.
+  const [opened, setOpened] = useState<{ param: ViewParam | null; serial: number }>({
+    param: null,
+    serial: 0,
+  });
+  const open = useCallback((id: string, param?: ViewParam) => {
+    if (!views.some((v) => v.id === id)) return;
+    setCurrent(id);
+    setOpened((o) => ({ param: param ?? null, serial: o.serial + 1 }));
+  }, [views]);
   const prompt = useNamePrompt(props.app);
   const prompting = prompt.target !== null;
+  // How the last prompt ended comes first, then the command's notices; full width, under the tabs.
+  const external = useNotice(props.notices);
+  const notice = prompt.notice ?? external;
+  // The header's rows, and the prompt's panel at the bottom: the view gets the rest.
+  const headRows = notice === null ? 1 : 2;
+  const panelRows = prompting ? promptPanelRows(rows) : 0;
+  const viewRows = rows - headRows - panelRows;
 
   useInput((input, key) => {
     if (input === "q") {
@@ -55,6 +78,7 @@ export function AppView(props: AppViewProps) {
       const view = views.find((v) => v.key === input);
       if (view) {
         setCurrent(view.id);
+        setOpened((o) => ({ param: null, serial: o.serial }));
         setHelp(false);
       }
     }
@@ -62,19 +86,37 @@ export function AppView(props: AppViewProps) {
 
   const view = views.find((v) => v.id === current) ?? views[0];
   const { Component } = view;
-  const covered = help || prompting;
+  // The prompt shares the screen (the view stays drawn above it) but has the keyboard.
+  const covered = help;
   return (
     <Box flexDirection="column" width={columns}>
       <Header
         views={views}
         current={view.id}
         help={help}
-        notice={prompt.notice}
         columns={columns}
+        apiUrl={props.apiUrl ?? null}
       />
+      {notice === null
+        ? null
+        : <Text color="cyan" wrap="truncate">{fit(notice, columns).trimEnd()}</Text>}
       {help && !prompting
         ? <Help views={views} globalKeys={props.globalKeys ?? GLOBAL_KEYS} current={view} />
         : null}
+      {/* The view stays mounted under an overlay so its selection survives. */}
+      <Box display={covered ? "none" : "flex"} flexDirection="column">
+        <Component
+          key={`${view.id}:${opened.serial}`}
+          app={props.app}
+          columns={columns}
+          rows={viewRows}
+          outDir={props.outDir ?? Deno.cwd()}
+          inputActive={!covered && !prompting}
+          setCapturing={setCapturing}
+          param={opened.param}
+          open={open}
+        />
+      </Box>
       {prompt.target
         ? (
           <NamePrompt
@@ -82,43 +124,36 @@ export function AppView(props: AppViewProps) {
             app={props.app}
             target={prompt.target}
             columns={columns}
-            rows={rows - 1}
+            rows={panelRows}
             onClose={prompt.close}
           />
         )
         : null}
-      {/* The view stays mounted under an overlay so its selection survives. */}
-      <Box display={covered ? "none" : "flex"} flexDirection="column">
-        <Component
-          key={view.id}
-          app={props.app}
-          columns={columns}
-          rows={rows - 1}
-          outDir={props.outDir ?? Deno.cwd()}
-          inputActive={!covered}
-          setCapturing={setCapturing}
-        />
-      </Box>
     </Box>
   );
+}
+
+/**
+ * Rows of the name prompt's panel on a terminal of `rows`: about 40 % of
+ * it, 8 to 12 rows, so the live readouts above stay in view.
+ */
+export function promptPanelRows(rows: number): number {
+  return Math.min(12, Math.max(8, Math.floor((rows - 1) * 0.4)));
 }
 
 interface HeaderProps {
   views: readonly ViewDef[];
   current: string;
   help: boolean;
-  /** A passing message shown in place of the key hints. */
-  notice: string | null;
   columns: number;
+  /** The HTTP API's address, or null when there is none to show. */
+  apiUrl: string | null;
 }
 
-function Header({ views, current, help, notice, columns }: HeaderProps) {
-  const tabs = views.map((v) =>
-    v.id === current ? `[${v.key} ${v.title}]` : ` ${v.key} ${v.title} `
-  )
-    .join(" ");
+function Header({ views, current, help, columns, apiUrl }: HeaderProps) {
   const hint = help ? "? close help  q quit" : "? help  q quit";
-  const room = Math.max(0, columns - [...tabs].length - 2);
+  const fitted = headerFit(views, columns, apiUrl, hint);
+  const { compact, address } = fitted;
   return (
     <Box justifyContent="space-between">
       <Text wrap="truncate">
@@ -126,16 +161,70 @@ function Header({ views, current, help, notice, columns }: HeaderProps) {
           <Text key={v.id}>
             {i > 0 ? " " : ""}
             <Text inverse={v.id === current && !help} bold={v.id === current}>
-              {v.id === current ? `[${v.key} ${v.title}]` : ` ${v.key} ${v.title} `}
+              {tabText(v, v.id === current, compact)}
             </Text>
           </Text>
         ))}
       </Text>
-      {notice === null
-        ? <Text color="gray">{hint}</Text>
-        : <Text color="cyan">{fit(notice, room).trimEnd()}</Text>}
+      <Text wrap="truncate">
+        {address ? <Text color="blue">{address}</Text> : null}
+        {address ? "  " : ""}
+        <Text color="gray">{fitted.hint}</Text>
+      </Text>
     </Box>
   );
+}
+
+/** A view's tab: `[1 Live]` when current, ` 2 Sessions ` (or `2 Sessions` when compact) otherwise. */
+function tabText(v: ViewDef, current: boolean, compact: boolean): string {
+  if (current) return `[${v.key} ${v.title}]`;
+  return compact ? `${v.key} ${v.title}` : ` ${v.key} ${v.title} `;
+}
+
+function tabsWidth(views: readonly ViewDef[], compact: boolean): number {
+  return views.reduce(
+    (n, v, i) => n + (i > 0 ? 1 : 0) + [...tabText(v, false, compact)].length,
+    0,
+  ) +
+    (compact ? 2 : 0);
+}
+
+/** The key hints when the address needs their room: `?` lists `q` too. */
+const SHORT_HINT = "? help";
+
+/**
+ * How the header fits `columns`: the roomy tabs when they leave space for
+ * the key hints `hint`, else compact ones; then the first that fits of: the
+ * API address whole (`http://127.0.0.1:8765`), without its scheme, the
+ * same with the hints cut to {@linkcode SHORT_HINT}, `:8765` (with the
+ * whole hints, then the cut ones), or none.
+ */
+export function headerFit(
+  views: readonly ViewDef[],
+  columns: number,
+  apiUrl: string | null,
+  hint: string,
+): { compact: boolean; address: string | null; hint: string } {
+  const compact = tabsWidth(views, false) + 2 + hint.length > columns;
+  const free = columns - tabsWidth(views, compact) - 2 - 2;
+  if (apiUrl === null) return { compact, address: null, hint };
+  const bare = apiUrl.replace(/^[a-z]+:\/\//, "");
+  const port = bare.slice(bare.lastIndexOf(":"));
+  const short = help(hint) ? hint : SHORT_HINT;
+  const options: [string, string][] = [
+    [apiUrl, hint],
+    [bare, hint],
+    [bare, short],
+    [port, hint],
+    [port, short],
+  ];
+  const fits = options.find(([a, h]) => a.length + h.length <= free);
+  return fits ? { compact, address: fits[0], hint: fits[1] } : { compact, address: null, hint };
+}
+
+/** True for the hints shown while the help is open (they stay whole). */
+function help(hint: string): boolean {
+  return hint.startsWith("? close");
 }
 
 /** The output's size, following resizes; {@linkcode DEFAULT_SIZE} when it does not say. */

@@ -90,3 +90,12 @@ export function lapMark(lap: LapMarkFacts): string {
   }
   return lap.counts ? "" : "  (partial)";
 }
+
+/** A sector split: seconds to the hundredth under a minute (`32.10`), else M:SS.ss; `--` for null. */
+export function sectorTime(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms) || ms < 0) return "--";
+  const hundredths = Math.round(ms / 10);
+  const minutes = Math.floor(hundredths / 6000);
+  const seconds = (hundredths % 6000) / 100;
+  return minutes > 0 ? `${minutes}:${seconds.toFixed(2).padStart(5, "0")}` : seconds.toFixed(2);
+}

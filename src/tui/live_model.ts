@@ -1,37 +1,36 @@
 /**
- * What the live view shows, read from the application on demand: the latest
- * frame, the telemetry link, the live session and its laps. Values are
- * rounded to what the screen shows, so two snapshots taken a few packets
- * apart compare equal unless the display would change.
+ * What the live view shows, read from the application on demand. Every
+ * number of the drive comes from the app's live frames (`app.frames`, the
+ * objects `GET /api/live` streams), so the dashboard and the API agree: the
+ * delta to the best lap ever driven at this circuit in this car, the
+ * predicted lap time, the fuel strategy. Sector splits are timed here from
+ * the frames' sector changes and compared with the personal best sectors
+ * (`app.analysis.sectors`). Values are rounded to what the screen shows, so
+ * two snapshots taken a few packets apart compare equal unless the display
+ * would change.
  *
- * Reads of the store (the session's laps, the best lap's path) happen in the
- * background when a lap or session event arrives; a snapshot never waits.
+ * Reads of the store (laps, sector bests, the map) happen in the background
+ * when a lap or session event arrives; a snapshot never waits.
  *
  * @module
  */
-import { FLAG } from "../core/gt7/frame.ts";
-import type { PacketFormat } from "../core/gt7/format.ts";
+import type { LiveFrameSource } from "../app/live_frame.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { SessionKind, TrackSource } from "../core/laps/session.ts";
+import { slugify } from "../core/bundle/slug.ts";
 import type { App } from "../app/create_app.ts";
-import { deltaToTrace, type LapTrace } from "./live_delta.ts";
-import { gearText, pedalPct } from "./format.ts";
+import {
+  type CarState,
+  carState,
+  type FuelPlan,
+  fuelPlan,
+  type LinkState,
+  linkState,
+} from "./live_figures.ts";
+import { LiveMap, type LiveMapView, type MapSource } from "./live_map.ts";
+import { SectorClock, type SectorRow } from "./live_sectors.ts";
 
-/** The telemetry link as shown. */
-export interface LinkState {
-  /** `none` when no telemetry source is attached (tests, imports). */
-  state: "connected" | "waiting" | "listening" | "none";
-  /** The console's address, or null when none is configured. */
-  console: string | null;
-  /** Where telemetry is received, or null without a source. */
-  listen: string | null;
-  /** The format of the last packet, else the one requested; null without a source. */
-  format: PacketFormat | null;
-  /** Decoded packets per second, whole. */
-  pps: number;
-  /** Packets rejected plus packets lost. */
-  drops: number;
-}
+export type { CarState, FuelPlan, LinkState } from "./live_figures.ts";
 
 /** The live session as shown. */
 export interface SessionInfo {
@@ -43,27 +42,6 @@ export interface SessionInfo {
   car: string;
   laps: number;
   bestMs: number | null;
-}
-
-/** The car, from the latest frame, rounded for display. */
-export interface CarState {
-  speedKmh: number;
-  gear: string;
-  /** Engine rpm to the nearest 10. */
-  rpm: number;
-  rpmAlertMin: number;
-  rpmAlertMax: number;
-  throttlePct: number;
-  brakePct: number;
-  /** Fuel (litres, or % charge), one decimal. */
-  fuel: number;
-  fuelCapacity: number;
-  /** Laps the fuel lasts at the session's average use, one decimal; null without data. */
-  fuelLaps: number | null;
-  /** Tyre temperatures FL FR RL RR, whole °C. */
-  tyres: [number, number, number, number];
-  tcs: boolean;
-  asm: boolean;
 }
 
 /** One stored lap of the live session. */
@@ -98,59 +76,83 @@ export interface LiveSnapshot {
   lap: number | null;
   /** Time into the current lap, floored to 0.1 s; null before the first line crossing. */
   timerMs: number | null;
-  /** `game` when the packet carries the lap clock (format C), `packets` when counted. */
-  timerSource: "game" | "packets" | null;
-  /** Gap to the session's best lap at this point of the lap, to 0.01 s; null when unknown. */
+  /** Gap to the best lap ever at this circuit in this car, to 0.01 s; null when unknown. */
   deltaMs: number | null;
+  /** The lap time the gap predicts, to 0.01 s; null without a gap. */
+  predictedMs: number | null;
+  /** The best lap ever at this circuit in this car (the delta's reference), ms; null without one. */
+  referenceMs: number | null;
+  /** Sector splits against the personal best sectors; null without a sector plan. */
+  sectors: SectorRow | null;
+  /** Fuel use and when to pit, or null before any frame. */
+  fuel: FuelPlan | null;
   car: CarState | null;
+  /** The track map with the car, or null without geometry or a best lap. */
+  map: LiveMapView | null;
   /** The session's stored laps, oldest first. */
   laps: readonly LapRow[];
   /** Why the laps could not be read, or null. */
   error: string | null;
 }
 
-/** A packet period, ms. */
-const TICK_MS = 1000 / 60;
+/** Options of {@linkcode LiveModel}. */
+export interface LiveModelOptions {
+  /** The live frames; `app.frames` by default. */
+  frames?: LiveFrameSource;
+  /** The clock stale links are aged by, ms since the epoch; the app's clock by default. */
+  now?: () => number;
+}
 
-/** The best lap's path, with the lap it came from. */
-type BestTrace = { lapId: number; trace: LapTrace } | null;
-
-interface Anchor {
-  key: string;
-  /** Packet id of the lap's first sample. */
-  startPid: number;
+/** The map's size in cells; 0 x 0 draws none. */
+export interface MapSize {
+  cols: number;
+  rows: number;
 }
 
 /** Reads live state from an {@linkcode App}; one per live view. */
 export class LiveModel {
   #app: App;
-  #unsubscribe: (() => void) | null = null;
-  #lapsFor: number | null = null;
+  #frames: LiveFrameSource;
+  #now: () => number;
+  #unsubscribe: (() => void)[] = [];
+  #loadedFor: string | null = null;
   #laps: readonly LapRow[] = [];
-  #avgFuel: number | null = null;
-  #trace: BestTrace = null;
+  #sectorBests: (number | null)[] = [];
+  #clock = new SectorClock();
+  #map = new LiveMap();
   #generation = 0;
   #pending: Promise<void> = Promise.resolve();
   #error: string | null = null;
-  #anchor: Anchor | null = null;
-  #hint: number | null = null;
 
-  /** A model over `app`; call {@linkcode start} to follow its events. */
-  constructor(app: App) {
+  /** A model over `app`; call {@linkcode start} to follow its events and frames. */
+  constructor(app: App, opts: LiveModelOptions = {}) {
     this.#app = app;
+    this.#frames = opts.frames ?? app.frames;
+    this.#now = opts.now ?? (() => app.now().getTime());
   }
 
-  /** Follows lap and session events, re-reading the laps on each. Idempotent. */
+  /** Follows lap and session events and every frame (for sector splits). Idempotent. */
   start(): void {
-    if (this.#unsubscribe) return;
-    this.#unsubscribe = this.#app.bus.subscribe(() => this.#reload());
+    if (this.#unsubscribe.length) return;
+    this.#unsubscribe = [
+      this.#app.bus.subscribe((event) => {
+        if (event.type === "lap") this.#clock.lapStored(event.lap.number, event.lap.time_ms);
+        // Survey coverage arrives twice a second and changes nothing here; sector bests read
+        // every counting lap of the circuit, so only what can change them reloads.
+        if (event.type === "lap" || event.type === "session" || event.type === "bundle") {
+          this.#reload();
+        }
+      }),
+      // Every frame, so a sector change is timed to the packet; this only compares two numbers.
+      this.#frames.subscribe(60, (f) => this.#clock.frame(f)),
+    ];
     this.#reload();
   }
 
-  /** Stops following events; pending reads finish but change nothing visible. */
+  /** Stops following; pending reads finish but change nothing visible. */
   stop(): void {
-    this.#unsubscribe?.();
-    this.#unsubscribe = null;
+    for (const off of this.#unsubscribe) off();
+    this.#unsubscribe = [];
     this.#generation++;
   }
 
@@ -159,44 +161,16 @@ export class LiveModel {
     return this.#pending;
   }
 
-  /** The state to draw now. Never waits and never throws. */
-  snapshot(): LiveSnapshot {
+  /** The state to draw now, with a map of `map` cells. Never waits and never throws. */
+  snapshot(map: MapSize = { cols: 0, rows: 0 }): LiveSnapshot {
     const app = this.#app;
-    const frame = app.live.lastFrame;
-    const status = app.live.status();
-    const session = status.session;
-    if ((session?.id ?? null) !== this.#lapsFor) this.#reload();
-
-    let timerMs: number | null = null;
-    let timerSource: LiveSnapshot["timerSource"] = null;
-    let deltaMs: number | null = null;
-    if (frame && frame.currentLap >= 1) {
-      const key = `${frame.carId}:${frame.currentLap}`;
-      if (this.#anchor?.key !== key) {
-        // The recorder holds one sample per packet since the line, so the
-        // lap's first packet is known even when the view opens mid-lap.
-        this.#anchor = { key, startPid: frame.packetId - Math.max(0, status.buffered_samples - 1) };
-        this.#hint = null;
-      }
-      let elapsed: number;
-      if (frame.surface) {
-        elapsed = frame.surface.lapTimeMs;
-        timerSource = "game";
-      } else {
-        elapsed = (frame.packetId - this.#anchor.startPid + 1) * TICK_MS;
-        timerSource = "packets";
-      }
-      timerMs = Math.floor(elapsed / 100) * 100;
-      const trace = this.#trace?.trace;
-      if (trace) {
-        const d = deltaToTrace(trace, frame.posX, frame.posZ, elapsed, this.#hint);
-        this.#hint = d?.index ?? this.#hint;
-        deltaMs = d ? Math.round(d.deltaMs / 10) * 10 : null;
-      }
-    }
-
+    const frame = this.#frames.latest();
+    const session = app.live.session;
+    if (this.#key(frame?.delta.reference_lap_id ?? null) !== this.#loadedFor) this.#reload();
+    const raw = app.live.lastFrame;
+    const lapped = frame !== null && frame.lap >= 1;
     return {
-      link: this.#link(),
+      link: linkState(app.telemetryStatus(), frame, this.#now()),
       session: session
         ? {
           id: session.id,
@@ -208,66 +182,53 @@ export class LiveModel {
           bestMs: session.best_lap_time_ms,
         }
         : null,
-      lap: frame?.currentLap ?? null,
-      timerMs,
-      timerSource,
-      deltaMs,
+      lap: frame?.lap ?? null,
+      timerMs: lapped ? Math.floor(frame.lap_clock_ms / 100) * 100 : null,
+      deltaMs: lapped ? to10(frame.delta.delta_ms) : null,
+      predictedMs: lapped ? to10(frame.delta.predicted_lap_ms) : null,
+      referenceMs: frame?.delta.reference_lap_ms ?? null,
+      sectors: lapped && frame.sector !== null ? this.#clock.row(this.#sectorBests) : null,
+      fuel: frame ? fuelPlan(frame) : null,
       car: frame
-        ? {
-          speedKmh: Math.round(frame.speed * 3.6),
-          gear: gearText(frame.gear),
-          rpm: Math.round(frame.engineRpm / 10) * 10,
-          rpmAlertMin: frame.rpmAlertMin,
-          rpmAlertMax: frame.rpmAlertMax,
-          throttlePct: pedalPct(frame.throttle),
-          brakePct: pedalPct(frame.brake),
-          fuel: Math.round(frame.fuelLevel * 10) / 10,
-          fuelCapacity: frame.fuelCapacity,
-          fuelLaps: this.#avgFuel ? Math.round(frame.fuelLevel / this.#avgFuel * 10) / 10 : null,
-          tyres: frame.tyreTemp.map((t) => Math.round(t)) as CarState["tyres"],
-          tcs: (frame.flags & FLAG.tcs) !== 0,
-          asm: (frame.flags & FLAG.asm) !== 0,
-        }
+        ? carState(frame, raw ? { min: raw.rpmAlertMin, max: raw.rpmAlertMax } : null)
         : null,
+      map: this.#map.view(
+        map.cols,
+        map.rows,
+        frame ? { x: frame.position.x, z: frame.position.z } : null,
+      ),
       laps: this.#laps,
       error: this.#error,
     };
   }
 
-  #link(): LinkState {
-    const t = this.#app.telemetryStatus();
-    if (!t) return { state: "none", console: null, listen: null, format: null, pps: 0, drops: 0 };
-    return {
-      state: t.connected ? "connected" : t.console ? "waiting" : "listening",
-      console: t.console,
-      listen: t.listen,
-      format: t.packet_format ?? t.format,
-      pps: Math.round(t.packets_per_second),
-      drops: t.rejected + t.missing,
-    };
+  /** What the background reads depend on: the session, its name and the reference lap. */
+  #key(referenceLapId: number | null): string {
+    const s = this.#app.live.session;
+    return `${s?.id ?? "-"}|${s?.track_name ?? ""}|${s?.lap_count ?? 0}|${referenceLapId ?? "-"}`;
   }
 
   #reload(): void {
-    const id = this.#app.live.session?.id ?? null;
-    this.#lapsFor = id;
+    const app = this.#app;
+    const session = app.live.session;
+    const referenceId = this.#frames.latest()?.delta.reference_lap_id ?? null;
+    const key = this.#key(referenceId);
+    this.#loadedFor = key;
     const generation = ++this.#generation;
     this.#pending = this.#pending.then(async () => {
       if (generation !== this.#generation) return;
-      if (id === null) {
-        this.#setLaps([], null);
+      if (session === null) {
+        this.#setLaps([]);
         return;
       }
       try {
-        const laps = await this.#app.sessions.laps(id);
-        const best = bestLap(laps);
-        let trace = this.#trace;
-        if (best && trace?.lapId !== best.id) {
-          const full = await this.#app.sessions.lap(best.id);
-          const s = full.samples;
-          trace = { lapId: best.id, trace: { t: s.t, x: s.pos_x, z: s.pos_z } };
-        }
+        const laps = await app.sessions.laps(session.id);
+        const bests = await this.#readSectorBests(session.track_name, session.car_id);
+        const source = await this.#readMap(session.track_name, referenceId ?? bestLap(laps)?.id);
         if (generation !== this.#generation) return;
-        this.#setLaps(laps, best ? trace : null);
+        this.#setLaps(laps);
+        this.#sectorBests = bests;
+        this.#map.source = source;
         this.#error = null;
       } catch (err) {
         if (generation === this.#generation) this.#error = (err as Error).message;
@@ -275,7 +236,38 @@ export class LiveModel {
     });
   }
 
-  #setLaps(laps: LapSummary[], trace: BestTrace): void {
+  /** The personal best through each sector at this circuit in this car, ms; [] when unknown. */
+  async #readSectorBests(track: string, car: number): Promise<(number | null)[]> {
+    if (track === "") return [];
+    try {
+      const bests = await this.#app.analysis.sectors({ track, car: String(car) });
+      return bests.sectors.map((s) => (s.best_s === null ? null : Math.round(s.best_s * 1000)));
+    } catch {
+      // No lap of this circuit and car counts yet: nothing to compare with.
+      return [];
+    }
+  }
+
+  /** The circuit's compiled geometry when a bundle exists, else the path of lap `lapId`. */
+  async #readMap(track: string, lapId: number | undefined): Promise<MapSource | null> {
+    if (track !== "") {
+      const slug = slugify(track);
+      const key = `geometry:${slug}`;
+      if (this.#map.source?.key === key) return this.#map.source;
+      try {
+        return { kind: "geometry", key, doc: await this.#app.geometry.compiled(slug) };
+      } catch {
+        // No bundle of this circuit: the best lap's line is the map.
+      }
+    }
+    if (lapId === undefined) return null;
+    const key = `line:${lapId}`;
+    if (this.#map.source?.key === key) return this.#map.source;
+    const lap = await this.#app.sessions.lap(lapId);
+    return { kind: "line", key, xs: lap.samples.pos_x, zs: lap.samples.pos_z };
+  }
+
+  #setLaps(laps: LapSummary[]): void {
     const best = bestLap(laps);
     this.#laps = laps.map((l) => ({
       id: l.id,
@@ -290,16 +282,18 @@ export class LiveModel {
       complete: l.complete,
       missing: l.samples_missing,
     }));
-    const used = laps.map((l) => l.fuel_consumed).filter((f) => f > 0);
-    this.#avgFuel = used.length ? used.reduce((a, b) => a + b, 0) / used.length : null;
-    this.#trace = trace;
   }
+}
+
+/** `ms` rounded to 10 ms, or null. */
+function to10(ms: number | null): number | null {
+  return ms === null || !Number.isFinite(ms) ? null : Math.round(ms / 10) * 10;
 }
 
 /**
  * The fastest complete lap that counts for best (the earliest on a tie), or
- * null. It is the live delta's reference, so an incomplete lap is never
- * chosen, whatever its `counts_for_best` says.
+ * null. An incomplete lap is never chosen, whatever its `counts_for_best`
+ * says.
  */
 export function bestLap<T extends Pick<LapSummary, "time_ms" | "counts_for_best" | "complete">>(
   laps: readonly T[],

@@ -103,6 +103,7 @@ export interface NamePromptProps {
   app: App;
   target: PromptTarget;
   columns: number;
+  /** Rows of the panel it is drawn in (under the live view), its rule included. */
   rows: number;
   /** Called once the prompt is done: saved (with what to say) or dismissed. */
   onClose(notice: string | null): void;
@@ -123,13 +124,20 @@ export function heading(typed: string, shape: LapShape | null, count: number): s
   return fits === 1 ? "The lap's shape fits:" : "The lap ran close to:";
 }
 
-/** The prompt's keys, on its last line. */
-export const PROMPT_KEYS = "↑↓ pick a suggestion  Tab copy it  Enter save  Esc not now";
+/** The prompt's keys, on its last line: how to save it and how to dismiss it. */
+export const PROMPT_KEYS = "↑↓ pick  Tab copy it  Enter save  Esc dismiss (leave it unnamed)";
 
-/** Rows the prompt uses besides its suggestions. */
+/** After the title: while the prompt is up, every key is text (a constant: JSX would lose the spaces). */
+const TYPING_NOTE = "  (keys are text)";
+
+/** Rows the prompt uses besides its suggestions: its rule, title, input, heading, message, keys. */
 const FIXED_ROWS = 6;
 
-/** The prompt itself; it has the keyboard while shown. */
+/**
+ * The prompt itself, a panel of at most `rows` rows drawn under the view
+ * (which stays on screen); it has the keyboard while shown, and its last
+ * line says that Esc dismisses it.
+ */
 export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptProps) {
   const [text, setText] = useState("");
   const [pick, setPick] = useState(-1);
@@ -148,7 +156,8 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
   );
 
   const lengthM = shape?.length_m ?? null;
-  const limit = Math.max(1, Math.min(8, rows - FIXED_ROWS - 1));
+  // A panel of `rows` under the live view: the suggestions get what the fixed rows leave.
+  const limit = Math.max(1, Math.min(8, rows - FIXED_ROWS));
   const suggestions = trackSuggestions(text, shape, limit);
   const chosen = pick >= 0 && pick < suggestions.length ? suggestions[pick] : null;
 
@@ -187,10 +196,20 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
   const width = Math.max(40, columns);
   const length = lengthM === null ? "" : `, ${(lengthM / 1000).toFixed(2)} km`;
   return (
-    <Box flexDirection="column" width={width}>
+    <Box
+      flexDirection="column"
+      width={width}
+      borderStyle="single"
+      borderColor="cyan"
+      borderTop
+      borderBottom={false}
+      borderLeft={false}
+      borderRight={false}
+    >
       <Text bold wrap="truncate">
         {`Name this track: session ${target.sessionId}, lap ${target.lapNumber} ` +
           `${lapTime(target.timeMs)}${length}`}
+        <Text color="gray" bold={false}>{TYPING_NOTE}</Text>
       </Text>
       <Text wrap="truncate">
         {"Track name: "}

@@ -10,6 +10,7 @@ import type { AppEvent } from "../app/events.ts";
 import { LiveModel, type LiveSnapshot } from "./live_model.ts";
 import { delta, lapTime, lapTimer } from "./format.ts";
 import { coverageNote } from "../core/laps/coverage.ts";
+import type { TuiNotices } from "./notices.ts";
 
 /** Options of {@linkcode runPlainStatus}. */
 export interface PlainStatusOptions {
@@ -19,6 +20,8 @@ export interface PlainStatusOptions {
   intervalMs?: number;
   /** Where lines go (without line ends); `console.log` by default. */
   write?: (line: string) => void;
+  /** Notices to print as they come (one posted before the start is printed first). */
+  notices?: TuiNotices;
 }
 
 /** Default period of the status line, ms. */
@@ -41,7 +44,8 @@ export function plainStatusLine(s: LiveSnapshot): string {
     ? ""
     : ` | lap ${s.lap} ${lapTimer(s.timerMs)}${s.deltaMs === null ? "" : ` ${delta(s.deltaMs)}`}`;
   const car = s.car ? ` | ${s.car.speedKmh} km/h gear ${s.car.gear}` : "";
-  return `${link} | ${session}${lap}${car}`;
+  const silent = l.stale ? ` (last packet ${l.lastPacketS} s ago)` : "";
+  return `${link}${silent} | ${session}${lap}${car}`;
 }
 
 /**
@@ -72,6 +76,8 @@ export function runPlainStatus(app: App, opts: PlainStatusOptions = {}): Promise
     const line = plainEventLine(event);
     if (line) write(line);
   });
+  if (opts.notices?.current) write(opts.notices.current.text);
+  const unnotice = opts.notices?.subscribe((n) => write(n.text)) ?? (() => {});
   write(plainStatusLine(model.snapshot()));
   const timer = setInterval(
     () => write(plainStatusLine(model.snapshot())),
@@ -81,6 +87,7 @@ export function runPlainStatus(app: App, opts: PlainStatusOptions = {}): Promise
   const stop = () => {
     clearInterval(timer);
     unsubscribe();
+    unnotice();
     model.stop();
     model.settled().then(resolve);
   };

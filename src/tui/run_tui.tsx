@@ -4,17 +4,23 @@
  *
  * @module
  */
+import process from "node:process";
 import { render, type RenderOptions } from "ink";
 import type { App } from "../app/create_app.ts";
 import { AppView } from "./app_view.tsx";
+import type { TuiNotices } from "./notices.ts";
 import { runPlainStatus } from "./plain_status.ts";
 
 /** Options of {@linkcode runTui}. */
 export interface TuiOptions {
   /** Ends the dashboard from outside (a signal handler); the promise then resolves. */
   signal?: AbortSignal;
-  /** Folder for exported laps; the current directory by default. */
+  /** Folder for exported laps and bundles (created on the first export); the current directory by default. */
   outDir?: string;
+  /** The HTTP API's address, shown in the header. */
+  apiUrl?: string;
+  /** Notices from the command (a new store, the demo's drive over); plain mode prints them. */
+  notices?: TuiNotices;
   /**
    * Draw with Ink (true) or print plain lines (false). By default Ink runs
    * only when both stdin and stdout are terminals: raw mode needs a terminal
@@ -27,6 +33,35 @@ export interface TuiOptions {
   write?: (line: string) => void;
   /** Ink mode: streams to use instead of the process's (tests). */
   streams?: Pick<RenderOptions, "stdin" | "stdout" | "stderr">;
+}
+
+/** Entering the alternate screen, as Ink writes it. */
+export const ENTER_ALTERNATE_SCREEN = "\u001B[?1049h";
+
+/** Clears the screen and puts the cursor at its top left. */
+export const CLEAR_AND_HOME = "\u001B[2J\u001B[H";
+
+/**
+ * `stdout` with one change: right after the alternate screen is entered,
+ * the screen is cleared and the cursor homed. Entering keeps the cursor
+ * where the shell left it (under npm's and deno's lines), and Ink draws its
+ * first frame from there, a few rows down. Everything else passes through.
+ */
+export function homeOnAlternateScreen<T extends NodeJS.WritableStream>(stdout: T): T {
+  const write = (chunk: unknown, ...rest: unknown[]) => {
+    const text = typeof chunk === "string" ? chunk : null;
+    const out = text?.includes(ENTER_ALTERNATE_SCREEN)
+      ? text.replace(ENTER_ALTERNATE_SCREEN, ENTER_ALTERNATE_SCREEN + CLEAR_AND_HOME)
+      : chunk;
+    return (stdout.write as (...args: unknown[]) => boolean)(out, ...rest);
+  };
+  return new Proxy(stdout, {
+    get(target, key) {
+      if (key === "write") return write;
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Which face {@linkcode runTui} chose. */
@@ -52,10 +87,16 @@ export async function runTui(app: App, opts: TuiOptions = {}): Promise<void> {
       signal: opts.signal,
       intervalMs: opts.statusIntervalMs,
       write: opts.write,
+      notices: opts.notices,
     });
   }
-  const instance = render(<AppView app={app} outDir={opts.outDir} />, {
+  const stdout = homeOnAlternateScreen(opts.streams?.stdout ?? process.stdout);
+  const tree = (
+    <AppView app={app} outDir={opts.outDir} apiUrl={opts.apiUrl} notices={opts.notices} />
+  );
+  const instance = render(tree, {
     ...opts.streams,
+    stdout,
     exitOnCtrlC: true,
     patchConsole: true,
     maxFps: 20,

@@ -18,8 +18,8 @@ export const SESSIONS_KEYS: readonly KeyHelp[] = [
   { key: "↑ ↓", action: "select a session, or a lap once in its laps" },
   { key: "Enter", action: "go into the selected session's laps" },
   { key: "Esc", action: "back to the sessions; cancels a rename" },
-  { key: "j", action: "export the selected lap as JSON (lap file)" },
-  { key: "c", action: "export the selected lap as MoTeC CSV" },
+  { key: "j", action: "export the selected lap as JSON (lap file) to the exports folder" },
+  { key: "c", action: "export the selected lap as MoTeC CSV to the exports folder" },
   { key: "r", action: "name the session's track (Enter saves, Esc cancels)" },
 ];
 
@@ -147,7 +147,7 @@ function SessionsTable({ list, index, rows, width, active }: SessionsTableProps)
               String(item.id),
               item.kind,
               item.car_name,
-              item.track_name || "unnamed",
+              trackCell(item),
               String(item.lap_count),
               lapTime(item.best_lap_time_ms),
             )}
@@ -155,6 +155,24 @@ function SessionsTable({ list, index, rows, width, active }: SessionsTableProps)
       ))}
     </Box>
   );
+}
+
+/** Short badges of names the logger found by itself, after the track in the list. */
+const SOURCE_MARK: Partial<Record<Session["track_source"], string>> = {
+  reference: "ref",
+  signature: "sig",
+  bundle: "map",
+};
+
+/**
+ * The track column: the name, or `unnamed`, with `[ref]`, `[sig]` or
+ * `[map]` first when it was matched (by the shipped reference lines, a
+ * stored signature or a surveyed bundle), so a cut name keeps its badge.
+ */
+export function trackCell(s: Pick<Session, "track_name" | "track_source">): string {
+  const mark = SOURCE_MARK[s.track_source];
+  const name = s.track_name || "unnamed";
+  return mark && s.track_name ? `[${mark}] ${name}` : name;
 }
 
 /** At most `size` items around `selected`, each with its index in `items`. */

@@ -17,8 +17,9 @@ import { fit } from "./format.ts";
 
 /** The keys of the survey view, for the help overlay. */
 export const SURVEY_KEYS: readonly KeyHelp[] = [
-  { key: "s", action: "start the survey, or stop (and save) it" },
+  { key: "s", action: "start the survey, or stop (and save) it; unnamed, it asks the name" },
   { key: "t", action: "set the circuit label (Enter saves, Esc cancels)" },
+  { key: "d d", action: "discard a stopped run that waits for its name" },
   { key: "z x c", action: "arm a LEFT wall / runoff / edge mark" },
   { key: ", . /", action: "arm a RIGHT wall / runoff / edge mark" },
   { key: "Space", action: "disarm the mark" },
@@ -33,13 +34,14 @@ export function SurveyView({ app, columns, rows, inputActive, setCapturing }: Vi
   const mapCols = Math.max(10, width - PANEL - 1);
   // Two rows for the message and the keys, and one kept free (see LiveScreen).
   const mapRows = Math.max(4, rows - 3);
-  const { status: s, compiled, map, draft, setDraft, saveLabel, message } = useSurveyState({
-    app,
-    mapCols,
-    mapRows,
-    inputActive,
-    setCapturing,
-  });
+  const { status: s, compiled, map, draft, setDraft, saveLabel, message, confirmDiscard } =
+    useSurveyState({
+      app,
+      mapCols,
+      mapRows,
+      inputActive,
+      setCapturing,
+    });
   return (
     <Box flexDirection="column" width={width}>
       <Box>
@@ -56,7 +58,7 @@ export function SurveyView({ app, columns, rows, inputActive, setCapturing }: Vi
       {draft !== null
         ? (
           <LinePrompt
-            label="Circuit label"
+            label={s.pending ? "Circuit name (saves the stopped run; Esc: later)" : "Circuit label"}
             value={draft}
             onChange={setDraft}
             onSubmit={saveLabel}
@@ -64,8 +66,12 @@ export function SurveyView({ app, columns, rows, inputActive, setCapturing }: Vi
           />
         )
         : (
-          <Text color="gray" wrap="truncate">
-            {`s ${s.running ? "stop" : "start"}  t label  z x c left  , . / right  Space disarm`}
+          <Text color={s.pending ? "yellow" : "gray"} wrap="truncate">
+            {s.pending
+              ? `t name and save the stopped run  d ${
+                confirmDiscard ? "again: discard" : "d discard it"
+              }`
+              : `s ${s.running ? "stop" : "start"}  t label  z x c left  , . / right  Space disarm`}
           </Text>
         )}
     </Box>
@@ -73,6 +79,7 @@ export function SurveyView({ app, columns, rows, inputActive, setCapturing }: Vi
 }
 
 function mapPlaceholder(s: SurveyStatus): string {
+  if (s.pending) return `No map: ${s.cells} cells wait for the circuit's name (t).`;
   if (s.slug === null) return "No map: label the circuit (t).";
   return "No map until the first save.";
 }
@@ -85,8 +92,12 @@ function SurveyFigures(
   const finish = s.finish;
   return (
     <>
-      <Text bold color={s.running ? "green" : undefined}>
-        {s.running ? "Survey running" : "Survey stopped"}
+      <Text bold color={s.running ? "green" : s.pending ? "yellow" : undefined}>
+        {s.running
+          ? "Survey running"
+          : s.pending
+          ? "Stopped, waiting for a name"
+          : "Survey stopped"}
       </Text>
       <Text wrap="truncate">{`Circuit  ${s.track || "(unlabelled)"}`}</Text>
       <Text wrap="truncate">

@@ -1,7 +1,8 @@
 /**
  * The sessions view's state and keys: the stored sessions and the selected
- * one's laps (re-read on every bus event), the selection, lap exports and
- * naming a session's track. The view only draws what this returns.
+ * one's laps (re-read on every bus event), the selection, lap exports (to
+ * the exports folder, created by the first one, with the full path said)
+ * and naming a session's track. The view only draws what this returns.
  *
  * @module
  */
@@ -94,7 +95,10 @@ export function useSessionsState(
       setMessage({ text: "press Enter to go into the laps, then pick one to export", error: true });
       return;
     }
-    app.files.exportLap(lap.id, kind, { dir: outDir }).then(
+    // The exports folder is made by the first export that needs it.
+    Deno.mkdir(outDir, { recursive: true }).then(() =>
+      app.files.exportLap(lap.id, kind, { dir: outDir })
+    ).then(
       (path) => setMessage({ text: `wrote ${path}`, error: false }),
       (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
     );

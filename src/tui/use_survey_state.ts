@@ -6,12 +6,17 @@
  * frame when the state is sampled (at most 20 times a second). The view only
  * draws what this returns.
  *
+ * A run stopped before its circuit was named keeps its cells: the stop
+ * opens the label entry at once, and the run waits (through Esc too) until
+ * a label saves it or `d` pressed twice discards it.
+ *
  * @module
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useInput } from "ink";
 import type { SurveyStatus } from "../app/survey_status.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
+import type { DrivenLine } from "../core/geometry/driven_line.ts";
 import type { ArmedMark } from "../core/survey/survey_step.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
 import { useSampled } from "./use_app_state.ts";
@@ -41,9 +46,14 @@ export interface SurveyState {
   draft: string | null;
   /** Replaces the label being typed. */
   setDraft(label: string): void;
-  /** Saves `label`: names the running survey's circuit, or starts a survey on it. */
+  /**
+   * Saves `label`: names the running survey's circuit, names and saves the
+   * stopped run waiting for it, or starts a survey on it.
+   */
   saveLabel(label: string): void;
   message: ViewMessage | null;
+  /** True after a first `d` on a waiting run: a second one discards it. */
+  confirmDiscard: boolean;
 }
 
 /** What the view samples: the run's status and the car's cell on the map. */
@@ -63,13 +73,21 @@ export function useSurveyState(
 ): SurveyState {
   const status = useRef(app.survey.status());
   const [message, setMessage] = useState<ViewMessage | null>(null);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
   const entry = useTextEntry<string>({
     setCapturing,
     inputActive,
-    onCancel: () => setMessage({ text: "label unchanged", error: false }),
+    onCancel: () =>
+      setMessage(
+        status.current.pending
+          ? { text: waitingText(status.current.cells), error: false }
+          : { text: "label unchanged", error: false },
+      ),
   });
   const draft = entry.value;
-  const [compiled, setCompiled] = useState<{ slug: string; doc: CompiledTrack } | null>(null);
+  const [compiled, setCompiled] = useState<
+    { slug: string; doc: CompiledTrack; driven: DrivenLine } | null
+  >(null);
   const [version, setVersion] = useState(0);
   const slug = useRef<string | null>(status.current.slug);
 
@@ -89,7 +107,10 @@ export function useSurveyState(
   const wanted = slug.current;
   useLoad(
     () =>
-      wanted === null ? null : app.geometry.compiled(wanted).then((doc) => ({ slug: wanted, doc })),
+      wanted === null ? null : Promise.all([
+        app.geometry.compiled(wanted),
+        app.geometry.drivenLine(wanted),
+      ]).then(([doc, driven]) => ({ slug: wanted, doc, driven })),
     [app, version],
     setCompiled,
     // No bundle yet (nothing saved): the map waits for the first save.
@@ -97,7 +118,7 @@ export function useSurveyState(
   );
 
   const map = useMemo(
-    () => (compiled ? baseMap(compiled.doc, mapCols, mapRows) : null),
+    () => (compiled ? baseMap(compiled.doc, mapCols, mapRows, compiled.driven) : null),
     [compiled, mapCols, mapRows],
   );
 
@@ -126,25 +147,48 @@ export function useSurveyState(
 
   const saveLabel = useCallback((label: string) => {
     const running = app.survey.running;
-    const action = running
+    const waiting = app.survey.pending;
+    const action = running || waiting
       ? app.survey.setTrack({ track: label })
       : app.survey.start({ track: label });
     report(action, (v) => {
       entry.close();
       const st = v as SurveyStatus;
+      if (waiting) return savedText(st);
       return running ? `circuit is now "${st.track}"` : `survey started on "${st.track}"`;
     });
   }, [app, report, entry.close]);
 
   useInput((input) => {
     if (draft !== null) return;
-    if (input === "s") {
+    if (input !== "d") setConfirmDiscard(false);
+    if (input === "d" && app.survey.pending) {
+      if (!confirmDiscard) {
+        setConfirmDiscard(true);
+        setMessage({
+          text: `press d again to discard the ${status.current.cells} cells of the stopped run`,
+          error: false,
+        });
+        return;
+      }
+      setConfirmDiscard(false);
+      const cells = status.current.cells;
+      try {
+        status.current = app.survey.discard();
+        setMessage({ text: `discarded the stopped run (${cells} cells)`, error: false });
+      } catch (err) {
+        setMessage({ text: (err as Error).message, error: true });
+      }
+    } else if (input === "s") {
       if (app.survey.running) {
         report(app.survey.stop(), (v) => {
-          const save = (v as SurveyStatus).last_save;
-          return save
-            ? `stopped: saved run ${save.run} of "${save.track}", ${save.edges} cells in all`
-            : "stopped: nothing to save";
+          const st = v as SurveyStatus;
+          if (st.pending) {
+            // Nothing is lost: the driver is asked for the name the run lacks.
+            entry.open("");
+            return `stopped: ${st.cells} cells kept; type the circuit's name to save them`;
+          }
+          return st.last_save ? savedText(st) : "stopped: nothing to save";
         });
       } else {
         report(app.survey.start({}), (v) => {
@@ -179,5 +223,17 @@ export function useSurveyState(
     setDraft,
     saveLabel,
     message,
+    confirmDiscard,
   };
+}
+
+/** What the driver is told while a stopped run waits for its name. */
+export function waitingText(cells: number): string {
+  return `the stopped run keeps its ${cells} cells: t names and saves it, d d discards it`;
+}
+
+/** What the driver is told after a stop that saved. */
+function savedText(st: SurveyStatus): string {
+  const save = st.last_save!;
+  return `stopped: saved run ${save.run} of "${save.track}", ${save.edges} cells in all`;
 }

@@ -226,3 +226,90 @@ Deno.test("after a stop the status keeps the ended run's figures until the next 
     assert.deepEqual([next.running, next.track, next.cells, next.last_save], [true, "", 0, null]);
   });
 });
+
+Deno.test("a run stopped without a name keeps its cells until it is named: then it saves and counts", async () => {
+  await withApp(async (app, events) => {
+    await app.survey.start();
+    feed(app, leftBorder(600));
+    const stopped = await app.survey.stop();
+    assert.deepEqual(
+      [stopped.running, stopped.pending, stopped.track, stopped.cells, stopped.last_save],
+      [false, true, "", 60, null],
+    );
+    assert.equal(app.survey.pending, true);
+    assert.deepEqual(app.survey.status(), stopped);
+    const stopEvent = events.findLast((e) => e.type === "survey");
+    assert.ok(stopEvent?.type === "survey" && stopEvent.reason === "stop");
+    assert.equal(stopEvent.status.pending, true);
+    // Frames after the stop are not taken; nothing is written yet.
+    feed(app, leftBorder(300, 5000, 1000));
+    assert.equal(app.survey.status().cells, 60);
+    assert.equal(await readBundle(app.kv, "zeta"), null);
+    // A new run and marks wait for the name or the discard.
+    const refused = await app.survey.start().catch((e) => e);
+    assert.ok(refused instanceof Conflict);
+    assert.match(refused.message, /stopped survey of 60 cells waits for its circuit name/);
+    await expectError(() => app.survey.mark({ side: "L" }), Conflict);
+
+    const named = await app.survey.setTrack({ track: "Zeta" });
+    assert.deepEqual(
+      [named.running, named.pending, named.track, named.slug, named.run, named.cells],
+      [false, false, "Zeta", "zeta", 1, 60],
+    );
+    assert.deepEqual(
+      [named.last_save?.reason, named.last_save?.cells, named.last_save?.runs],
+      ["stop", 60, 1],
+    );
+    assert.equal(app.survey.pending, false);
+    const doc = (await readBundle(app.kv, "zeta"))!.doc;
+    assert.equal(doc.edges.length, 60);
+    assert.ok(doc.edges.every((e) => Math.abs(e.z) < 1));
+    assert.deepEqual(doc.meta.source_runs, { [app.sourceId]: 1 });
+    // Ended: naming again is refused, and a new run may start.
+    await expectError(app.survey.setTrack({ track: "Zeta" }), Conflict);
+    assert.equal((await app.survey.start()).running, true);
+  });
+});
+
+Deno.test("a stopped unnamed run is dropped only by an explicit discard (or the process ending)", async () => {
+  await withApp(async (app) => {
+    assert.throws(() => app.survey.discard(), Conflict);
+    await app.survey.start();
+    feed(app, leftBorder(600));
+    // Running is not pending: discard refuses, the run goes on.
+    assert.throws(() => app.survey.discard(), Conflict);
+    assert.equal((await app.survey.stop()).pending, true);
+    const after = app.survey.discard();
+    assert.deepEqual([after.running, after.pending, after.cells, after.last_save], [
+      false,
+      false,
+      0,
+      null,
+    ]);
+    assert.equal(app.survey.pending, false);
+    assert.throws(() => app.survey.discard(), Conflict);
+    await expectError(app.survey.setTrack({ track: "Eta" }), Conflict);
+    assert.equal(await readBundle(app.kv, "eta"), null);
+    // An unlabelled run with nothing gathered just stops: nothing waits.
+    await app.survey.start();
+    assert.equal((await app.survey.stop()).pending, false);
+  });
+  // The process ending loses a waiting run, and says so.
+  const kv = await Deno.openKv(":memory:");
+  const warnings: string[] = [];
+  try {
+    const app = await createApp({
+      kv,
+      log: { warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
+    });
+    await app.survey.start();
+    feed(app, leftBorder(600));
+    await app.shutdown();
+    assert.equal(app.survey.pending, false);
+    assert.deepEqual(warnings, [
+      "survey: a stopped run of 60 cells was never named; it is lost with the process",
+    ]);
+  } finally {
+    kv.close();
+  }
+});

@@ -2,6 +2,9 @@ import { strict as assert } from "node:assert";
 import { createProgram, describeError, unknownCommand } from "../../src/cli/program.ts";
 import { ImportRejected } from "../../src/core/errors.ts";
 import { APP_VERSION } from "../../src/app/version.ts";
+import { join, resolve } from "node:path";
+import { exportsDir, newStoreNotice } from "../../src/cli/start.ts";
+import { DB_FILE } from "../../src/storage/kv.ts";
 
 const main = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -50,4 +53,25 @@ Deno.test("the process: --version, an unknown command, a bad flag value", async 
   const lap = await cli("export", "lap", "x", "--data", ":memory:");
   assert.equal(lap.code, 1);
   assert.match(lap.err, /lap id must be a positive integer, not "x"/);
+});
+
+Deno.test("a store about to be created is announced with its absolute path; exports go under it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const typo = join(dir, "sim-datalgger");
+    assert.equal(newStoreNotice(typo), `new store created at ${typo}`);
+    // Relative paths are made absolute against the current directory.
+    assert.equal(
+      newStoreNotice("no-such-store-here"),
+      `new store created at ${resolve("no-such-store-here")}`,
+    );
+    assert.equal(newStoreNotice(":memory:"), null);
+    // Once the store file exists, nothing is said.
+    await Deno.mkdir(typo);
+    await Deno.writeFile(join(typo, DB_FILE), new Uint8Array());
+    assert.equal(newStoreNotice(typo), null);
+    assert.equal(exportsDir(typo), join(typo, "exports"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

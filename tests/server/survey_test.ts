@@ -71,3 +71,40 @@ Deno.test("survey endpoints: 409 when the action makes no sense, 400 with a JSON
     assert.equal((await call(url, "POST", "/survey/stop")).status, 409);
   });
 });
+
+Deno.test("survey over HTTP: a stop without a track keeps the run pending; label saves it, discard ends it", async () => {
+  await withServer(async (url, app) => {
+    assert.equal((await call(url, "POST", "/survey/discard")).status, 409);
+    assert.equal((await call(url, "POST", "/survey/start")).status, 200);
+    for (const f of straight(60, 12, () => "GTGT")) app.live.ingest(f);
+    const stopped = await call(url, "POST", "/survey/stop");
+    assert.deepEqual(
+      [stopped.status, stopped.json.running, stopped.json.pending, stopped.json.cells],
+      [200, false, true, 6],
+    );
+    assert.equal(stopped.json.last_save, null);
+    assert.equal((await call(url, "GET", "/survey")).json.pending, true);
+    // Waiting: a new run is refused, saying what to do.
+    const busy = await call(url, "POST", "/survey/start");
+    assert.equal(busy.status, 409);
+    assert.match(busy.json.detail, /waits for its circuit name/);
+    const named = await call(url, "POST", "/survey/track", '{"track":"Ring"}');
+    assert.deepEqual(
+      [named.status, named.json.pending, named.json.slug, named.json.last_save.cells],
+      [200, false, "ring", 6],
+    );
+    assert.equal((await call(url, "GET", "/track-bundles/ring")).json.edges.length, 6);
+
+    // A second unnamed run, discarded: nothing saved, nothing waits.
+    assert.equal((await call(url, "POST", "/survey/start")).status, 200);
+    for (const f of straight(60, 12, () => "GTGT", { z0: 5000, packet0: 1000 })) {
+      app.live.ingest(f);
+    }
+    assert.equal((await call(url, "POST", "/survey/stop")).json.pending, true);
+    const dropped = await call(url, "POST", "/survey/discard");
+    assert.deepEqual([dropped.status, dropped.json.pending, dropped.json.cells], [200, false, 0]);
+    assert.equal((await call(url, "POST", "/survey/discard")).status, 409);
+    assert.equal((await call(url, "POST", "/survey/track", '{"track":"Ring"}')).status, 409);
+    assert.equal((await call(url, "GET", "/track-bundles/ring")).json.edges.length, 6);
+  });
+});

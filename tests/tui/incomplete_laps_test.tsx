@@ -30,10 +30,13 @@ Deno.test({
     const text = await waitFor(r.lastFrame, (t) => t.includes("! incomplete"));
     const lines = text.split("\n");
     // Named from its reference line, on a fresh store.
-    assert.equal(lines[2], "Session 1  Suzuka Circuit  McLaren VGT  1 lap");
-    assert.match(lines[4], /^Lap 2 {2}0:01\.7 {2}delta -- {2}best -:--\.---$/);
-    assert.match(lines[12], /^ {3}1 {2}1:39\.036 {4}0\.00 +\d+ {2}! incomplete, 120 missing$/);
-    assert.equal(lines[13], INCOMPLETE_LEGEND);
+    assert.equal(lines[2], "Session 1  Suzuka Circuit [matched by reference]  McLaren VGT  1 lap");
+    assert.match(
+      lines[4],
+      /^Lap 2 {2}0:01\.7 {2}delta -- {2}predicted -:--\.-- {2}best ever -:--\.---$/,
+    );
+    assert.match(lines[13], /^ {3}1 {2}1:39\.036 {4}0\.00 +\d+ {2}! incomplete, 120 missing$/);
+    assert.equal(lines[14], INCOMPLETE_LEGEND);
     assert.equal(text.includes("* best"), false);
     for (const line of lines) assert.ok([...line].length <= 80, line);
     assert.ok(lines.length <= 23);
@@ -70,7 +73,7 @@ Deno.test({
     assert.match(text, /^ {6}1 {4}1 {2}1:39\.036 {4}0\.00 +\d+ {2}! incomplete, 120 missing$/m);
     assert.ok(text.includes(INCOMPLETE_LEGEND), text);
     // The session has no best.
-    assert.match(text, /^> {4}1 live {5}McLaren VGT +Suzuka Circuit +1 {2}-:--\.---$/m);
+    assert.match(text, /^> {4}1 live {5}McLaren VGT +\[ref\] Suzuka Circuit +1 {2}-:--\.---$/m);
     r.stdin.write(KEY.enter);
     text = await waitFor(r.lastFrame, (t) => t.includes("j JSON"));
     assert.match(text, /^> {5}1 {4}1 {2}1:39\.036 .*! incomplete, 120 missing$/m);

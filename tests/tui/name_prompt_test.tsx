@@ -11,7 +11,17 @@ import type { AppEvent } from "../../src/app/events.ts";
 import type { App } from "../../src/app/create_app.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import type { Frame } from "../../src/core/gt7/frame.ts";
-import { feed, frames, KEY, memoryApp, renderSized, sleep, SUZUKA, waitFor } from "./_harness.tsx";
+import {
+  feed,
+  frames,
+  KEY,
+  memoryApp,
+  plain as plainFrame,
+  renderSized,
+  sleep,
+  SUZUKA,
+  waitFor,
+} from "./_harness.tsx";
 
 /** Types `text` one key at a time, as a keyboard would. */
 async function type(stdin: { write(s: string): void }, text: string): Promise<void> {
@@ -117,18 +127,32 @@ Deno.test({
     let text = await waitFor(r.lastFrame, (t) => t.includes(" km") && t.includes("equally"));
     await sleep(50);
     const lines = text.split("\n");
-    assert.equal(lines[1], "Name this track: session 1, lap 1 1:39.036, 5.75 km");
-    assert.equal(lines[2].trimEnd(), "Track name:");
-    assert.equal(lines[3], "The lap's shape fits these equally; pick one:");
+    // The prompt is a panel of at most 9 rows at the bottom: the live view stays above it.
+    const top = lines.findIndex((l) => l.startsWith("Name this track"));
+    // Header 1 row, the view at most 13 (14 less its free row), the panel 8 (two suggestions).
+    assert.ok(lines.length <= 22, text);
+    assert.equal(top, lines.length - 7);
+    assert.match(lines[top - 1], /^─{80}$/);
+    assert.ok(lines.slice(0, top).some((l) => l.startsWith("Speed 298 km/h  Gear 6")), text);
+    assert.ok(lines.slice(0, top).some((l) => l.startsWith("Lap 2  0:01.7  delta")), text);
+    assert.equal(
+      lines[top],
+      "Name this track: session 1, lap 1 1:39.036, 5.75 km  (keys are text)",
+    );
+    assert.equal(lines[top + 1].trimEnd(), "Track name:");
+    assert.equal(lines[top + 2], "The lap's shape fits these equally; pick one:");
     // Nothing typed: exactly the two the shape cannot tell apart, nothing found by length alone.
-    assert.deepEqual(lines.slice(4, 6).map((l) => l.replace(/ {2,}/g, " | ")), [
+    assert.deepEqual(lines.slice(top + 3, top + 5).map((l) => l.replace(/ {2,}/g, " | ")), [
       " | Suzuka Circuit | 5.807 km | 1.0%",
       " | Suzuka Circuit East Course | 2.243 km 156.4%",
     ]);
-    assert.equal(lines[6].trim(), "");
-    assert.equal(lines.at(-1), "↑↓ pick a suggestion  Tab copy it  Enter save  Esc not now");
+    assert.equal(lines[top + 5].trim(), "");
+    // The last line says how to dismiss it.
+    assert.equal(
+      lines.at(-1),
+      "↑↓ pick  Tab copy it  Enter save  Esc dismiss (leave it unnamed)",
+    );
     for (const line of lines) assert.ok([...line].length <= 80, line);
-    assert.ok(lines.length <= 23, String(lines.length));
 
     // While the prompt is up, the view keys and q are text.
     await type(r.stdin, "suzuka e");
@@ -142,7 +166,9 @@ Deno.test({
     await waitFor(r.lastFrame, (t) => t.includes("Track name: Suzuka Circuit"));
     r.stdin.write(KEY.enter);
     text = await waitFor(r.lastFrame, (t) => t.includes('session 1 named "Suzuka Circuit"'));
-    assert.match(text.split("\n")[0], /^\[1 Live\].* session 1 named "Suzuka Circuit"$/);
+    // Said on the line under the tabs; the prompt's panel is gone.
+    assert.equal(text.split("\n")[1], 'session 1 named "Suzuka Circuit"');
+    assert.ok(!text.includes("Name this track"), text);
     await waitFor(r.lastFrame, (t) => t.includes("Session 1  Suzuka Circuit  McLaren VGT  1 lap"));
 
     // POST /api/tracks semantics: a user signature from lap 1, and the session named.
@@ -229,14 +255,15 @@ Deno.test({
     // The shipped reference line named it already; the prompt is drawn for its lap all the same.
     const target = { sessionId: 1, lapId: 1, lapNumber: 1, timeMs: 99036, car: "McLaren VGT" };
     const r = render(
-      <NamePrompt app={app} target={target} columns={80} rows={23} onClose={() => {}} />,
+      <NamePrompt app={app} target={target} columns={80} rows={12} onClose={() => {}} />,
     );
     const text = await waitFor(r.lastFrame, (t) => t.includes("fits:"));
     const lines = text.split("\n");
-    assert.equal(lines[2], "The lap's shape fits:");
-    assert.deepEqual(lines[3].replace(/ {2,}/g, " | "), " | Suzuka Circuit | 5.807 km | 1.0%");
+    // Its rule, then the title and the text.
+    assert.equal(lines[3], "The lap's shape fits:");
+    assert.deepEqual(lines[4].replace(/ {2,}/g, " | "), " | Suzuka Circuit | 5.807 km | 1.0%");
     // Monza, Daytona and Monza No Chicane are as long as Suzuka but not its shape.
-    assert.equal(lines[4].trim(), "");
+    assert.equal(lines[5].trim(), "");
     for (const other of ["Monza", "Daytona", "Lago Maggiore"]) {
       assert.ok(!text.includes(other), other);
     }
@@ -256,9 +283,13 @@ Deno.test("Esc dismisses the prompt for that session: its second lap does not as
   await waitFor(r.lastFrame, (t) => t.includes("Name this track: session 1, lap 1"));
   // The prompt's key handler attaches just after its first frame is drawn.
   await sleep(50);
+  // While it asks, the live readouts stay on screen above it.
+  const asking = plainFrame(r.lastFrame());
+  assert.ok(asking.includes("Speed ") && asking.includes("Esc dismiss"), asking);
   r.stdin.write(KEY.escape);
   let text = await waitFor(r.lastFrame, (t) => t.includes("session 1 left unnamed"));
   assert.ok(text.includes("No laps") || text.includes("Lap 2"), text);
+  assert.ok(!text.includes("Name this track"), text);
   await feed(app, list.slice(firstLapEnd + 1));
   const laps = events.filter((e) => e.type === "lap");
   assert.deepEqual(laps.map((e) => e.type === "lap" && [e.lap.number, e.session.id]), [

@@ -1,6 +1,15 @@
 import { strict as assert } from "node:assert";
 import { noFixtures } from "../_fixtures.ts";
-import { runTui, tuiMode, type TuiOptions } from "../../src/tui/run_tui.tsx";
+import {
+  CLEAR_AND_HOME,
+  ENTER_ALTERNATE_SCREEN,
+  runTui,
+  tuiMode,
+  type TuiOptions,
+} from "../../src/tui/run_tui.tsx";
+import { headerFit } from "../../src/tui/app_view.tsx";
+import { TuiNotices } from "../../src/tui/notices.ts";
+import type { LiveFrameService } from "../../src/app/live_frames.ts";
 import { plainStatusLine } from "../../src/tui/plain_status.ts";
 import { LiveModel } from "../../src/tui/live_model.ts";
 import {
@@ -46,7 +55,12 @@ Deno.test({
     assert.deepEqual(lines, [
       "connected 192.168.1.30 format A 60 pkt/s drops 5 | no session yet",
     ]);
-    await feed(app, frames(SUZUKA));
+    const list = frames(SUZUKA);
+    await feed(app, list);
+    // The live frames read the reference lap after the lap event: the next frame carries the gap.
+    await (app.frames as unknown as LiveFrameService).settled();
+    app.live.ingest({ ...list.at(-1)!, packetId: list.at(-1)!.packetId + 1 });
+    await app.live.flush();
     assert.ok(
       lines.includes("lap 1 1:39.036 fuel 0.00 events 7 session 1 (best)"),
       lines.join("\n"),
@@ -130,5 +144,96 @@ Deno.test("on a terminal, the signal ends the dashboard too", async () => {
   await waitFor(() => plain(t.stdout.frames.join("")), (text) => text.includes("Live"), HANG_MS);
   controller.abort();
   await done;
+  close();
+});
+
+Deno.test("on a terminal: the screen is cleared and homed right after the alternate screen, the API address is in the header, notices under it", async () => {
+  const { app, close } = await memoryApp();
+  const t = terminal();
+  const notices = new TuiNotices();
+  notices.post("new store created at /tmp/typo-store");
+  const done = runTui(app, {
+    interactive: true,
+    streams: t.streams,
+    apiUrl: "http://127.0.0.1:8765",
+    notices,
+  });
+  await waitFor(
+    () => t.stdout.frames.join(""),
+    (s) => s.includes("? help") && s.includes("new store"),
+    HANG_MS,
+  );
+  const all = t.stdout.frames.join("");
+  // Nothing is drawn between entering the alternate screen and homing the cursor.
+  assert.ok(
+    all.includes(ENTER_ALTERNATE_SCREEN + CLEAR_AND_HOME),
+    JSON.stringify(all.slice(0, 80)),
+  );
+  assert.ok(all.indexOf(CLEAR_AND_HOME) < all.indexOf("? help"));
+  const text = plain(all);
+  // Six compact tabs at 80 columns leave room for the address without its scheme.
+  assert.ok(
+    text.startsWith(
+      "[1 Live] 2 Sessions 3 Survey 4 Tracks 5 Analysis 6 Bests  127.0.0.1:8765  ? help\n",
+    ),
+    text,
+  );
+  assert.ok(text.includes("new store created at /tmp/typo-store"), text);
+  // A sticky notice replaces it and stays.
+  notices.post("demo: the drive is over (600 packets); q quits", { sticky: true });
+  await waitFor(() => t.stdout.frames.join(""), (s) => s.includes("drive is over"), HANG_MS);
+  t.stdin.write("q");
+  await done;
+  close();
+});
+
+Deno.test("the header fits the API address whole, without its scheme, as a port, or not at all", () => {
+  const views = [
+    { key: "1", id: "live", title: "Live", keys: [], Component: () => null },
+    { key: "2", id: "sessions", title: "Sessions", keys: [], Component: () => null },
+  ];
+  const url = "http://127.0.0.1:8765";
+  const hint = "? help  q quit";
+  assert.deepEqual(headerFit(views, 100, url, hint), { compact: false, address: url, hint });
+  // Tabs 21, hint 14, gaps 4: the whole address (21) fits from 60 columns.
+  assert.deepEqual(headerFit(views, 60, url, hint).address, url);
+  assert.deepEqual(headerFit(views, 59, url, hint).address, "127.0.0.1:8765");
+  assert.deepEqual(headerFit(views, 51, url, hint), {
+    compact: false,
+    address: "127.0.0.1:8765",
+    hint: "? help",
+  });
+  assert.deepEqual(headerFit(views, 45, url, hint).address, "127.0.0.1:8765");
+  assert.deepEqual(headerFit(views, 43, url, hint).address, ":8765");
+  assert.deepEqual(headerFit(views, 37, url, hint), {
+    compact: false,
+    address: ":8765",
+    hint: "? help",
+  });
+  // Roomy tabs and the hint need 37 columns; below, the tabs lose their padding.
+  assert.deepEqual(headerFit(views, 30, url, hint), { compact: true, address: null, hint });
+  assert.deepEqual(headerFit(views, 100, null, hint).address, null);
+});
+
+Deno.test("without a terminal, notices are printed as lines, the one posted first included", async () => {
+  const { app, close } = await memoryApp();
+  const notices = new TuiNotices();
+  notices.post("new store created at /tmp/x");
+  const lines: string[] = [];
+  const controller = new AbortController();
+  const done = runTui(app, {
+    interactive: false,
+    signal: controller.signal,
+    notices,
+    write: (l) => lines.push(l),
+  });
+  notices.post("demo: the drive is over (10 packets); Ctrl-C to quit", { sticky: true });
+  controller.abort();
+  await done;
+  assert.deepEqual(lines, [
+    "new store created at /tmp/x",
+    "no telemetry source | no session yet",
+    "demo: the drive is over (10 packets); Ctrl-C to quit",
+  ]);
   close();
 });

@@ -5,6 +5,8 @@ import { noFixtures } from "../_fixtures.ts";
 import { SessionsView } from "../../src/tui/sessions_view.tsx";
 import { AppView } from "../../src/tui/app_view.tsx";
 import type { App } from "../../src/app/create_app.ts";
+import { exportsDir } from "../../src/cli/start.ts";
+import { defaultDataDir } from "../../src/storage/kv.ts";
 import {
   feed,
   frames,
@@ -63,14 +65,14 @@ Deno.test({
       lines[2].trimEnd(),
       "    Id Kind     Car                      Track                Laps      Best",
     );
-    // Both named from their reference lines, on a fresh store.
+    // Both named from their reference lines, on a fresh store: the badge comes first.
     assert.equal(
       lines[3],
-      ">    2 live     Corvette CX.R Vision Gr… Circuit de Spa-Fran…    1  1:55.244",
+      ">    2 live     Corvette CX.R Vision Gr… [ref] Circuit de Sp…    1  1:55.244",
     );
     assert.equal(
       lines[4],
-      "     1 live     McLaren VGT              Suzuka Circuit          1  1:39.036",
+      "     1 live     McLaren VGT              [ref] Suzuka Circuit    1  1:39.036",
     );
     assert.ok(
       text.includes("Laps of session 2 (Circuit de Spa-Francorchamps)  Enter to pick one"),
@@ -139,20 +141,38 @@ Deno.test({
 });
 
 Deno.test({
-  name: "an export into a missing folder reports the failure",
+  name: "exports land in <data>/exports, made by the first export, and the full path is shown",
   ignore: noFixtures,
   async fn() {
     const { app, close } = await memoryApp();
     await feed(app, frames(SUZUKA));
     const dir = await Deno.makeTempDir();
-    const r = sessionsView(app, join(dir, "missing"));
+    // What `start --data DIR` hands the dashboard: the folder does not exist yet.
+    const out = exportsDir(dir);
+    assert.equal(out, join(dir, "exports"));
+    assert.equal(exportsDir(":memory:"), join(defaultDataDir(), "exports"));
+    const r = sessionsView(app, out);
     await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
     r.stdin.write(KEY.enter);
     await waitFor(r.lastFrame, (t) => t.includes("Esc back"));
-    r.stdin.write("j");
-    const text = await waitFor(r.lastFrame, (t) => t.includes("export failed"));
-    assert.match(text, /export failed: No such file or directory/);
+    r.stdin.write("c");
+    const csv = join(dir, "exports", "sim-datalogger-lap-1.csv");
+    const text = await waitFor(r.lastFrame, (t) => t.includes("wrote"));
+    assert.ok(text.includes(`wrote ${csv}`), text);
+    assert.deepEqual([...Deno.readDirSync(join(dir, "exports"))].map((e) => e.name), [
+      "sim-datalogger-lap-1.csv",
+    ]);
+    // A file where the folder should be: the failure is said, nothing thrown.
+    const blocked = join(dir, "blocked");
+    await Deno.writeTextFile(blocked, "");
     r.unmount();
+    const b = sessionsView(app, join(blocked, "exports"));
+    await waitFor(b.lastFrame, (t) => t.includes("Enter to pick one"));
+    b.stdin.write(KEY.enter);
+    await waitFor(b.lastFrame, (t) => t.includes("Esc back"));
+    b.stdin.write("j");
+    await waitFor(b.lastFrame, (t) => t.includes("export failed: "));
+    b.unmount();
     await Deno.remove(dir, { recursive: true });
     close();
   },

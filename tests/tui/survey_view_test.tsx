@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { AppView } from "../../src/tui/app_view.tsx";
 import { baseMap, carCell, withCar } from "../../src/tui/survey_map.ts";
 import { finishText } from "../../src/tui/survey_view.tsx";
-import { MARK_KEYS } from "../../src/tui/use_survey_state.ts";
+import { MARK_KEYS, waitingText } from "../../src/tui/use_survey_state.ts";
 import { renderBrailleMap } from "../../src/core/geometry/braille_map.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import { feed, KEY, memoryApp, renderSized, sleep, waitFor } from "./_harness.tsx";
@@ -25,7 +25,7 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   let lines = text.split("\n");
   assert.equal(
     lines[0].trimEnd(),
-    " 1 Live   2 Sessions  [3 Survey]  4 Tracks" + " ".repeat(24) + "? help  q quit",
+    "1 Live 2 Sessions [3 Survey] 4 Tracks 5 Analysis 6 Bests" + " ".repeat(10) + "? help  q quit",
   );
   assert.equal(lines[1], "Survey stopped                           No map: label the circuit (t).");
   assert.equal(lines[2].trimEnd(), "Circuit  (unlabelled)");
@@ -108,6 +108,7 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
     cols: 39,
     rows: 20,
     car: { x: last.posX, z: last.posZ },
+    driven: await app.geometry.drivenLine("synthetic-seven"),
   });
   assert.ok(expected.car !== null, "the car is on the map");
   const mapOf = (t: string) => t.split("\n").slice(1, 21).map((l) => [...l].slice(41).join(""));
@@ -147,18 +148,97 @@ Deno.test("the map's car overlay matches the braille renderer's own marker", asy
   await feed(app, SURVEY_7);
   await app.survey.stop();
   const doc = await app.geometry.compiled("synthetic-seven");
+  // Half the survey's driven line: it reaches where the borders do not, and widens the frame.
+  const full = await app.geometry.drivenLine("synthetic-seven");
+  const driven = [full[0].slice(0, Math.floor(full[0].length / 2))];
   for (const [cols, rows] of [[39, 20], [80, 35], [12, 5]]) {
-    const map = baseMap(doc, cols, rows);
-    assert.deepEqual(map.lines, renderBrailleMap(doc, { cols, rows }).lines);
+    assert.deepEqual(baseMap(doc, cols, rows).lines, renderBrailleMap(doc, { cols, rows }).lines);
+    const map = baseMap(doc, cols, rows, driven);
+    assert.deepEqual(map.lines, renderBrailleMap(doc, { cols, rows, driven }).lines);
     // Every 500th position of the drive, and one far off the map.
     const spots = SURVEY_7.filter((_, i) => i % 500 === 0).map((f) => ({ x: f.posX, z: f.posZ }));
     spots.push({ x: 1e6, z: 1e6 });
     for (const car of spots) {
-      const want = renderBrailleMap(doc, { cols, rows, car });
+      const want = renderBrailleMap(doc, { cols, rows, car, driven });
       const cell = carCell(map, car.x, car.z);
       assert.deepEqual(cell, want.car, `${cols}x${rows} at ${car.x},${car.z}`);
       assert.deepEqual(withCar(map, cell), want.lines);
     }
   }
+  close();
+});
+
+/** The synthetic surveying lap's first `n` frames. */
+function surveyStart(n: number) {
+  return SURVEY_7.slice(0, n);
+}
+
+Deno.test("a survey stopped without a name keeps its cells and asks for the name; Enter saves", async () => {
+  const { app, close } = await memoryApp();
+  const r = renderSized(<AppView app={app} initialView="survey" />, 80, 24);
+  await waitFor(r.lastFrame, (t) => t.includes("Survey stopped"));
+  await sleep(50);
+  r.stdin.write("s");
+  await waitFor(r.lastFrame, (t) => t.includes("survey started: press t to label"));
+  await feed(app, surveyStart(3000));
+  const cells = app.survey.status().cells;
+  assert.ok(cells > 100, String(cells));
+  r.stdin.write("s");
+  // The figures are sampled 20 times a second: wait for them too.
+  let text = await waitFor(
+    r.lastFrame,
+    (t) => t.includes("cells kept") && t.includes("Stopped, waiting for a name"),
+  );
+  assert.ok(text.includes(`stopped: ${cells} cells kept; type the circuit's name to save them`));
+  assert.ok(text.includes("Stopped, waiting for a name"), text);
+  assert.ok(text.includes("Circuit name (saves the stopped run; Esc: later): "), text);
+  assert.equal(app.survey.pending, true);
+  // Esc puts the question off; the cells stay, and t asks again.
+  await sleep(50);
+  r.stdin.write(KEY.escape);
+  text = await waitFor(r.lastFrame, (t) => t.includes("the stopped run keeps its"));
+  assert.ok(text.includes(waitingText(cells)), text);
+  assert.ok(text.includes("t name and save the stopped run  d d discard it"), text);
+  assert.equal(app.survey.status().cells, cells);
+  r.stdin.write("t");
+  await waitFor(r.lastFrame, (t) => t.includes("Circuit name (saves the stopped run"));
+  await type(r.stdin, "Seven Later");
+  r.stdin.write(KEY.enter);
+  text = await waitFor(r.lastFrame, (t) => t.includes("stopped: saved run 1"));
+  const bundle = (await app.bundles.list()).find((b) => b.slug === "seven-later")!;
+  assert.ok(text.includes(`stopped: saved run 1 of "Seven Later", ${bundle.edges} cells in all`));
+  assert.equal(bundle.edges, cells);
+  assert.equal(app.survey.pending, false);
+  r.unmount();
+  await app.survey.flush();
+  close();
+});
+
+Deno.test("d pressed twice discards a stopped unnamed run; once only asks", async () => {
+  const { app, close } = await memoryApp();
+  await app.survey.start();
+  await feed(app, surveyStart(3000));
+  const cells = (await app.survey.stop()).cells;
+  const r = renderSized(<AppView app={app} initialView="survey" />, 80, 24);
+  await waitFor(r.lastFrame, (t) => t.includes("Stopped, waiting for a name"));
+  await sleep(50);
+  r.stdin.write("d");
+  await waitFor(r.lastFrame, (t) => t.includes("press d again"));
+  assert.equal(app.survey.pending, true);
+  // Another key in between: the next d asks again.
+  r.stdin.write("z");
+  await sleep(50);
+  r.stdin.write("d");
+  await waitFor(r.lastFrame, (t) => t.includes(`press d again to discard the ${cells} cells`));
+  r.stdin.write("d");
+  const text = await waitFor(
+    r.lastFrame,
+    (t) => t.includes("discarded the stopped run") && t.includes("Survey stopped"),
+  );
+  assert.ok(text.includes(`discarded the stopped run (${cells} cells)`), text);
+  assert.ok(text.includes("Survey stopped"), text);
+  assert.equal(app.survey.pending, false);
+  assert.deepEqual(await app.bundles.list(), []);
+  r.unmount();
   close();
 });

@@ -27,7 +27,9 @@ async function optionalBody(req: Request): Promise<unknown> {
 
 /**
  * GET /api/survey; POST /api/survey/start {track?, track_width_m?},
- * /api/survey/stop, /api/survey/track {track}, /api/survey/mark {side, kind?}.
+ * /api/survey/stop, /api/survey/track {track}, /api/survey/mark {side, kind?},
+ * /api/survey/discard. A run stopped without a circuit name stays pending
+ * (`pending: true`) until /track names and saves it or /discard drops it.
  */
 export function surveyRoutes(app: App): Hono {
   const r = new Hono();
@@ -37,6 +39,7 @@ export function surveyRoutes(app: App): Hono {
     async (c) => c.json(await app.survey.start(await optionalBody(c.req.raw))),
   );
   r.post("/survey/stop", async (c) => c.json(await app.survey.stop()));
+  r.post("/survey/discard", (c) => c.json(app.survey.discard()));
   r.post(
     "/survey/track",
     async (c) => c.json(await app.survey.setTrack(await readJsonBody(c.req.raw, MAX_SURVEY_BYTES))),
