@@ -1,6 +1,6 @@
 /**
- * Compiling a bundle at the 50,000-edge limit into geometry (issue 5,
- * target <= 400 ms). The bundle is a 10 km oval circuit, 12 m
+ * Compiling a bundle at the 50,000-edge limit into geometry (issue 19,
+ * target <= 100 ms; issue 5 asked for <= 400 ms). The bundle is a 10 km oval circuit, 12 m
  * wide, surveyed over and over: every pass lays a cell each metre of each
  * border, shifted sideways by up to 1.5 m (a deterministic jitter), so the
  * borders are bands of parallel traces, as repeated surveys leave them,
@@ -14,7 +14,7 @@ import type { Edge } from "../src/core/bundle/types.ts";
 import { compileBundle } from "../src/core/geometry/compile.ts";
 import { borderCells, bundleOf, ovalCentre } from "../tests/core/geometry/_cells.ts";
 
-const TARGET_MS = 400;
+const TARGET_MS = 100;
 const EDGES = 50_000;
 const OPTS = { compiledAt: "2026-11-21T12:00:00.000Z", appVersion: "bench" };
 
@@ -52,9 +52,9 @@ for (let i = 0; i < 5; i++) {
 times.sort((a, b) => a - b);
 const median = times[2];
 console.log(
-  `compile ${EDGES} edges: ${median.toFixed(0)} ms median (target ${TARGET_MS} ms); ` +
+  `compile 50k edges: ${median.toFixed(0)} ms (target <= ${TARGET_MS} ms) [median of 5; ` +
     `coverage L ${doc.coverage.L.pct} % R ${doc.coverage.R.pct} % road ${doc.coverage.road_pct} %, ` +
-    `${doc.road.length} quads`,
+    `${doc.road.length} quads]`,
 );
 
 Deno.bench(`compile a ${EDGES}-edge bundle (target <= ${TARGET_MS} ms)`, () => {

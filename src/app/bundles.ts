@@ -153,6 +153,9 @@ export class BundleService {
   async import(json: unknown, opts: ImportOptions = {}): Promise<BundleImportResult> {
     const track = opts.track === undefined ? undefined : validateTrackOverride(opts.track);
     const incoming = upgradeImported(validateBundle(json));
+    // The parsed body (tens of MB for a big bundle) is not needed past here;
+    // an async function would otherwise keep its parameter alive to the end.
+    json = undefined;
     const slug = slugify(track ?? incoming.meta.track);
     const now = this.#deps.now().toISOString();
     const { head, result } = await updateBundle<MergeResult>(this.#deps.kv, slug, (current) => {

@@ -11,6 +11,7 @@
  */
 import { NotFound } from "../core/errors.ts";
 import { compileBundle } from "../core/geometry/compile.ts";
+import { type DrivenLine, drivenLine } from "../core/geometry/driven_line.ts";
 import { renderMapSvg } from "../core/geometry/svg_map.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
 import { type BundleHead, getBundleHead, readBundle } from "../storage/bundles.ts";
@@ -34,6 +35,10 @@ export interface ListCoverage {
   road_pct: number;
   /** Both borders close into loops, so the percentages are of whole laps. */
   closed: boolean;
+  /** The left border closes into a loop, so left_pct is of a whole lap. */
+  closed_left: boolean;
+  /** The right border closes into a loop, so right_pct is of a whole lap. */
+  closed_right: boolean;
 }
 
 /** The handle of {@linkcode GeometryService.watch}. */
@@ -73,13 +78,28 @@ export class GeometryService {
 
   /**
    * The SVG map of the bundle stored under `slug` (see
-   * src/core/geometry/svg_map.ts), drawn from its current compile.
+   * src/core/geometry/svg_map.ts), drawn from its current compile with the
+   * bundle's driven line beneath the borders.
    *
    * @throws {BadRequest} for a non-canonical slug; {NotFound} when no bundle is stored.
    */
   async mapSvg(slug: string): Promise<string> {
     const entry = await this.#entryFor(slug);
-    return entry.svg ??= renderMapSvg(entry.doc).svg;
+    if (entry.svg !== undefined) return entry.svg;
+    const driven = await this.drivenLine(slug);
+    return entry.svg ??= renderMapSvg(entry.doc, { driven }).svg;
+  }
+
+  /**
+   * Where the survey drove on the circuit stored under `slug`, recovered
+   * from its border records (src/core/geometry/driven_line.ts).
+   *
+   * @throws {BadRequest} for a non-canonical slug; {NotFound} when no bundle is stored.
+   */
+  async drivenLine(slug: string): Promise<DrivenLine> {
+    const stored = await readBundle(this.#deps.kv, bundleSlug(slug));
+    if (stored === null) throw new NotFound(`no bundle for this track: ${slug}`);
+    return drivenLine(stored.doc.edges);
   }
 
   /**
@@ -110,6 +130,8 @@ export class GeometryService {
       right_pct: coverage.R.pct,
       road_pct: coverage.road_pct,
       closed: coverage.L.closed && coverage.R.closed,
+      closed_left: coverage.L.closed,
+      closed_right: coverage.R.closed,
     };
   }
 

@@ -304,7 +304,14 @@ Deno.test("reads: canonical slugs only, 404 for unknown, list rows from the head
         sources: 1,
         updated_at: "2026-11-21T12:00:01.000Z",
         official: null,
-        coverage: { left_pct: 0, right_pct: 0, road_pct: 0, closed: false },
+        coverage: {
+          left_pct: 0,
+          right_pct: 0,
+          road_pct: 0,
+          closed: false,
+          closed_left: false,
+          closed_right: false,
+        },
       },
       {
         slug: "test-ring",
@@ -314,7 +321,14 @@ Deno.test("reads: canonical slugs only, 404 for unknown, list rows from the head
         sources: 1,
         updated_at: "2026-11-21T12:00:00.000Z",
         official: null,
-        coverage: { left_pct: 0, right_pct: 0, road_pct: 0, closed: false },
+        coverage: {
+          left_pct: 0,
+          right_pct: 0,
+          road_pct: 0,
+          closed: false,
+          closed_left: false,
+          closed_right: false,
+        },
       },
     ]);
   });

@@ -299,7 +299,14 @@ Deno.test("import answers 200 with the report; list and GET serve the stored bun
       sources: 1,
       updated_at: NOW.toISOString(),
       official: null,
-      coverage: { left_pct: 100, right_pct: 0, road_pct: 0, closed: false },
+      coverage: {
+        left_pct: 100,
+        right_pct: 0,
+        road_pct: 0,
+        closed: false,
+        closed_left: false,
+        closed_right: false,
+      },
     }]);
 
     const got = await fetch(`${url}/api/track-bundles/test-ring`);

@@ -1,4 +1,6 @@
 import { strict as assert } from "node:assert";
+import { createHash } from "node:crypto";
+import { gunzipSync } from "node:zlib";
 import { Conflict } from "../../src/core/errors.ts";
 import { merge } from "../../src/core/bundle/merge.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
@@ -432,5 +434,140 @@ Deno.test("the start-up sweep deletes generations no head names, and nothing els
     assert.equal((await readBundle(kv, "test-ring"))!.doc.edges.length, 3);
     assert.equal((await readBundle(kv, "other-ring"))!.doc.edges.length, 2);
     assert.equal(await sweepOrphanBundleChunks(kv), 0);
+  });
+});
+
+/** The stored chunks of `slug`'s current generation, joined. */
+async function storedChunks(kv: Deno.Kv, slug: string): Promise<Uint8Array> {
+  const head = (await getBundleHead(kv, slug))!;
+  const parts: Uint8Array[] = [];
+  for await (const e of kv.list<Uint8Array>({ prefix: ["bundle_chunk", slug, head.generation] })) {
+    parts.push(e.value);
+  }
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Rewrites the current generation of `slug` with `doc` (any JSON) in place,
+ * under the same generation and head, keeping the head's checksum: damage
+ * that still decompresses and parses, which only the checksum can tell.
+ */
+async function tamper(kv: Deno.Kv, slug: string, doc: unknown): Promise<void> {
+  const head = (await getBundleHead(kv, slug))!;
+  const prefix = ["bundle_chunk", slug, head.generation];
+  for await (const e of kv.list({ prefix })) await kv.delete(e.key);
+  const chunks = await writeBlob(kv, prefix, jsonBytes(doc), { level: 1 });
+  await kv.set(bundleHeadKey(slug), { ...head, chunks: { ...chunks, sha256: head.chunks.sha256 } });
+}
+
+Deno.test("a written generation carries the SHA-256 of its chunks", async () => {
+  await withKv(async (kv) => {
+    const { head } = await mergeIn(
+      kv,
+      "test-ring",
+      syntheticBundle({
+        cells: 3_000,
+        sources: [ME, FRIEND],
+        runs: 6,
+        seed: 3,
+        track: "Test Ring",
+      }),
+    );
+    const bytes = await storedChunks(kv, "test-ring");
+    assert.equal(head.chunks.sha256, createHash("sha256").update(bytes).digest("hex"));
+    assert.equal(bytes.byteLength, head.chunks.bytes);
+    // The chunks are gzip of the canonical JSON, in members of 2,000 edges, whose size the head records.
+    const text = new TextDecoder().decode(gunzipSync(bytes));
+    assert.equal(new TextEncoder().encode(text).byteLength, head.json_bytes);
+    assert.equal(text, serialiseBundle((await readBundle(kv, "test-ring"))!.doc));
+  });
+});
+
+Deno.test("a tampered stored chunk is caught by its checksum: the read re-validates in full", async () => {
+  await withKv(async (kv) => {
+    await mergeIn(kv, "test-ring", v4Doc(2));
+    const liar = JSON.parse(serialiseBundle((await readBundle(kv, "test-ring"))!.doc));
+    // A stored derived value that lies: the votes say auto.
+    liar.edges[0].kind = "wall";
+    liar.meta.runs = 999;
+    // Same process, same handle: the generation just written is also held in memory.
+    await tamper(kv, "test-ring", liar);
+    const read = (await readBundle(kv, "test-ring"))!;
+    assert.deepEqual(read.doc.edges.map((e) => e.kind), ["auto", "auto"]);
+    assert.equal(read.doc.meta.runs, 4);
+
+    // Damage the validation refuses is reported, not served.
+    liar.edges[1].votes = {};
+    await tamper(kv, "test-ring", liar);
+    await assert.rejects(readBundle(kv, "test-ring"), (err: Error) => {
+      assert.ok(err instanceof BundleCorrupt);
+      assert.match(err.message, /fails validation: \$\.edges\[1\]\.votes/);
+      return true;
+    });
+  });
+});
+
+Deno.test("a checksum that matches is believed, one that does not or is missing is not", async () => {
+  await withKv(async (kv) => {
+    await mergeIn(kv, "test-ring", v4Doc(2));
+    // Written by another writer (another process): nothing held in memory for it.
+    await mergeIn(kv, "other-ring", v4Doc(1, { track: "Other Ring" }));
+    const doc = JSON.parse(serialiseBundle((await readBundle(kv, "test-ring"))!.doc));
+    doc.edges[0].kind = "wall";
+    const head = (await getBundleHead(kv, "test-ring"))!;
+    const prefix = ["bundle_chunk", "test-ring", head.generation];
+    for await (const e of kv.list({ prefix })) await kv.delete(e.key);
+    // The lie with its own, matching checksum: as if this module had written it.
+    const signed = await writeBlob(kv, prefix, jsonBytes(doc), { level: 1, checksum: true });
+    await kv.set(bundleHeadKey("test-ring"), { ...head, chunks: signed });
+    assert.equal((await readBundle(kv, "test-ring"))!.doc.edges[0].kind, "wall");
+    // The same chunks with the checksum gone (a generation written before checksums): re-validated.
+    const { sha256: _, ...unsigned } = signed;
+    await kv.set(bundleHeadKey("test-ring"), { ...head, chunks: unsigned });
+    assert.equal((await readBundle(kv, "test-ring"))!.doc.edges[0].kind, "auto");
+    // A wrong checksum: re-validated.
+    await kv.set(bundleHeadKey("test-ring"), {
+      ...head,
+      chunks: { ...signed, sha256: "0".repeat(64) },
+    });
+    assert.equal((await readBundle(kv, "test-ring"))!.doc.edges[0].kind, "auto");
+  });
+});
+
+Deno.test("a flipped byte in a stored chunk is reported as BundleCorrupt", async () => {
+  await withKv(async (kv) => {
+    const { head } = await mergeIn(kv, "test-ring", v4Doc(3));
+    const key = ["bundle_chunk", "test-ring", head.generation, head.chunks.chunks - 1];
+    const chunk = (await kv.get<Uint8Array>(key)).value!;
+    const flipped = chunk.slice();
+    // The last byte is part of the gzip trailer's length: gunzip refuses it.
+    flipped[flipped.length - 1] ^= 0xff;
+    await kv.set(key, flipped);
+    await assert.rejects(readBundle(kv, "test-ring"), BundleCorrupt);
+  });
+});
+
+Deno.test("a read of the generation just written returns it as written, equal to a read from the store", async () => {
+  const raw = syntheticBundle({
+    cells: 2_000,
+    sources: [ME, FRIEND],
+    runs: 6,
+    seed: 9,
+    track: "Test Ring",
+  });
+  await withKv(async (kv) => {
+    await mergeIn(kv, "test-ring", raw);
+    const held = (await readBundle(kv, "test-ring"))!.doc;
+    await mergeIn(kv, "other-ring", v4Doc(1, { track: "Other Ring" }));
+    const fromStore = (await readBundle(kv, "test-ring"))!.doc;
+    assert.notEqual(held, fromStore);
+    assert.deepEqual(held, fromStore);
+    assert.equal(JSON.stringify(held), JSON.stringify(fromStore));
   });
 });

@@ -53,8 +53,15 @@ async function stream(
   await app.live.flush();
 }
 
-/** The live view's speed line for `frame`. */
-const speedOf = (frame: Frame) => `Speed ${String(Math.round(frame.speed * 3.6)).padStart(3)} km/h`;
+/**
+ * The live view's speed line for `frame`: whole km/h of the live frame's
+ * `speed_kmh`, which the frame source gives to 0.1 km/h (both faces show the
+ * same number, so the view rounds the frame's value, not the packet's).
+ */
+const speedOf = (frame: Frame) => {
+  const kmh = Math.round(Math.round(frame.speed * 3.6 * 10) / 10);
+  return `Speed ${String(kmh).padStart(3)} km/h`;
+};
 
 for (const [count, label] of [[600, "60 Hz"], [6000, "600 Hz"]] as const) {
   Deno.test({

@@ -12,14 +12,11 @@ import type { Side } from "./types.ts";
  * 1.5 -> 2, 2.5 -> 2, -0.5 -> 0). Never returns -0.
  */
 export function roundHalfEven(value: number): number {
-  const floor = Math.floor(value);
-  // Exact for every finite double: the fraction of a float is representable.
-  const fraction = value - floor;
-  let rounded: number;
-  if (fraction > 0.5) rounded = floor + 1;
-  else if (fraction < 0.5) rounded = floor;
-  else rounded = floor % 2 === 0 ? floor : floor + 1;
-  return rounded === 0 ? 0 : rounded;
+  const rounded = Math.round(value);
+  // Math.round takes halves up; a half is exactly 0.5 below its result (the
+  // difference of two doubles this close is exact), and goes to the even side.
+  const even = rounded - value === 0.5 && rounded % 2 !== 0 ? rounded - 1 : rounded;
+  return even === 0 ? 0 : even;
 }
 
 const SPAN = 2 * 10_000_000 + 1;

@@ -7,7 +7,9 @@
  * @module
  */
 import { ImportRejected } from "../errors.ts";
-import { cellKey, pointKey } from "./cell.ts";
+import { pointKey } from "./cell.ts";
+import { CellIndex } from "./cell_index.ts";
+import { isNormalised, markNormalised } from "./normalised.ts";
 import { resolveKind } from "./kind.ts";
 import { MAX_EDGES, MAX_FINISH_CROSSINGS, RUN_LIMIT } from "./limits.ts";
 import type { BundleV4, Corner, Edge, FinishCrossing, Official, Section } from "./types.ts";
@@ -158,20 +160,18 @@ export function merge(
   opts: MergeOptions,
 ): MergeResult {
   const edges: Edge[] = [];
-  const index = new Map<number, number>();
-  const fold = (edge: Edge) => {
-    const key = cellKey(edge.x, edge.z, edge.side);
-    const at = index.get(key);
-    if (at === undefined) {
-      index.set(key, edges.length);
-      edges.push(resolved(edge));
-    } else {
-      edges[at] = mergeEdge(edges[at], edge);
-    }
+  const index = new CellIndex((local?.edges.length ?? 0) + incoming.edges.length);
+  // A normalised document's kinds are already resolved from its votes.
+  const fold = (edge: Edge, trusted: boolean) => {
+    const at = index.setIfAbsent(edge.x, edge.z, edge.side, edges.length);
+    if (at < 0) edges.push(trusted ? edge : resolved(edge));
+    else edges[at] = mergeEdge(edges[at], edge);
   };
-  for (const edge of local?.edges ?? []) fold(edge);
+  const localTrusted = local !== null && isNormalised(local);
+  const incomingTrusted = isNormalised(incoming);
+  for (const edge of local?.edges ?? []) fold(edge, localTrusted);
   const edgesBefore = edges.length;
-  for (const edge of incoming.edges) fold(edge);
+  for (const edge of incoming.edges) fold(edge, incomingTrusted);
   if (edges.length > MAX_EDGES) {
     throw new ImportRejected({
       path: "$.edges",
@@ -181,9 +181,15 @@ export function merge(
   }
 
   const maxRuns = mergeSourceRuns(local?.meta.source_runs ?? {}, incoming.meta.source_runs);
-  const sourceRuns = opts.reconcileRuns === false
-    ? reconcileSourceRuns(maxRuns, [])
-    : reconcileSourceRuns(maxRuns, edges);
+  // Every merged vote's last_run is the larger of the two documents' entries
+  // for it, so the merged watermarks are those of the documents; a
+  // normalised document's are covered by its own counters, already in maxRuns.
+  let scan: readonly Edge[] = [];
+  if (opts.reconcileRuns !== false) {
+    if (local !== null && !localTrusted) scan = local.edges;
+    if (!incomingTrusted) scan = scan.length === 0 ? incoming.edges : scan.concat(incoming.edges);
+  }
+  const sourceRuns = reconcileSourceRuns(maxRuns, scan);
   const runs = sumRuns(sourceRuns);
   if (runs > RUN_LIMIT) {
     throw new ImportRejected({
@@ -216,6 +222,7 @@ export function merge(
     corners: copyCorners(corners ?? incoming.corners),
     sections: copySections(sections ?? incoming.sections),
   };
+  if (opts.reconcileRuns !== false) markNormalised(merged);
   return {
     merged,
     report: {
