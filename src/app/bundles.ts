@@ -76,8 +76,8 @@ export interface ImportOptions {
 
 /** What the bundle service calls on the other services. */
 export interface BundleServices {
-  /** The coverage of each listed bundle. */
-  geometry: Pick<GeometryService, "coverage">;
+  /** The coverage of each listed bundle; imports wait for {@linkcode GeometryService.rebuilt}. */
+  geometry: Pick<GeometryService, "coverage" | "rebuilt">;
   /** Edits refuse a bundle a running survey saves to. */
   survey: Pick<SurveyService, "slug">;
 }
@@ -156,6 +156,10 @@ export class BundleService {
     // The parsed body (tens of MB for a big bundle) is not needed past here;
     // an async function would otherwise keep its parameter alive to the end.
     json = undefined;
+    // A geometry rebuild still under way from an earlier change (the previous of
+    // back-to-back imports) finishes first: its compile, and the memory it and that
+    // change leave behind, then never add to this merge's peak (a logger tidies then).
+    await this.#geometry.rebuilt();
     const slug = slugify(track ?? incoming.meta.track);
     const now = this.#deps.now().toISOString();
     const { head, result } = await updateBundle<MergeResult>(this.#deps.kv, slug, (current) => {

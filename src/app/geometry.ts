@@ -60,6 +60,10 @@ export class GeometryService {
   readonly #deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">;
   readonly #memory = new Map<string, Entry>();
   readonly #building = new Map<string, Promise<Entry>>();
+  /** Rebuilds started by {@linkcode watch} and not yet finished. */
+  readonly #rebuilding = new Set<Promise<void>>();
+  /** Told, synchronously, each time the last rebuild under way finishes. */
+  readonly #onSettled = new Set<() => void>();
 
   /** A service over `deps.kv`; {@linkcode watch} follows `deps.bus`. */
   constructor(deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">) {
@@ -149,7 +153,7 @@ export class GeometryService {
    */
   watch(): BundleWatch {
     const { kv, bus, log } = this.#deps;
-    const running = new Set<Promise<void>>();
+    const running = this.#rebuilding;
     const unsubscribe = bus.subscribe((event) => {
       if (event.type !== "bundle") return;
       const task = (async () => {
@@ -162,11 +166,12 @@ export class GeometryService {
         }
       })();
       running.add(task);
-      task.finally(() => running.delete(task));
+      void task.then(() => {
+        running.delete(task);
+        if (running.size === 0) this.#settled();
+      });
     });
-    const idle = async () => {
-      while (running.size > 0) await Promise.all([...running]);
-    };
+    const idle = () => this.rebuilt();
     return {
       idle,
       stop: async () => {
@@ -174,6 +179,36 @@ export class GeometryService {
         await idle();
       },
     };
+  }
+
+  /**
+   * Resolves once every rebuild that {@linkcode watch} has started (before
+   * or while this waits) has finished; at once when none runs. A listener
+   * subscribed to the bus after the watch sees the rebuild of the event it
+   * is told of already started, so waiting here follows that rebuild.
+   */
+  async rebuilt(): Promise<void> {
+    while (this.#rebuilding.size > 0) await Promise.all([...this.#rebuilding]);
+  }
+
+  /**
+   * Calls `fn` each time the rebuilds under way (see {@linkcode watch}) all
+   * finish, synchronously, before anything waiting in {@linkcode rebuilt}
+   * resumes; returns the function that stops it. A throwing `fn` is logged.
+   */
+  onRebuilt(fn: () => void): () => void {
+    this.#onSettled.add(fn);
+    return () => this.#onSettled.delete(fn);
+  }
+
+  #settled(): void {
+    for (const fn of this.#onSettled) {
+      try {
+        fn();
+      } catch (err) {
+        this.#deps.log.error("a listener of geometry rebuilds failed", err);
+      }
+    }
   }
 
   #remember(slug: string, entry: Entry): Entry {

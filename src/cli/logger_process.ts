@@ -127,8 +127,15 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
     app.attachTelemetry(udp);
     // A stored lap leaves garbage the engine is slow to give back (see memory_tidy.ts).
     const tidy = memoryTidy();
+    // So does a bundle import, tens of MB of it. A tidy as soon as it has answered (the
+    // next import waits for the geometry rebuild this one started) keeps back-to-back
+    // imports from piling it up: 511 MB over idle before, 246-251 MB (docs/performance.md).
+    const importTidy = memoryTidy({ delayMs: 0 });
+    // The rebuild's own garbage goes with the next lap-style tidy, so an idle logger gives it back.
+    const stopImportTidy = app.geometry.onRebuilt(() => tidy.request());
     const stopTidy = app.bus.subscribe((event) => {
       if (event.type === "lap") tidy.request();
+      if (event.type === "bundle" && event.reason === "import") importTidy.request();
     });
     let closing: Promise<void> | null = null;
     return {
@@ -139,6 +146,8 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
         closing ??= (async () => {
           stopTidy();
           tidy.stop();
+          importTidy.stop();
+          stopImportTidy();
           await app.shutdown();
           await http!.close();
           // Folds the write-ahead log in, so a clean stop leaves only the database file.

@@ -9,6 +9,58 @@ import { BadRequest, TooLarge } from "../core/errors.ts";
 /** Largest accepted body for document imports: 64 MiB. */
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 
+/** The announced size when it is a usable hint (a whole number within the limit), else null. */
+function declaredSize(declared: string | null, limit: number): number | null {
+  if (declared === null || !/^\d+$/.test(declared)) return null;
+  const size = Number(declared);
+  return size <= limit ? size : null;
+}
+
+/**
+ * Every byte of `body`, refusing once more than `limit` arrive. Each chunk
+ * is copied into one growing buffer as it arrives and let go, so a big
+ * upload is held about once rather than as chunks plus their joined copy;
+ * an announced size sizes the buffer up front (a wrong one only costs a
+ * regrowth, the bytes are what arrived).
+ */
+async function readLimited(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  hint: number | null,
+): Promise<Uint8Array> {
+  let buffer = new Uint8Array(hint ?? 64 * 1024);
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > limit) {
+      await reader.cancel();
+      throw new TooLarge(`body is over the ${limit}-byte limit`);
+    }
+    if (size + value.byteLength > buffer.byteLength) {
+      const grown = new Uint8Array(
+        Math.min(limit, Math.max(size + value.byteLength, buffer.byteLength * 2)),
+      );
+      grown.set(buffer.subarray(0, size));
+      buffer = grown;
+    }
+    buffer.set(value, size);
+    size += value.byteLength;
+  }
+  return buffer.subarray(0, size);
+}
+
+/** The body's text; refuses an empty body or one that is not UTF-8. */
+function utf8Text(bytes: Uint8Array): string {
+  if (bytes.byteLength === 0) throw new BadRequest("request body is empty");
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new BadRequest("body is not valid UTF-8");
+  }
+}
+
 /**
  * Reads `req`'s body as JSON, refusing with {@linkcode TooLarge} as soon as
  * more than `limit` bytes are announced or received, and with
@@ -20,32 +72,8 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
     throw new TooLarge(`body of ${declared} bytes is over the ${limit}-byte limit`);
   }
   if (!req.body) throw new BadRequest("request body is empty");
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new TooLarge(`body is over the ${limit}-byte limit`);
-    }
-    parts.push(value);
-  }
-  if (size === 0) throw new BadRequest("request body is empty");
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    bytes.set(p, at);
-    at += p.byteLength;
-  }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new BadRequest("body is not valid UTF-8");
-  }
+  // The bytes live only in utf8Text's frame: they can go while the text is parsed.
+  const text = utf8Text(await readLimited(req.body, limit, declaredSize(declared, limit)));
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -409,3 +409,30 @@ Deno.test("ten concurrent imports of one circuit end as the sequential imports w
     assert.equal(serialiseBundle(stored), serialiseBundle(expected!));
   });
 });
+
+Deno.test("with geometry watched, an import's rebuild ends before the next import merges, and onRebuilt hears it", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const app = await createApp({ kv, watchGeometry: true });
+  const order: string[] = [];
+  const stop = app.geometry.onRebuilt(() => order.push("rebuilt"));
+  app.bus.subscribe((e) => {
+    if (e.type === "bundle") order.push(`bundle ${e.reason}`);
+  });
+  try {
+    const doc = syntheticBundle({ cells: 2_000, sources: [ME], runs: 3, seed: 5 });
+    const first = app.bundles.import(clone(doc));
+    await first;
+    // The first import's rebuild is under way; the second import waits for it.
+    const second = await app.bundles.import(clone(doc));
+    await app.geometry.rebuilt();
+    assert.deepEqual(order, ["bundle import", "rebuilt", "bundle import", "rebuilt"]);
+    assert.equal((await app.geometry.compiled(second.slug))._bundle_identity[0], second.generation);
+    stop();
+    await app.bundles.import(clone(doc));
+    await app.geometry.rebuilt();
+    assert.equal(order.length, 5);
+  } finally {
+    await app.shutdown();
+    kv.close();
+  }
+});

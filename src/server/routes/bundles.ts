@@ -29,8 +29,9 @@ export function bundleRoutes(app: App, opts: BundleRouteOptions = {}): Hono {
   });
   r.post("/track-bundles/import", async (c) => {
     const track = c.req.query("track");
-    const json = await readJsonBody(c.req.raw, limit);
-    return c.json(await app.bundles.import(json, { track }));
+    // Passed straight on, so the route holds no reference to the parsed body while the import
+    // runs: the service drops its own once validated, and the 27 MB document can be collected.
+    return c.json(await app.bundles.import(await readJsonBody(c.req.raw, limit), { track }));
   });
   return r;
 }

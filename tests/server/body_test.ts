@@ -1,0 +1,76 @@
+/**
+ * Reading request bodies: exact bytes whatever the chunking or the announced
+ * size, and the size limit enforced with its exact errors.
+ */
+import { strict as assert } from "node:assert";
+import { readJsonBody } from "../../src/server/body.ts";
+import { BadRequest, TooLarge } from "../../src/core/errors.ts";
+
+/** A POST whose body arrives in `chunks`, with `length` as content-length when given. */
+function request(chunks: Uint8Array[], length?: number): Request {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const c of chunks) controller.enqueue(c);
+      controller.close();
+    },
+  });
+  const headers = length === undefined ? undefined : { "content-length": String(length) };
+  return new Request("http://x/", { method: "POST", body, headers });
+}
+
+/** `text` as UTF-8, cut into pieces of `size` bytes. */
+function pieces(text: string, size: number): Uint8Array[] {
+  const bytes = new TextEncoder().encode(text);
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.slice(i, i + size));
+  return out;
+}
+
+const DOC = {
+  name: "Nürburgring – Nordschleife 🏁",
+  values: Array.from({ length: 30_000 }, (_, i) => i * 1.5),
+};
+const TEXT = JSON.stringify(DOC);
+const BYTES = new TextEncoder().encode(TEXT).byteLength;
+
+Deno.test("a body in many chunks, announced or not, or announced wrongly, parses to the same value", async () => {
+  for (const size of [1, 7, 4096, 65_536, 1 << 20]) {
+    assert.deepEqual(await readJsonBody(request(pieces(TEXT, size)), 1 << 24), DOC);
+    assert.deepEqual(await readJsonBody(request(pieces(TEXT, size), BYTES), 1 << 24), DOC);
+    assert.deepEqual(await readJsonBody(request(pieces(TEXT, size), 10), 1 << 24), DOC);
+  }
+});
+
+Deno.test("a body one byte over the limit is refused while streaming, with its message", async () => {
+  await assert.rejects(
+    () => readJsonBody(request(pieces(TEXT, 1000)), BYTES - 1),
+    (err: unknown) =>
+      err instanceof TooLarge && err.message === `body is over the ${BYTES - 1}-byte limit`,
+  );
+  // Exactly at the limit is accepted.
+  assert.deepEqual(await readJsonBody(request(pieces(TEXT, 1000)), BYTES), DOC);
+});
+
+Deno.test("an announced size over the limit is refused before reading", async () => {
+  await assert.rejects(
+    () => readJsonBody(request(pieces("{}", 2), 101), 100),
+    (err: unknown) =>
+      err instanceof TooLarge && err.message === "body of 101 bytes is over the 100-byte limit",
+  );
+});
+
+Deno.test("empty, non-UTF-8 and non-JSON bodies are refused with their messages", async () => {
+  await assert.rejects(
+    () => readJsonBody(request([]), 100),
+    (err: unknown) => err instanceof BadRequest && err.message === "request body is empty",
+  );
+  await assert.rejects(
+    () => readJsonBody(request([new Uint8Array([0x7b, 0xff, 0x7d])], 3), 100),
+    (err: unknown) => err instanceof BadRequest && err.message === "body is not valid UTF-8",
+  );
+  await assert.rejects(
+    () => readJsonBody(request(pieces('{"a":', 2)), 100),
+    (err: unknown) =>
+      err instanceof BadRequest && err.message.startsWith("body is not valid JSON: "),
+  );
+});
