@@ -11,6 +11,15 @@
  * drive with no client gives the baseline (recording, naming, frames). The
  * figure is printed before the Deno.bench table.
  *
+ * Then one client that stops reading (issue 17: dropped within 5 s): a raw
+ * TCP connection sends GET /api/live?hz=60 and never reads while frames
+ * flow at 60 a second of wall time; printed is the wall time from its
+ * stream opening to the server dropping it, how many bytes were still in
+ * flight to it (what it could read after the drop), and when the server's
+ * side of the connection first showed the kernel's zero-window probe timer
+ * (/proc/net/tcp, Linux), the first sign visible to the server that the
+ * client stopped reading.
+ *
  * Knob: LIVE_BENCH_SECONDS (console seconds per run, default 20).
  *
  * @module
@@ -106,6 +115,86 @@ function splitLines(): TransformStream<string, string> {
   });
 }
 
+/** Seconds from a stalled client's stream opening to its drop (null: not within `maxS`). */
+async function stalledDrop(
+  maxS: number,
+): Promise<{ dropS: number | null; inFlight: number; zeroWindowS: number | null }> {
+  const stallFrames: Frame[] = [];
+  for (const f of syntheticFrames({ seed: 7, laps: 3 })) {
+    stallFrames.push(f);
+    if (stallFrames.length >= maxS * 60) break;
+  }
+  const kv = await Deno.openKv(":memory:");
+  const app = await createApp({ kv });
+  const server = startHttp(app, { hostname: "127.0.0.1", port: 0 });
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+  let probe: ReturnType<typeof setInterval> | undefined;
+  try {
+    await conn.write(
+      new TextEncoder().encode("GET /api/live?hz=60 HTTP/1.1\r\nhost: bench\r\n\r\n"),
+    );
+    while (server.live.stats().clients < 1) await new Promise((r) => setTimeout(r, 5));
+    const t0 = performance.now();
+    const clientPort = (conn.localAddr as Deno.NetAddr).port;
+    let zeroWindowS: number | null = null;
+    probe = setInterval(() => {
+      if (zeroWindowS === null && zeroWindowProbing(server.port, clientPort)) {
+        zeroWindowS = (performance.now() - t0) / 1000;
+      }
+    }, 100);
+    let i = 0;
+    let dropS: number | null = null;
+    while (i < stallFrames.length) {
+      const due = Math.min(
+        stallFrames.length,
+        Math.floor((performance.now() - t0) * 60 / 1000) + 1,
+      );
+      while (i < due) app.live.ingest(stallFrames[i++]);
+      if (server.live.stats().dropped > 0) {
+        dropS = (performance.now() - t0) / 1000;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 1000 / 60));
+    }
+    clearInterval(probe);
+    let inFlight = 0;
+    if (dropS !== null) {
+      const buf = new Uint8Array(65536);
+      try {
+        for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) inFlight += n;
+      } catch {
+        // Reset by the server after what was in flight.
+      }
+    }
+    return { dropS, inFlight, zeroWindowS };
+  } finally {
+    clearInterval(probe);
+    try {
+      conn.close();
+    } catch {
+      // Already closed.
+    }
+    await server.close();
+    await app.shutdown();
+    kv.close();
+  }
+}
+
+/** Whether the server's side of the connection to `clientPort` has the zero-window probe timer (4) armed. */
+function zeroWindowProbing(serverPort: number, clientPort: number): boolean {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync("/proc/net/tcp");
+  } catch {
+    return false;
+  }
+  return text.split("\n").slice(1).some((line) => {
+    const f = line.trim().split(/\s+/);
+    return f.length > 5 && Number.parseInt(f[1].split(":")[1], 16) === serverPort &&
+      Number.parseInt(f[2].split(":")[1], 16) === clientPort && f[5].startsWith("04:");
+  });
+}
+
 const consoleSeconds = frames.length / 60;
 const base = await drive(0);
 const full = await drive(CLIENTS);
@@ -115,6 +204,16 @@ console.log(
   `live stream ${CLIENTS} clients x ${HZ} Hz: ${pct(full.cpuUs)} % of a core ` +
     `(${pct(base.cpuUs)} % with no client; ${frames.length} frames, ${consoleSeconds} s of ` +
     `console time; frames per client ${got}, ${full.dropped} dropped, ${full.outOfOrder} out of order)`,
+);
+
+const STALL_MAX_S = 150;
+const stall = await stalledDrop(STALL_MAX_S);
+console.log(
+  `stalled client dropped after ${
+    stall.dropS === null ? `more than ${STALL_MAX_S}` : stall.dropS.toFixed(1)
+  } s (target <= 5 s; ${stall.inFlight} bytes still in flight to it; zero-window probing from ${
+    stall.zeroWindowS === null ? "never" : `${stall.zeroWindowS.toFixed(1)} s`
+  })`,
 );
 
 // The per-frame encoding every client's message shares (done once per frame, not per client).

@@ -26,6 +26,11 @@ import { strategyRoutes } from "./routes/strategy.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { surveyRoutes } from "./routes/survey.ts";
 import { bundleAuthoringRoutes } from "./routes/bundle_authoring.ts";
+import {
+  limitListenerSendBuffer,
+  type SendBuffer,
+  WANTED_SEND_BUFFER_BYTES,
+} from "./tcp_send_buffer.ts";
 
 /** HTTP options beyond the address. */
 export interface HttpOptions {
@@ -98,6 +103,8 @@ export interface HttpServer {
   events: EventStreams;
   /** The clients of GET /api/live. */
   live: LiveStreams;
+  /** The send buffer every accepted connection inherits from the listener (see tcp_send_buffer.ts). */
+  sendBuffer: SendBuffer;
   /** Stops accepting and waits for open requests to finish. */
   close(): Promise<void>;
 }
@@ -115,12 +122,19 @@ export function startHttp(
     (req, info) => http.fetch(req, { remoteAddr: info.remoteAddr }),
   );
   const addr = server.addr as Deno.NetAddr;
+  // A small fixed send buffer bounds what a stalled client holds in flight, so
+  // the live stream's queue sees it fall behind within seconds, not minutes.
+  const sendBuffer = limitListenerSendBuffer(addr.port, WANTED_SEND_BUFFER_BYTES);
+  if (sendBuffer.send_buffer_bytes === null) {
+    app.log.warn(`HTTP send buffer left to the platform: ${sendBuffer.note}`);
+  }
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   return {
     url: `http://${host}:${addr.port}`,
     port: addr.port,
     events,
     live,
+    sendBuffer,
     close: () => {
       // Open event streams would otherwise hold the shutdown forever.
       events.closeAll();
