@@ -20,7 +20,7 @@ import { compareLaps } from "../core/analysis/compare.ts";
 import { consistency } from "../core/analysis/consistency.ts";
 import { cornerReport } from "../core/analysis/corner_report.ts";
 import { traceOf } from "../core/analysis/lap_trace.ts";
-import { type BundleMarks, sectorPlan } from "../core/analysis/sector_plan.ts";
+import { sectorPlan } from "../core/analysis/sector_plan.ts";
 import { combineSectorBests, lapSectorTimes } from "../core/analysis/sectors.ts";
 import { DEFAULT_CONSISTENCY_LAPS, MAX_CONSISTENCY_LAPS } from "../core/analysis/consistency.ts";
 import type {
@@ -92,7 +92,7 @@ interface LoadedLap {
 /** What the analysis service calls on the other services. */
 export interface AnalysisServices {
   /** The circuit's bundle, for its authored corners and sections. */
-  bundles: Pick<BundleService, "get">;
+  bundles: Pick<BundleService, "marks">;
 }
 
 /** The answers of `/api/analysis/*` over stored laps. */
@@ -151,7 +151,7 @@ export class AnalysisService {
     sameCircuit(loaded, ["lap", "ref"]);
     const [mine] = loaded;
     const ref = refId === null ? null : loaded[wanted.indexOf(refId)].lap;
-    const marks = await this.#marks(circuitOf(mine.session.track_name));
+    const marks = await this.#bundles.marks(circuitOf(mine.session.track_name));
     return cornerReport(mine.lap, ref, marks?.corners ?? null);
   }
 
@@ -167,7 +167,7 @@ export class AnalysisService {
    */
   async sectors(query: RawQuery): Promise<SectorBests> {
     const { circuit, track, car } = circuitParams(parseQuery(sectorsQuerySchema, query));
-    const marks = await this.#marks(circuit);
+    const marks = await this.#bundles.marks(circuit);
     return await this.#overRanked(circuit, track, car, async (rows) => {
       // The plan is laid out on the fastest lap, as bestSectors does.
       const [fastest] = await this.#loadCounting(rows.slice(0, 1), circuit, car);
@@ -198,7 +198,7 @@ export class AnalysisService {
     lapIds: readonly number[],
   ): Promise<LapSectorTimes[]> {
     const circuit = slugify(track);
-    const marks = await this.#marks(circuit);
+    const marks = await this.#bundles.marks(circuit);
     return await this.#overRanked(circuit, track, car, async (rows) => {
       const [fastest] = await this.#loadCounting(rows.slice(0, 1), circuit, car);
       const plan = sectorPlan(traceOf(fastest.samples, `lap ${fastest.id}`), marks);
@@ -217,7 +217,7 @@ export class AnalysisService {
     const q = parseQuery(consistencyQuerySchema, query);
     const { circuit, track, car } = circuitParams(q);
     const n = q.n;
-    const marks = await this.#marks(circuit);
+    const marks = await this.#bundles.marks(circuit);
     return await this.#overRanked(circuit, track, car, async (rows) => {
       const laps = await this.#loadCounting(rows.slice(0, n), circuit, car);
       return consistency(laps, { n, corners: marks?.corners ?? null });
@@ -287,18 +287,6 @@ export class AnalysisService {
         if (!(err instanceof IndexMismatch) || attempt > 1) throw err;
       }
       if (attempt === 1) await rebuildLapIndex(this.#kv);
-    }
-  }
-
-  /** The authored corners and sections of a circuit's bundle; null when unnamed or without one. */
-  async #marks(circuit: string | null): Promise<BundleMarks | null> {
-    if (circuit === null) return null;
-    try {
-      const doc = await this.#bundles.get(circuit);
-      return { corners: doc.corners, sections: doc.sections };
-    } catch (err) {
-      if (err instanceof NotFound) return null;
-      throw err;
     }
   }
 }

@@ -9,6 +9,7 @@
  */
 import { bundleCleanupWarnings } from "./log.ts";
 import { NotFound } from "../core/errors.ts";
+import type { BundleMarks } from "../core/analysis/sector_plan.ts";
 import { merge, type MergeResult } from "../core/bundle/merge.ts";
 import { canonicalBundle } from "../core/bundle/serialise.ts";
 import { slugify } from "../core/bundle/slug.ts";
@@ -126,6 +127,23 @@ export class BundleService {
     const stored = await readBundle(this.#deps.kv, bundleSlug(slug));
     if (stored === null) throw new NotFound(`no bundle for this track: ${slug}`);
     return stored.doc;
+  }
+
+  /**
+   * The authored corners and sections of circuit `slug`'s bundle, for the
+   * analysis engine; null when `slug` is null or no bundle is stored.
+   *
+   * @throws {BadRequest} for a non-canonical slug.
+   */
+  async marks(slug: string | null): Promise<BundleMarks | null> {
+    if (slug === null) return null;
+    try {
+      const doc = await this.get(slug);
+      return { corners: doc.corners, sections: doc.sections };
+    } catch (err) {
+      if (err instanceof NotFound) return null;
+      throw err;
+    }
   }
 
   /**

@@ -1,24 +1,14 @@
 /**
  * One live frame as every face shows it: the HTTP stream (`GET /api/live`)
  * and the terminal dashboard read the same object, so both show the same
- * numbers. Field names are the API's (snake_case). A leaf module of types.
+ * numbers. Field names are the API's (snake_case). A leaf module of types;
+ * the strategy's shapes are core's (src/core/analysis/strategy.ts).
  *
  * @module
  */
+import type { FuelStrategy, RaceStrategy } from "../core/analysis/strategy.ts";
 
-/** Fuel strategy from the current session's complete laps in the same car. */
-export interface FuelStrategy {
-  /** Complete green laps (no out-lap, no pit lap) the figures come from. */
-  laps_used: number;
-  /** Median fuel per lap (litres, or % charge for electric cars); null without laps. */
-  fuel_per_lap: number | null;
-  /** Median lap time of those laps, ms; null without laps. */
-  lap_time_ms: number | null;
-  /** Laps the fuel on board lasts; null without laps. */
-  laps_to_empty: number | null;
-  /** Minutes the fuel on board lasts; null without laps. */
-  minutes_to_empty: number | null;
-}
+export type { FuelStrategy, RaceStrategy };
 
 /** The gap to the reference lap and what it predicts. */
 export interface LiveDelta {
@@ -97,18 +87,4 @@ export interface LiveFrameSource {
   subscribe(hz: number, fn: (frame: LiveFrame) => void): () => void;
   /** The strategy for a race of `race_laps` laps or `race_minutes` minutes, from the live session. */
   strategy(race: { race_laps?: number; race_minutes?: number }): Promise<RaceStrategy>;
-}
-
-/** A race plan: when to pit, and whether the fuel on board finishes. */
-export interface RaceStrategy extends FuelStrategy {
-  /** The race length asked for. */
-  race: { laps: number | null; minutes: number | null };
-  /** Laps still to drive in that race from the current lap (estimated for a timed race). */
-  laps_remaining: number | null;
-  /** The fuel on board now. */
-  fuel: number | null;
-  /** True when the fuel on board lasts the race; null without laps. */
-  finishes: boolean | null;
-  /** The lap at the end of which to pit (the last lap the fuel lasts); null when no stop is needed or unknown. */
-  pit_on_lap: number | null;
 }

@@ -49,7 +49,7 @@ export interface LiveFrameServices {
   live: Pick<LiveService, "tap" | "epoch" | "session">;
   sessions: Pick<SessionService, "laps" | "lap" | "bests">;
   /** The circuit's bundle, for its authored corners and sections (the sector plan). */
-  bundles: Pick<BundleService, "get">;
+  bundles: Pick<BundleService, "marks">;
 }
 
 /** The reference lap as the frames use it. */
@@ -375,7 +375,7 @@ export class LiveFrameService implements LiveFrameSource {
     let bounds: Reference["bounds"] = null;
     try {
       const trace = traceOf(s, `lap ${id}`);
-      bounds = sectorBounds(trace, sectorPlan(trace, await this.#marks(circuit)));
+      bounds = sectorBounds(trace, sectorPlan(trace, await this.#bundles.marks(circuit)));
     } catch (err) {
       // A lap that never moves has no sectors; the gap still works.
       if (!(err instanceof BadRequest)) throw err;
@@ -388,17 +388,6 @@ export class LiveFrameService implements LiveFrameSource {
       dist: s.dist,
       bounds,
     };
-  }
-
-  async #marks(circuit: string | null) {
-    if (circuit === null) return null;
-    try {
-      const doc = await this.#bundles.get(circuit);
-      return { corners: doc.corners, sections: doc.sections };
-    } catch (err) {
-      if (err instanceof NotFound) return null;
-      throw err;
-    }
   }
 
   async #lapsOf(session: Session): Promise<LapSummary[]> {
