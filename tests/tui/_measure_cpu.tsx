@@ -2,7 +2,8 @@
  * Measures the dashboard's CPU cost: frames of the synthetic survey drive are
  * fed in-process at 60 Hz for a while with a view on screen (Ink drawing to
  * a terminal double of 80x24), and the process's CPU time is compared with
- * the same feed and no dashboard. Not a test (it takes `seconds` per run):
+ * the same feed and no dashboard. Three named race laps are stored first,
+ * so Analysis and Bests draw their charts and rows. Not a test (it takes `seconds` per run):
  *
  *   deno run -A tests/tui/_measure_cpu.tsx [seconds] [view...]
  *
@@ -15,11 +16,19 @@ import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import { FakeStdin, FakeStdout, memoryApp } from "./_harness.tsx";
 
 const seconds = Number(Deno.args[0] ?? 20);
-const views = Deno.args.slice(1).length ? Deno.args.slice(1) : ["none", "live", "survey", "tracks"];
+const views = Deno.args.slice(1).length
+  ? Deno.args.slice(1)
+  : ["none", "live", "sessions", "survey", "tracks", "analysis", "bests"];
 const drive = [...syntheticFrames({ seed: 7, laps: 2, mode: "survey" })];
+const race = [...syntheticFrames({ seed: 7, laps: 3, startPacketId: 5_000_000 })];
 
 async function run(view: string): Promise<{ cpuPct: number; frames: number; writes: number }> {
   const { app, close } = await memoryApp();
+  // Three race laps of the circuit first, named, so Analysis and Bests draw charts and rows.
+  for (const f of race) app.live.ingest(f);
+  await app.live.flush();
+  const raced = app.live.session;
+  if (raced) await app.sessions.rename(raced.id, "Synthetic Seven");
   // A saved survey, so the survey view has a map, and a running one that the feed goes into.
   await app.survey.start({ track: "Synthetic Seven" });
   for (const f of drive.slice(0, 12000)) app.live.ingest(f);
@@ -61,8 +70,7 @@ async function run(view: string): Promise<{ cpuPct: number; frames: number; writ
   const wall = performance.now() - t0;
   const writes = stdout.frames.length - writes0;
   instance?.unmount();
-  await app.survey.shutdown();
-  await app.live.flush();
+  await app.shutdown();
   close();
   return { cpuPct: (used.user + used.system) / 1000 / wall * 100, frames: total, writes };
 }
