@@ -10,6 +10,7 @@ import { cors } from "hono/cors";
 import { NotFound } from "../core/errors.ts";
 import type { App } from "../app/create_app.ts";
 import { problemResponse } from "./problem.ts";
+import { corsMethods } from "./cors_origin.ts";
 import { authorize } from "./auth.ts";
 import { statusRoutes } from "./routes/status.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
@@ -53,15 +54,18 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   const token = opts.token ?? null;
   http.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
   if (opts.cors) {
-    http.use(
-      "/api/*",
-      cors({
-        origin: opts.cors,
-        allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-        allowHeaders: ["authorization", "content-type"],
-        maxAge: 600,
-      }),
-    );
+    const methods = corsMethods(opts.cors);
+    const allow = cors({
+      origin: opts.cors,
+      allowMethods: methods,
+      allowHeaders: ["authorization", "content-type"],
+      maxAge: 600,
+    });
+    // A read-only origin gets no CORS headers on a change, so its page never reads the answer.
+    http.use("/api/*", (c, next) => {
+      const method = c.req.method === "OPTIONS" ? "GET" : c.req.method;
+      return methods.includes(method) ? allow(c, next) : next();
+    });
   }
   http.use("*", async (c, next) => {
     // Without a socket address (in-process calls) the caller is this process.

@@ -59,7 +59,9 @@ Deno.test("--cors allows exactly the configured origin", async () => {
 });
 
 Deno.test("canonicalOrigin accepts one serialised http(s) origin and nothing else", () => {
-  for (const ok of ["http://localhost:3000", "https://example.org", "http://127.0.0.1:8080"]) {
+  for (
+    const ok of ["http://localhost:3000", "https://example.org", "http://127.0.0.1:8080", "null"]
+  ) {
     assert.equal(canonicalOrigin(ok), ok);
   }
   for (
@@ -73,9 +75,40 @@ Deno.test("canonicalOrigin accepts one serialised http(s) origin and nothing els
       "HTTP://LOCALHOST",
       "ftp://example.org",
       "http://localhost:3000?x=1",
-      "null",
+      "Null",
     ]
   ) {
     assert.equal(canonicalOrigin(bad), null, bad);
   }
+});
+
+Deno.test("--cors null lets a page opened from a file read, and never change", async () => {
+  await withServer("null", async (url) => {
+    const live = await fetch(`${url}/api/strategy?race_laps=10`, { headers: { origin: "null" } });
+    await live.body?.cancel();
+    assert.equal(live.headers.get("access-control-allow-origin"), "null");
+
+    // A change gets no CORS headers, so the page cannot read its answer...
+    const change = await fetch(`${url}/api/survey/start`, {
+      method: "POST",
+      headers: { origin: "null", "content-type": "application/json" },
+      body: "{}",
+    });
+    await change.body?.cancel();
+    assert.equal(change.headers.get("access-control-allow-origin"), null);
+    // ...and a preflight offers it nothing but reads, so the browser never sends one.
+    const preflight = await fetch(`${url}/api/sessions/1`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "null",
+        "access-control-request-method": "DELETE",
+      },
+    });
+    await preflight.body?.cancel();
+    assert.equal(preflight.headers.get("access-control-allow-methods"), "GET,HEAD");
+
+    const other = await fetch(`${url}/api/sessions`, { headers: { origin: "http://evil.test" } });
+    await other.body?.cancel();
+    assert.equal(other.headers.get("access-control-allow-origin"), null);
+  });
 });
