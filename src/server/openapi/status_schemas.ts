@@ -72,8 +72,7 @@ export const statusSchema = z.strictObject({
     path: z.string().nullable(),
     data_bytes: count.nullable(),
     wal_bytes: count.nullable(),
-  }).meta({ description: "the store's file and its size; nulls for an in-memory store" })
-    .optional(),
+  }).meta({ description: "the store's file and its size; nulls for an in-memory store" }),
 });
 
 /** One message of `GET /api/events`: its `event:` is `type`, its `data:` the whole object. */
