@@ -18,7 +18,7 @@
  * flight to it (what it could read after the drop), and when the server's
  * side of the connection first showed the kernel's zero-window probe timer
  * (/proc/net/tcp, Linux), the first sign visible to the server that the
- * client stopped reading.
+ * client stopped reading (src/server/stalled_peers.ts drops it 1 s after).
  *
  * Knob: LIVE_BENCH_SECONDS (console seconds per run, default 20).
  *
@@ -30,6 +30,8 @@ import { createApp } from "../src/app/create_app.ts";
 import type { Frame } from "../src/core/gt7/frame.ts";
 import { syntheticFrames } from "../src/core/synthetic/drive.ts";
 import { startHttp } from "../src/server/http.ts";
+import { probing } from "../src/server/stalled_peers.ts";
+import { readTcpRows } from "../src/server/tcp_send_buffer.ts";
 
 const CLIENTS = 50;
 const HZ = 60;
@@ -138,7 +140,9 @@ async function stalledDrop(
     const clientPort = (conn.localAddr as Deno.NetAddr).port;
     let zeroWindowS: number | null = null;
     probe = setInterval(() => {
-      if (zeroWindowS === null && zeroWindowProbing(server.port, clientPort)) {
+      const rows = readTcpRows() ?? [];
+      const peer = { localPort: server.port, hostname: "127.0.0.1", port: clientPort };
+      if (zeroWindowS === null && probing(rows, peer)) {
         zeroWindowS = (performance.now() - t0) / 1000;
       }
     }, 100);
@@ -178,21 +182,6 @@ async function stalledDrop(
     await app.shutdown();
     kv.close();
   }
-}
-
-/** Whether the server's side of the connection to `clientPort` has the zero-window probe timer (4) armed. */
-function zeroWindowProbing(serverPort: number, clientPort: number): boolean {
-  let text: string;
-  try {
-    text = Deno.readTextFileSync("/proc/net/tcp");
-  } catch {
-    return false;
-  }
-  return text.split("\n").slice(1).some((line) => {
-    const f = line.trim().split(/\s+/);
-    return f.length > 5 && Number.parseInt(f[1].split(":")[1], 16) === serverPort &&
-      Number.parseInt(f[2].split(":")[1], 16) === clientPort && f[5].startsWith("04:");
-  });
 }
 
 const consoleSeconds = frames.length / 60;

@@ -45,8 +45,8 @@ export interface HttpOptions {
   live?: LiveStreams;
 }
 
-/** What Deno.serve hands Hono as its environment. */
-type Env = { Bindings: { remoteAddr?: Deno.NetAddr } };
+/** What Deno.serve hands Hono as its environment: the client's address and the server's port. */
+type Env = { Bindings: { remoteAddr?: Deno.NetAddr; localPort?: number } };
 
 /** Builds the Hono application for `app`. */
 export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
@@ -121,9 +121,11 @@ export function startHttp(
   const events = opts.events ?? new EventStreams(app.bus);
   const live = opts.live ?? new LiveStreams(app.frames, app.bus);
   const http = createHttpApp(app, { ...opts, events, live });
-  const server = Deno.serve(
+  const server: Deno.HttpServer<Deno.NetAddr> = Deno.serve(
     { hostname: opts.hostname, port: opts.port, onListen: () => {} },
-    (req, info) => http.fetch(req, { remoteAddr: info.remoteAddr }),
+    // The server's port lets GET /api/live find a client's connection in /proc.
+    (req, info): Response | Promise<Response> =>
+      http.fetch(req, { remoteAddr: info.remoteAddr, localPort: server.addr.port }),
   );
   const addr = server.addr as Deno.NetAddr;
   // A small fixed send buffer bounds what a stalled client holds in flight, so

@@ -37,6 +37,11 @@ export interface SseStreamOptions {
   maxSpan?: number;
   /** What the stream is called in the error that cuts it ("event stream"). */
   name: string;
+  /**
+   * Watches the client some other way (its socket); `drop` disconnects and
+   * counts it like an overflow. Returns the function that stops watching.
+   */
+  watch?: (drop: (why: string) => void) => () => void;
 }
 
 interface Client {
@@ -97,12 +102,14 @@ export class SseClients {
     let finished = false;
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let unsubscribe = () => {};
+    let unwatch = () => {};
     let heartbeat: ReturnType<typeof setInterval> | undefined;
     let why = "";
 
     const stop = () => {
       finished = true;
       unsubscribe();
+      unwatch();
       clearInterval(heartbeat);
       clients.delete(client);
     };
@@ -158,6 +165,12 @@ export class SseClients {
         controller = c;
         clients.add(client);
         unsubscribe = opts.attach(push);
+        unwatch = opts.watch?.((reason) => {
+          if (finished) return;
+          why = `${name} client dropped: ${reason}`;
+          onDrop();
+          client.end(false);
+        }) ?? (() => {});
         heartbeat = setInterval(() => {
           // Only an idle stream needs keeping alive; a busy one proves it is open.
           if (queue.length === 0) push(encoder.encode(": ping\n\n"));

@@ -11,7 +11,9 @@
  * seconds at its rate, plus room for lap and session events) and by
  * console time (packet ids). A client that falls further behind than that
  * is disconnected and counted. What the operating system buffers on the
- * socket comes before this queue and is not counted in it.
+ * socket comes before this queue and is not counted in it; so a client
+ * whose connection the kernel has zero-window probed for a second (it
+ * stopped reading, src/server/stalled_peers.ts) is dropped the same way.
  *
  * @module
  */
@@ -22,6 +24,7 @@ import type { LiveFrame, LiveFrameSource } from "../../app/live_frame.ts";
 import { MAX_HZ } from "../../app/live_frames.ts";
 import { badParam, intParam, onlyKnown } from "../../app/query_params.ts";
 import { encodeMessage, SSE_HEADERS, SseClients, type SseStats } from "../sse_clients.ts";
+import { type Peer, StalledPeers } from "../stalled_peers.ts";
 import { DEFAULT_HEARTBEAT_MS } from "./events.ts";
 
 /** Rate of frames when `hz` is not given. */
@@ -37,6 +40,8 @@ const PACKETS_PER_SECOND = 60;
 export interface LiveRouteOptions {
   /** Heartbeat interval while no frame flows, ms (default 15 s). */
   heartbeatMs?: number;
+  /** What watches clients' connections for a stop in reading (a new one by default). */
+  stalled?: StalledPeers;
 }
 
 /**
@@ -48,6 +53,7 @@ export class LiveStreams {
   readonly #bus: EventBus;
   readonly #heartbeatMs: number;
   readonly #clients = new SseClients();
+  readonly #stalled: StalledPeers;
   #lastFrame: LiveFrame | null = null;
   #frameBytes: Uint8Array = new Uint8Array();
   #lastEvent: AppEvent | null = null;
@@ -58,6 +64,7 @@ export class LiveStreams {
     this.#frames = frames;
     this.#bus = bus;
     this.#heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    this.#stalled = opts.stalled ?? new StalledPeers();
   }
 
   /** How many clients are connected now, and how many were dropped. */
@@ -72,9 +79,11 @@ export class LiveStreams {
 
   /**
    * A new client's stream of frames at `hz` (1 to 60) and lap and session
-   * events, from now on. Throws BadRequest on path `hz` for a bad rate.
+   * events, from now on; when `peer` (its connection) is given, the client
+   * is also dropped once it stops reading. Throws BadRequest on path `hz`
+   * for a bad rate.
    */
-  open(hz: number): ReadableStream<Uint8Array> {
+  open(hz: number, peer?: Peer): ReadableStream<Uint8Array> {
     // Checked before the response starts, so a bad rate is a 400, not a broken stream.
     if (!Number.isInteger(hz) || hz < 1 || hz > MAX_HZ) {
       throw badParam("hz", `must be a whole number from 1 to ${MAX_HZ}`);
@@ -84,6 +93,9 @@ export class LiveStreams {
       limit: LIVE_BACKLOG_S * hz + EVENT_ROOM,
       maxSpan: LIVE_BACKLOG_S * PACKETS_PER_SECOND,
       heartbeatMs: this.#heartbeatMs,
+      watch: peer &&
+        ((drop) =>
+          this.#stalled.watch(peer, () => drop("it stopped reading (zero-window probed for 1 s)"))),
       attach: (send) => {
         const offFrames = this.#frames.subscribe(
           hz,
@@ -117,14 +129,22 @@ export class LiveStreams {
   }
 }
 
+/** What Deno.serve hands Hono: the client's address and the server's port. */
+type LiveEnv = { Bindings: { remoteAddr?: Deno.NetAddr; localPort?: number } };
+
 /** GET /api/live?hz=N: the live frames as Server-Sent Events, through `streams`. */
-export function liveRoutes(streams: LiveStreams): Hono {
-  const r = new Hono();
+export function liveRoutes(streams: LiveStreams): Hono<LiveEnv> {
+  const r = new Hono<LiveEnv>();
   r.get("/live", (c) => {
     const query = c.req.query();
     onlyKnown(query, ["hz"]);
     const hz = intParam(query.hz, "hz", 1, MAX_HZ, DEFAULT_HZ);
-    return new Response(streams.open(hz), { headers: SSE_HEADERS });
+    const remote = c.env?.remoteAddr;
+    const localPort = c.env?.localPort;
+    const peer = remote?.transport === "tcp" && localPort !== undefined
+      ? { localPort, hostname: remote.hostname, port: remote.port }
+      : undefined;
+    return new Response(streams.open(hz, peer), { headers: SSE_HEADERS });
   });
   return r;
 }
