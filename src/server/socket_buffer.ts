@@ -9,11 +9,17 @@
  *
  * @module
  */
+import {
+  getIntOption,
+  openSocketLibc,
+  setIntOption,
+  type SocketLibc,
+  SOL_SOCKET,
+} from "./libc_sockets.ts";
 
 /** Receive buffer asked for: seconds of any plausible stream (8 MiB is ~27,000 packets). */
 export const WANTED_RECEIVE_BUFFER_BYTES = 8 * 2 ** 20;
 
-const SOL_SOCKET = 1;
 const SO_RCVBUF = 8;
 const SO_RCVBUFFORCE = 33;
 
@@ -90,26 +96,8 @@ export function locateUdpSocket(hostname: string, port: number): SocketLocation 
   return null;
 }
 
-const LIBC_SYMBOLS = {
-  setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
-  getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
-  recv: { parameters: ["i32", "buffer", "usize", "i32"], result: "isize" },
-} as const;
-
-type Libc = Deno.DynamicLibrary<typeof LIBC_SYMBOLS>;
-
-function openLibc(): Libc | null {
-  try {
-    return Deno.dlopen("libc.so.6", LIBC_SYMBOLS);
-  } catch {
-    return null;
-  }
-}
-
-function readReceiveBuffer(libc: Libc, fd: number): number | null {
-  const value = new Int32Array(1);
-  const length = new Uint32Array([4]);
-  return libc.symbols.getsockopt(fd, SOL_SOCKET, SO_RCVBUF, value, length) === 0 ? value[0] : null;
+function readReceiveBuffer(libc: SocketLibc, fd: number): number | null {
+  return getIntOption(libc, fd, SOL_SOCKET, SO_RCVBUF);
 }
 
 /**
@@ -132,20 +120,19 @@ export function enlargeReceiveBuffer(socket: SocketLocation | null, bytes: numbe
       note: "platform default (socket not found in /proc, which Deno reads only with --allow-all)",
     };
   }
-  const libc = openLibc();
+  const libc = openSocketLibc();
   if (libc === null) {
     return { bytes: null, note: "platform default (no libc.so.6 to set it through)" };
   }
   try {
     const before = readReceiveBuffer(libc, socket.fd);
-    const want = new Int32Array([bytes]);
     for (
       const [option, name] of [[SO_RCVBUFFORCE, "SO_RCVBUFFORCE"], [
         SO_RCVBUF,
         "SO_RCVBUF",
       ]] as const
     ) {
-      if (libc.symbols.setsockopt(socket.fd, SOL_SOCKET, option, want, 4) !== 0) continue;
+      if (!setIntOption(libc, socket.fd, SOL_SOCKET, option, bytes)) continue;
       const after = readReceiveBuffer(libc, socket.fd);
       // Linux reports twice the size set (room for its bookkeeping).
       const clamped = after !== null && after < 2 * bytes ? " (clamped by net.core.rmem_max)" : "";
@@ -177,7 +164,7 @@ export interface Drain {
  */
 export function openDrain(socket: SocketLocation | null, into: Uint8Array): Drain | null {
   if (Deno.build.os !== "linux" || socket === null) return null;
-  const libc = openLibc();
+  const libc = openSocketLibc();
   if (libc === null) return null;
   const { fd } = socket;
   const length = BigInt(into.length);

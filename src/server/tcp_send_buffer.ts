@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { getIntOption, openSocketLibc, setIntOption, SOL_SOCKET } from "./libc_sockets.ts";
 
 /**
  * Send buffer asked for on the listener. Linux doubles it (room for its
@@ -21,7 +22,6 @@
  */
 export const WANTED_SEND_BUFFER_BYTES = 64 * 1024;
 
-const SOL_SOCKET = 1;
 const SO_SNDBUF = 7;
 /** The state column of /proc/net/tcp for a listening socket. */
 const TCP_LISTEN = "0A";
@@ -156,27 +156,6 @@ export function locateTcpConnection(localPort: number, remotePort: number): numb
   return fdOfInode(inodes);
 }
 
-const LIBC_SYMBOLS = {
-  setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
-  getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
-} as const;
-
-type Libc = Deno.DynamicLibrary<typeof LIBC_SYMBOLS>;
-
-function openLibc(): Libc | null {
-  try {
-    return Deno.dlopen("libc.so.6", LIBC_SYMBOLS);
-  } catch {
-    return null;
-  }
-}
-
-function getSendBuffer(libc: Libc, fd: number): number | null {
-  const value = new Int32Array(1);
-  const length = new Uint32Array([4]);
-  return libc.symbols.getsockopt(fd, SOL_SOCKET, SO_SNDBUF, value, length) === 0 ? value[0] : null;
-}
-
 /** Why FFI can not be used here, or null when it can. */
 function ffiUnavailable(): string | null {
   if (Deno.build.os !== "linux") return `no way to size it on ${Deno.build.os}`;
@@ -191,10 +170,10 @@ function ffiUnavailable(): string | null {
  */
 export function readSendBuffer(fd: number): number | null {
   if (ffiUnavailable() !== null) return null;
-  const libc = openLibc();
+  const libc = openSocketLibc();
   if (libc === null) return null;
   try {
-    return getSendBuffer(libc, fd);
+    return getIntOption(libc, fd, SOL_SOCKET, SO_SNDBUF);
   } finally {
     libc.close();
   }
@@ -218,14 +197,14 @@ export function limitListenerSendBuffer(port: number, bytes: number): SendBuffer
   if (fd === null) {
     return platform("listening socket not found in /proc, which Deno reads only with --allow-all");
   }
-  const libc = openLibc();
+  const libc = openSocketLibc();
   if (libc === null) return platform("no libc.so.6 to set it through");
   try {
-    if (libc.symbols.setsockopt(fd, SOL_SOCKET, SO_SNDBUF, new Int32Array([bytes]), 4) !== 0) {
+    if (!setIntOption(libc, fd, SOL_SOCKET, SO_SNDBUF, bytes)) {
       return platform("setsockopt refused");
     }
     return {
-      send_buffer_bytes: getSendBuffer(libc, fd),
+      send_buffer_bytes: getIntOption(libc, fd, SOL_SOCKET, SO_SNDBUF),
       note: `${bytes} bytes asked with SO_SNDBUF on the listener (Linux doubles it; no autotuning)`,
     };
   } catch (err) {
