@@ -128,6 +128,8 @@ export class SurveyService {
       this.#engine = null;
       this.#pending = engine;
       await this.#saves.flush();
+      // A name or a discard that landed meanwhile has ended the run already.
+      if (this.#pending !== engine) return this.status();
       return this.#end(engine);
     }
     return await this.#finish(engine);

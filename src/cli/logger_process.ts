@@ -148,12 +148,16 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
           tidy.stop();
           importTidy.stop();
           stopImportTidy();
-          await app.shutdown();
-          await http!.close();
-          // Folds the write-ahead log in, so a clean stop leaves only the database file.
-          const closed = closeStore(kv);
-          if (closed.problem !== null) {
-            consoleLog.warn(`the store's write-ahead log was kept (${closed.problem})`);
+          try {
+            await app.shutdown();
+          } finally {
+            // A failed shutdown still closes the server and the store.
+            await http!.close();
+            // Folds the write-ahead log in, so a clean stop leaves only the database file.
+            const closed = closeStore(kv);
+            if (closed.problem !== null) {
+              consoleLog.warn(`the store's write-ahead log was kept (${closed.problem})`);
+            }
           }
         })();
         return closing;

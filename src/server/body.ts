@@ -28,7 +28,8 @@ async function readLimited(
   limit: number,
   hint: number | null,
 ): Promise<Uint8Array> {
-  let buffer = new Uint8Array(hint ?? 64 * 1024);
+  // The announced size is the client's word: reserve at most 1 MiB on it before bytes arrive.
+  let buffer = new Uint8Array(Math.min(hint ?? 64 * 1024, 1 << 20));
   let size = 0;
   const reader = body.getReader();
   for (;;) {
