@@ -43,7 +43,7 @@ export function origin(value: string): string {
   const canonical = canonicalOrigin(value);
   if (canonical === null) {
     throw new InvalidArgumentError(
-      "must be one origin such as http://localhost:3000 (no path, no wildcard), or null for a page opened from a file (read-only)",
+      "must be one origin such as http://localhost:3000 (no path, no wildcard), or null for a page opened from a file (reads /api/live and /api/strategy only)",
     );
   }
   return canonical;
@@ -112,7 +112,7 @@ export function loggerOptions(cmd: Command): Command {
     )
     .option(
       "--cors <origin>",
-      "allow this one browser origin, such as http://localhost:3000 (null: pages opened from a file, read-only)",
+      "allow this one browser origin, such as http://localhost:3000 (null: pages opened from a file read the live frames)",
       origin,
     )
     .option(

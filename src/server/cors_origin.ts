@@ -6,10 +6,14 @@
  */
 
 /**
- * The origin of a page opened from a file (and of sandboxed pages). Allowed
- * only to read: {@linkcode corsMethods} gives it GET and HEAD, never a change.
+ * The origin of a page opened from a file (and of any sandboxed page). Allowed
+ * only to read, and only {@linkcode FILE_ORIGIN_PATHS}: {@linkcode corsMethods}
+ * gives it GET and HEAD, never a change.
  */
 export const FILE_ORIGIN = "null";
+
+/** The only routes {@linkcode FILE_ORIGIN} may read: live frames and the race strategy. */
+export const FILE_ORIGIN_PATHS: readonly string[] = ["/api/live", "/api/strategy"];
 
 /** The methods a browser page of `origin` may use across origins. */
 export function corsMethods(origin: string): string[] {

@@ -10,7 +10,7 @@ import { cors } from "hono/cors";
 import { NotFound } from "../core/errors.ts";
 import type { App } from "../app/create_app.ts";
 import { problemResponse } from "./problem.ts";
-import { corsMethods } from "./cors_origin.ts";
+import { corsMethods, FILE_ORIGIN, FILE_ORIGIN_PATHS } from "./cors_origin.ts";
 import { authorize } from "./auth.ts";
 import { statusRoutes } from "./routes/status.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
@@ -61,11 +61,15 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
       allowHeaders: ["authorization", "content-type"],
       maxAge: 600,
     });
-    // A read-only origin gets no CORS headers on a change, so its page never reads the answer.
-    http.use("/api/*", (c, next) => {
-      const method = c.req.method === "OPTIONS" ? "GET" : c.req.method;
-      return methods.includes(method) ? allow(c, next) : next();
-    });
+    // A read-only origin gets no CORS headers on a change, so its page never reads the answer;
+    // and as any sandboxed page has it, it may read the live frames and the strategy, no more.
+    const paths = opts.cors === FILE_ORIGIN ? FILE_ORIGIN_PATHS : ["/api/*"];
+    for (const path of paths) {
+      http.use(path, (c, next) => {
+        const method = c.req.method === "OPTIONS" ? "GET" : c.req.method;
+        return methods.includes(method) ? allow(c, next) : next();
+      });
+    }
   }
   http.use("*", async (c, next) => {
     // Without a socket address (in-process calls) the caller is this process.

@@ -89,7 +89,7 @@ Deno.test("--cors null lets a page opened from a file read, and never change", a
     assert.equal(live.headers.get("access-control-allow-origin"), "null");
 
     // A change gets no CORS headers, so the page cannot read its answer...
-    const change = await fetch(`${url}/api/survey/start`, {
+    const change = await fetch(`${url}/api/strategy`, {
       method: "POST",
       headers: { origin: "null", "content-type": "application/json" },
       body: "{}",
@@ -97,7 +97,7 @@ Deno.test("--cors null lets a page opened from a file read, and never change", a
     await change.body?.cancel();
     assert.equal(change.headers.get("access-control-allow-origin"), null);
     // ...and a preflight offers it nothing but reads, so the browser never sends one.
-    const preflight = await fetch(`${url}/api/sessions/1`, {
+    const preflight = await fetch(`${url}/api/strategy`, {
       method: "OPTIONS",
       headers: {
         origin: "null",
@@ -107,7 +107,14 @@ Deno.test("--cors null lets a page opened from a file read, and never change", a
     await preflight.body?.cancel();
     assert.equal(preflight.headers.get("access-control-allow-methods"), "GET,HEAD");
 
-    const other = await fetch(`${url}/api/sessions`, { headers: { origin: "http://evil.test" } });
+    // Any sandboxed page has the origin null too: it reads the live data, not the driver's laps.
+    const laps = await fetch(`${url}/api/sessions`, { headers: { origin: "null" } });
+    await laps.body?.cancel();
+    assert.equal(laps.headers.get("access-control-allow-origin"), null);
+
+    const other = await fetch(`${url}/api/strategy?race_laps=10`, {
+      headers: { origin: "http://evil.test" },
+    });
     await other.body?.cancel();
     assert.equal(other.headers.get("access-control-allow-origin"), null);
   });
