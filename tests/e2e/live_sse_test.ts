@@ -180,7 +180,11 @@ Deno.test({
       const seen = frames(readers[2]).filter((f) => f.lap === 1).map((f) => f.sector);
       const known = seen.slice(seen.findIndex((x) => x !== null));
       assert.ok(known.every((x, i) => x !== null && (i === 0 || x >= known[i - 1]!)), `${known}`);
-      assert.deepEqual([...new Set(known)], [1, 2, 3]);
+      // Which sector the reference first arrives in depends on when its reads land (the replay
+      // is held only every 30 packets, and a busy machine delays them); from there on every
+      // sector is passed, in order, to the last.
+      const passed = [...new Set(known)];
+      assert.deepEqual(passed, [1, 2, 3].slice(3 - passed.length), `${passed}`);
     } finally {
       for (const r of readers) await r.cancel();
       await (logger.app.frames as LiveFrameService).settled();
