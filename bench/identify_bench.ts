@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { tableBundleOf } from "../src/core/bundle/table_convert.ts";
 import { createApp } from "../src/app/create_app.ts";
 import type { BundleCandidate } from "../src/core/identify/bundle_match.ts";
 import { buildFingerprint } from "../src/core/identify/fingerprint.ts";
@@ -116,7 +117,7 @@ for (const [k, { circuit, angle }] of layouts.entries()) {
     corners: [],
     sections: [],
   };
-  await updateBundle(kv, `bundle-${k}`, () => ({ doc, result: null }));
+  await updateBundle(kv, `bundle-${k}`, () => ({ bundle: tableBundleOf(doc), result: null }));
 }
 const cache = app.tracks.fingerprints;
 await cache.candidates();

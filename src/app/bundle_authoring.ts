@@ -10,12 +10,13 @@
 import { bundleCleanupWarnings } from "./log.ts";
 import { z } from "zod";
 import { Conflict, NotFound } from "../core/errors.ts";
-import { merge } from "../core/bundle/merge.ts";
+import type { BundleTable } from "../core/bundle/edge_table.ts";
+import { mergeTables } from "../core/bundle/merge.ts";
 import { bundleV4Schema } from "../core/bundle/schema.ts";
 import { slugify } from "../core/bundle/slug.ts";
-import type { BundleV4, Corner, Section } from "../core/bundle/types.ts";
+import type { Corner, Section } from "../core/bundle/types.ts";
 import { authoredCorners, authoredSections } from "../core/bundle/validate.ts";
-import { type BundleHead, readBundle, updateBundle } from "../storage/bundles.ts";
+import { type BundleHead, readBundleTable, updateBundle } from "../storage/bundles.ts";
 import { removeBundle } from "../storage/bundle_removal.ts";
 import { bundleSlug } from "./bundle_slug.ts";
 import type { AppDeps } from "./deps.ts";
@@ -164,11 +165,11 @@ export class BundleAuthoring {
     if (target === slug) {
       const { head } = await updateBundle(kv, slug, (current) => {
         if (current === null) throw notFound(slug);
-        const doc = {
-          ...current.doc,
-          meta: { ...current.doc.meta, track: body.track, updated_at: now },
+        const bundle = {
+          ...current.bundle,
+          meta: { ...current.bundle.meta, track: body.track, updated_at: now },
         };
-        return { doc, result: null };
+        return { bundle, result: null };
       }, bundleCleanupWarnings(this.#deps.log));
       bus.emit({ type: "bundle", slug, track: head.track, reason: "rename" });
       return {
@@ -182,8 +183,8 @@ export class BundleAuthoring {
       };
     }
     const { head, result: merged } = await updateBundle<boolean>(kv, target, (current) => {
-      const m = merge(current?.doc ?? null, source, { now, track: body.track });
-      return { doc: m.merged, result: current !== null };
+      const m = mergeTables(current?.bundle ?? null, source, { now, track: body.track });
+      return { bundle: m.merged, result: current !== null };
     }, bundleCleanupWarnings(this.#deps.log));
     await this.#remove(slug);
     bus.emit({ type: "bundle", slug: target, track: head.track, reason: "rename" });
@@ -220,10 +221,10 @@ export class BundleAuthoring {
     }
   }
 
-  async #stored(slug: string): Promise<BundleV4> {
-    const found = await readBundle(this.#deps.kv, bundleSlug(slug));
+  async #stored(slug: string): Promise<BundleTable> {
+    const found = await readBundleTable(this.#deps.kv, bundleSlug(slug));
     if (found === null) throw notFound(slug);
-    return found.doc;
+    return found.bundle;
   }
 
   /** Removes the bundle under `slug`; its last head, or null when none was stored. */
@@ -238,12 +239,15 @@ export class BundleAuthoring {
     return removed?.head ?? null;
   }
 
-  async #replaceAuthored(slug: string, edit: (doc: BundleV4) => BundleV4): Promise<BundleV4> {
+  async #replaceAuthored(
+    slug: string,
+    edit: (doc: BundleTable) => BundleTable,
+  ): Promise<BundleTable> {
     const now = this.#deps.now().toISOString();
-    const { result } = await updateBundle<BundleV4>(this.#deps.kv, slug, (current) => {
+    const { result } = await updateBundle<BundleTable>(this.#deps.kv, slug, (current) => {
       if (current === null) throw notFound(slug);
-      const doc = edit({ ...current.doc, meta: { ...current.doc.meta, updated_at: now } });
-      return { doc, result: doc };
+      const bundle = edit({ ...current.bundle, meta: { ...current.bundle.meta, updated_at: now } });
+      return { bundle, result: bundle };
     }, bundleCleanupWarnings(this.#deps.log));
     this.#deps.bus.emit({ type: "bundle", slug, track: result.meta.track, reason: "authoring" });
     return result;

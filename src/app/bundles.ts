@@ -10,15 +10,16 @@
 import { bundleCleanupWarnings } from "./log.ts";
 import { NotFound } from "../core/errors.ts";
 import type { BundleMarks } from "../core/analysis/sector_plan.ts";
-import { merge, type MergeResult } from "../core/bundle/merge.ts";
+import { mergeTables, type TableMergeResult } from "../core/bundle/merge.ts";
 import { canonicalBundle } from "../core/bundle/serialise.ts";
 import { slugify } from "../core/bundle/slug.ts";
 import { bundleSlug } from "./bundle_slug.ts";
 import { type ImportStats, importStats } from "../core/bundle/stats.ts";
 import type { BundleV4, Official } from "../core/bundle/types.ts";
+import { tableBundleOf } from "../core/bundle/table_convert.ts";
 import { upgradeImported } from "../core/bundle/upgrade.ts";
-import { validateBundle, validateTrackOverride } from "../core/bundle/validate.ts";
-import { listBundleHeads, readBundle, updateBundle } from "../storage/bundles.ts";
+import { validateBundleTable, validateTrackOverride } from "../core/bundle/validate.ts";
+import { listBundleHeads, readBundle, readBundleTable, updateBundle } from "../storage/bundles.ts";
 import {
   BundleAuthoring,
   type CornersDoc,
@@ -137,13 +138,8 @@ export class BundleService {
    */
   async marks(slug: string | null): Promise<BundleMarks | null> {
     if (slug === null) return null;
-    try {
-      const doc = await this.get(slug);
-      return { corners: doc.corners, sections: doc.sections };
-    } catch (err) {
-      if (err instanceof NotFound) return null;
-      throw err;
-    }
+    const stored = await readBundleTable(this.#deps.kv, bundleSlug(slug));
+    return stored && { corners: stored.bundle.corners, sections: stored.bundle.sections };
   }
 
   /**
@@ -170,7 +166,11 @@ export class BundleService {
    */
   async import(json: unknown, opts: ImportOptions = {}): Promise<BundleImportResult> {
     const track = opts.track === undefined ? undefined : validateTrackOverride(opts.track);
-    const incoming = upgradeImported(validateBundle(json));
+    const validated = validateBundleTable(json);
+    // v1 to v3 are rare and small: they are upgraded as objects, then tabled.
+    const incoming = validated.version === 4
+      ? validated
+      : tableBundleOf(upgradeImported(validated));
     // The parsed body (tens of MB for a big bundle) is not needed past here;
     // an async function would otherwise keep its parameter alive to the end.
     json = undefined;
@@ -180,10 +180,15 @@ export class BundleService {
     await this.#geometry.rebuilt();
     const slug = slugify(track ?? incoming.meta.track);
     const now = this.#deps.now().toISOString();
-    const { head, result } = await updateBundle<MergeResult>(this.#deps.kv, slug, (current) => {
-      const merged = merge(current?.doc ?? null, incoming, { now, track });
-      return { doc: merged.merged, result: merged };
-    }, bundleCleanupWarnings(this.#deps.log));
+    const { head, result } = await updateBundle<TableMergeResult>(
+      this.#deps.kv,
+      slug,
+      (current) => {
+        const merged = mergeTables(current?.bundle ?? null, incoming, { now, track });
+        return { bundle: merged.merged, result: merged };
+      },
+      bundleCleanupWarnings(this.#deps.log),
+    );
     const meta = result.merged.meta;
     this.#deps.bus.emit({ type: "bundle", slug, track: meta.track, reason: "import" });
     return {

@@ -14,7 +14,7 @@ import { compileBundle } from "../core/geometry/compile.ts";
 import { type DrivenLine, drivenLine } from "../core/geometry/driven_line.ts";
 import { renderMapSvg } from "../core/geometry/svg_map.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
-import { type BundleHead, getBundleHead, readBundle } from "../storage/bundles.ts";
+import { type BundleHead, getBundleHead, readBundle, readBundleTable } from "../storage/bundles.ts";
 import {
   deleteCompiled,
   getCompiledHead,
@@ -220,10 +220,11 @@ export class GeometryService {
   /** Compiles the stored bundle of `slug` and stores the result; null when none is stored. */
   async #build(slug: string): Promise<Entry | null> {
     const { kv, now, log } = this.#deps;
-    const stored = await readBundle(kv, slug);
+    // The table, not objects: a rebuild after an import then costs a few MB, not a bundle's worth.
+    const stored = await readBundleTable(kv, slug);
     if (stored === null) return null;
     const { generation, json_bytes } = stored.head;
-    const doc = compileBundle(stored.doc, {
+    const doc = compileBundle(stored.bundle, {
       compiledAt: now().toISOString(),
       appVersion: APP_VERSION,
       identity: [generation, json_bytes],

@@ -102,9 +102,9 @@ export class OfficialMatch {
     const now = this.#deps.now().toISOString();
     const { head } = await updateBundle(this.#deps.kv, key, (current) => {
       if (current === null) throw new NotFound(`no bundle for this track: ${key}`);
-      const doc = current.doc;
+      const bundle = current.bundle;
       return {
-        doc: { ...doc, meta: { ...doc.meta, official, updated_at: now } },
+        bundle: { ...bundle, meta: { ...bundle.meta, official, updated_at: now } },
         result: null,
       };
     }, bundleCleanupWarnings(this.#deps.log));

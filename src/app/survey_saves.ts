@@ -12,11 +12,12 @@
  * @module
  */
 import { bundleCleanupWarnings } from "./log.ts";
-import { merge, type MergeReport } from "../core/bundle/merge.ts";
+import { type MergeReport, mergeTables } from "../core/bundle/merge.ts";
+import { tableBundleOf } from "../core/bundle/table_convert.ts";
 import type { FinishCrossing } from "../core/bundle/types.ts";
 import { nextOrdinal, runBundle, type RunCell } from "../core/survey/run_evidence.ts";
 import type { RememberedWidth } from "../core/survey/track_width.ts";
-import { readBundle, updateBundle } from "../storage/bundles.ts";
+import { readBundleTable, updateBundle } from "../storage/bundles.ts";
 import { getCarWidth, rememberCarWidth } from "../storage/car_widths.ts";
 import type { AppDeps } from "./deps.ts";
 import type { SurveySave } from "./survey_status.ts";
@@ -68,9 +69,9 @@ export class SurveySaves {
   loadCircuit(circuit: CircuitRef, onCrossings: (crossings: FinishCrossing[]) => void): void {
     const { kv, sourceId } = this.#deps;
     this.#background(async () => {
-      const stored = await readBundle(kv, circuit.slug);
-      circuit.ordinal = nextOrdinal(stored?.doc ?? null, sourceId);
-      onCrossings(stored?.doc.finish_crossings ?? []);
+      const stored = await readBundleTable(kv, circuit.slug);
+      circuit.ordinal = nextOrdinal(stored?.bundle ?? null, sourceId);
+      onCrossings(stored?.bundle.finish_crossings ?? []);
     });
   }
 
@@ -110,7 +111,7 @@ export class SurveySaves {
       kv,
       circuit.slug,
       (current) => {
-        const ordinal = circuit.ordinal ?? nextOrdinal(current?.doc ?? null, sourceId);
+        const ordinal = circuit.ordinal ?? nextOrdinal(current?.bundle ?? null, sourceId);
         const incoming = runBundle(cells, crossings, {
           track: circuit.label,
           source: sourceId,
@@ -118,14 +119,14 @@ export class SurveySaves {
           countRun,
           now,
         });
-        const merged = merge(current?.doc ?? null, incoming, {
+        const merged = mergeTables(current?.bundle ?? null, tableBundleOf(incoming), {
           now,
           // A survey never respells a stored circuit's name.
-          track: current?.doc.meta.track ?? circuit.label,
+          track: current?.bundle.meta.track ?? circuit.label,
           keepAuthored: true,
           reconcileRuns: false,
         });
-        return { doc: merged.merged, result: { ...merged.report, ordinal } };
+        return { bundle: merged.merged, result: { ...merged.report, ordinal } };
       },
       bundleCleanupWarnings(this.#deps.log),
     );

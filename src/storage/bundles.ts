@@ -10,30 +10,33 @@
  * generation]` stands; the flip requires it and removes it, and sweeps
  * delete it before any chunk, which keeps sweeping safe beside writers.
  *
- * A generation written here carries the SHA-256 of its compressed chunks
- * in the head. A read whose chunks match it takes the document as written
- * (it was validated, and its kinds resolved, before it was written); any
- * other read (no checksum: an older generation; a mismatch: damage)
- * re-validates the stored document in full (kinds re-resolved, every rule
- * checked again). Either way a damaged store surfaces as
- * {@linkcode BundleCorrupt}, never as bad data.
- *
- * The generation last written through a store handle is also kept in
- * memory, in the form it was written in, so reading it back (the geometry
- * rebuild after an import, the next import of the circuit) costs reading
- * the chunks and checking their checksum, not decompressing and parsing
- * 13 MB of JSON into a second copy of the bundle. The chunks are still read
- * and checked every time: damage shows the same, cached or not.
+ * A generation is written as an edge table (`encoding: "edge-table-1"` in
+ * the head, table_codec.ts): the bundle's columns as they lie in memory,
+ * gzip level 1, with the SHA-256 of the compressed chunks in the head. A
+ * read checks the chunks against it, and the decoder checks every rule
+ * again (kinds are re-derived from the votes, never stored), so a damaged
+ * store surfaces as {@linkcode BundleCorrupt}, never as bad data. Reading
+ * a 50,000-edge generation costs a few milliseconds, where parsing its
+ * 13 MB of JSON cost some 70. Generations written before the table
+ * encoding (no `encoding` in the head) are gzip'd JSON; they are read and
+ * validated in full as any imported document is, and the next change
+ * rewrites them as tables.
  *
  * @module
  */
 import { Conflict, ImportRejected } from "../core/errors.ts";
-import { writtenForm, writtenPieces } from "../core/bundle/serialise.ts";
+import type { BundleTable } from "../core/bundle/edge_table.ts";
 import { bundleStats } from "../core/bundle/stats.ts";
-import type { BundleV4, Official } from "../core/bundle/types.ts";
-import { validateBundle } from "../core/bundle/validate.ts";
 import {
-  blobIntact,
+  decodeBundleTable,
+  encodeBundleTable,
+  TABLE_ENCODING,
+  TableCorrupt,
+} from "../core/bundle/table_codec.ts";
+import { docOf, inCellOrder, withEdges } from "../core/bundle/table_convert.ts";
+import type { BundleV4, Official } from "../core/bundle/types.ts";
+import { validateBundleTable } from "../core/bundle/validate.ts";
+import {
   type BlobRef,
   type CheckedBlob,
   deleteBlob,
@@ -52,7 +55,12 @@ export interface BundleHead {
   generation: number;
   /** The chunks of that generation, with the SHA-256 a read checks them against. */
   chunks: BlobRef;
-  /** Uncompressed size of the stored JSON, bytes. */
+  /**
+   * How the generation is encoded: `edge-table-1` (table_codec.ts); absent
+   * in heads written before it, whose generations are JSON.
+   */
+  encoding?: typeof TABLE_ENCODING;
+  /** Uncompressed size of the stored document, bytes (JSON when `encoding` is absent). */
   json_bytes: number;
   /** Cells (edges). */
   edges: number;
@@ -71,15 +79,21 @@ export interface BundleHead {
   sections: number;
 }
 
-/** A stored bundle as read: its head and its document, checksum-verified or re-validated. */
+/** A stored bundle as read: its head and its document, checked as the module doc says. */
 export interface StoredBundle {
   head: BundleHead;
   doc: BundleV4;
 }
 
-/** What a change to a bundle returns: the document to store and anything for the caller. */
+/** A stored bundle as read, its edges as a table: what merges and edits work on. */
+export interface StoredTable {
+  head: BundleHead;
+  bundle: BundleTable;
+}
+
+/** What a change to a bundle returns: the bundle to store and anything for the caller. */
 export interface BundleChange<R> {
-  doc: BundleV4;
+  bundle: BundleTable;
   result: R;
 }
 
@@ -120,19 +134,10 @@ const PENDING = "bundle_pending";
 const GENERATION_COUNTER = "bundle_generation";
 const DEFAULT_ATTEMPTS = 50;
 /**
- * gzip level of bundle chunks. Level 1 writes a 50,000-edge bundle (13 MB
- * of JSON) in about a sixth of level 6's time for 1.8 times the bytes
- * (docs/performance.md); a bundle is rewritten on every import and save.
+ * gzip level of bundle chunks: level 1 is the fastest, and a bundle is
+ * rewritten on every import and save (docs/performance.md).
  */
 const GZIP_LEVEL = 1;
-/** The generation last written per store handle, as written; see the module doc. */
-interface Written {
-  slug: string;
-  generation: number;
-  sha256: string;
-  doc: BundleV4;
-}
-const lastWritten = new WeakMap<Deno.Kv, Written>();
 
 /** Re-reads of a head whose chunks were swept by a concurrent write before giving up. */
 const READ_ATTEMPTS = 10;
@@ -197,22 +202,18 @@ export async function listBundleHeads(kv: Deno.Kv): Promise<BundleHead[]> {
   return heads;
 }
 
-function decode(slug: string, bytes: Uint8Array, intact: boolean): BundleV4 {
+/** A generation written before the table encoding: JSON, validated in full. */
+function decodeJson(slug: string, bytes: Uint8Array): BundleTable {
   let raw: unknown;
   try {
     raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (err) {
     throw new BundleCorrupt(slug, `not JSON: ${(err as Error).message}`, { cause: err });
   }
-  if (intact) {
-    // Exactly the bytes this module wrote from a validated document.
-    const doc = raw as BundleV4;
-    if (doc.version === 4 && Array.isArray(doc.edges)) return doc;
-  }
   try {
-    const doc = validateBundle(raw);
-    if (doc.version !== 4) throw new BundleCorrupt(slug, `stored as version ${doc.version}`);
-    return doc;
+    const bundle = validateBundleTable(raw);
+    if (bundle.version !== 4) throw new BundleCorrupt(slug, `stored as version ${bundle.version}`);
+    return bundle;
   } catch (err) {
     if (err instanceof ImportRejected) {
       throw new BundleCorrupt(slug, `fails validation: ${err.message}`, { cause: err });
@@ -222,24 +223,14 @@ function decode(slug: string, bytes: Uint8Array, intact: boolean): BundleV4 {
 }
 
 /**
- * Reads the document the head `entry` names. Null when the chunks are gone
+ * Reads the bundle the head `entry` names. Null when the chunks are gone
  * because a concurrent write flipped the head and swept them meanwhile.
  */
-async function readDocument(
+async function readGeneration(
   kv: Deno.Kv,
   entry: Deno.KvEntry<BundleHead>,
-): Promise<BundleV4 | null> {
+): Promise<BundleTable | null> {
   const head = entry.value;
-  const held = lastWritten.get(kv);
-  if (
-    held !== undefined && held.slug === head.slug && held.generation === head.generation &&
-    held.sha256 === head.chunks.sha256
-  ) {
-    const prefix = bundleChunkPrefix(head.slug, head.generation);
-    // A mismatch or a missing chunk is left to the full read below to report.
-    if (await blobIntact(kv, prefix, head.chunks).catch(() => false)) return held.doc;
-    lastWritten.delete(kv);
-  }
   let blob: CheckedBlob;
   try {
     blob = await readBlobChecked(kv, bundleChunkPrefix(head.slug, head.generation), head.chunks);
@@ -248,34 +239,54 @@ async function readDocument(
     if (now.versionstamp !== entry.versionstamp) return null;
     throw new BundleCorrupt(head.slug, (err as Error).message, { cause: err });
   }
-  return decode(head.slug, blob.data, blob.intact);
+  if (head.encoding === undefined) return decodeJson(head.slug, blob.data);
+  if (head.encoding !== TABLE_ENCODING) {
+    throw new BundleCorrupt(head.slug, `unknown encoding ${JSON.stringify(head.encoding)}`);
+  }
+  if (!blob.intact) throw new BundleCorrupt(head.slug, "its chunks do not match their checksum");
+  try {
+    return decodeBundleTable(blob.data);
+  } catch (err) {
+    if (err instanceof TableCorrupt) {
+      throw new BundleCorrupt(head.slug, err.message, { cause: err });
+    }
+    throw err;
+  }
 }
 
-/** The head entry and document of `slug` as one consistent pair, or null when none is stored. */
+/** The head entry and bundle of `slug` as one consistent pair, or null when none is stored. */
 async function readEntry(
   kv: Deno.Kv,
   slug: string,
-): Promise<{ entry: Deno.KvEntryMaybe<BundleHead>; stored: StoredBundle | null }> {
+): Promise<{ entry: Deno.KvEntryMaybe<BundleHead>; stored: StoredTable | null }> {
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
     const entry = await kv.get<BundleHead>(bundleHeadKey(slug));
     if (entry.versionstamp === null) return { entry, stored: null };
-    const doc = await readDocument(kv, entry as Deno.KvEntry<BundleHead>);
-    if (doc !== null) return { entry, stored: { head: entry.value!, doc } };
+    const bundle = await readGeneration(kv, entry as Deno.KvEntry<BundleHead>);
+    if (bundle !== null) return { entry, stored: { head: entry.value!, bundle } };
   }
   throw new Conflict(`bundle "${slug}" is changing too fast to be read; try again`);
 }
 
 /**
- * The bundle stored under `slug`, or null: checksum-verified as this module
- * wrote it, else re-validated in full. The document is always one whole
- * generation: never a mix, never a half-written one. It may be the very
- * object other readers get (the generation last written is held in
- * memory), so it must never be changed, like every bundle document.
+ * The bundle stored under `slug` with its edges as a table, or null. It is
+ * always one whole generation: never a mix, never a half-written one.
  *
- * @throws {BundleCorrupt} when the stored document cannot be decoded or fails validation.
+ * @throws {BundleCorrupt} when the stored bundle cannot be decoded or breaks a rule.
+ */
+export async function readBundleTable(kv: Deno.Kv, slug: string): Promise<StoredTable | null> {
+  return (await readEntry(kv, slug)).stored;
+}
+
+/**
+ * The bundle stored under `slug` as a document of edge objects, or null;
+ * see {@linkcode readBundleTable}. The objects are fresh, the caller's own.
+ *
+ * @throws {BundleCorrupt} when the stored bundle cannot be decoded or breaks a rule.
  */
 export async function readBundle(kv: Deno.Kv, slug: string): Promise<StoredBundle | null> {
-  return (await readEntry(kv, slug)).stored;
+  const stored = await readBundleTable(kv, slug);
+  return stored && { head: stored.head, doc: docOf(stored.bundle) };
 }
 
 function headOf(
@@ -283,7 +294,7 @@ function headOf(
   generation: number,
   chunks: BlobRef,
   json: number,
-  doc: BundleV4,
+  doc: BundleTable,
 ): BundleHead {
   const stats = bundleStats(doc);
   return {
@@ -291,6 +302,7 @@ function headOf(
     track: doc.meta.track,
     generation,
     chunks,
+    encoding: TABLE_ENCODING,
     json_bytes: json,
     edges: stats.points,
     runs: doc.meta.runs,
@@ -320,7 +332,7 @@ async function quietly(
 
 /**
  * Changes the bundle under `slug`: reads the current one (or null), calls
- * `change` with it, writes the returned document as a new generation, and
+ * `change` with it, writes the returned bundle as a new generation, and
  * flips the head in one commit checked against the head that was read.
  * Changes made through one store handle take turns per slug, in call
  * order, so among themselves each lands on its first attempt. When a writer
@@ -339,39 +351,38 @@ async function quietly(
 export function updateBundle<R>(
   kv: Deno.Kv,
   slug: string,
-  change: (current: StoredBundle | null) => BundleChange<R> | Promise<BundleChange<R>>,
+  change: (current: StoredTable | null) => BundleChange<R> | Promise<BundleChange<R>>,
   opts: UpdateOptions = {},
 ): Promise<BundleUpdate<R>> {
   return inTurn(kv, slug, () => writeChange(kv, slug, change, opts));
 }
 
 /**
- * The head entry as read and what `change` made of its document. A helper
- * of its own so that the document read goes out of scope here: a 50,000-edge
- * bundle is not held through the serialising and writing that follow.
+ * The head entry as read and what `change` made of its bundle. A helper of
+ * its own so that the bundle read goes out of scope here: it is not held
+ * through the encoding and writing that follow.
  */
 async function changed<R>(
   kv: Deno.Kv,
   slug: string,
-  change: (current: StoredBundle | null) => BundleChange<R> | Promise<BundleChange<R>>,
+  change: (current: StoredTable | null) => BundleChange<R> | Promise<BundleChange<R>>,
 ): Promise<{ entry: Deno.KvEntryMaybe<BundleHead> } & BundleChange<R>> {
   const { entry, stored } = await readEntry(kv, slug);
-  const { doc, result } = await change(stored);
-  return { entry, doc, result };
+  const { bundle, result } = await change(stored);
+  return { entry, bundle, result };
 }
 
 async function writeChange<R>(
   kv: Deno.Kv,
   slug: string,
-  change: (current: StoredBundle | null) => BundleChange<R> | Promise<BundleChange<R>>,
+  change: (current: StoredTable | null) => BundleChange<R> | Promise<BundleChange<R>>,
   opts: UpdateOptions,
 ): Promise<BundleUpdate<R>> {
   const maxAttempts = opts.maxAttempts ?? DEFAULT_ATTEMPTS;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const { entry, doc, result } = await changed(kv, slug, change);
-    // The document read is merged in now; not holding it through the write saves a bundle.
-    if (lastWritten.get(kv)?.slug === slug) lastWritten.delete(kv);
-    const written = writtenForm(doc);
+    const { entry, bundle, result } = await changed(kv, slug, change);
+    // Stored in cell order, so equal bundles are stored (and exported) alike.
+    const written = withEdges(bundle, inCellOrder(bundle.edges));
     let jsonBytes = 0;
     // A fresh number per attempt: two writers never share a generation's keys.
     const generation = await nextId(kv, GENERATION_COUNTER);
@@ -380,9 +391,9 @@ async function writeChange<R>(
     let chunks: BlobRef;
     try {
       marker = await withLockRetry(() => kv.set(pending, new Date().toISOString()));
-      // The JSON text goes out in pieces: never one 13 MB string and buffer.
+      // The columns go out as they lie in memory, never copied into one buffer.
       const pieces = function* () {
-        for (const piece of writtenPieces(written.doc)) {
+        for (const piece of encodeBundleTable(written)) {
           jsonBytes += piece.byteLength;
           yield piece;
         }
@@ -399,7 +410,7 @@ async function writeChange<R>(
       );
       throw err;
     }
-    const head = headOf(slug, generation, chunks, jsonBytes, doc);
+    const head = headOf(slug, generation, chunks, jsonBytes, written);
     const committed = await withLockRetry(() =>
       kv.atomic()
         .check(entry)
@@ -409,9 +420,6 @@ async function writeChange<R>(
         .commit()
     );
     if (committed.ok) {
-      if (written.exact && chunks.sha256 !== undefined) {
-        lastWritten.set(kv, { slug, generation, sha256: chunks.sha256, doc: written.doc });
-      } else if (lastWritten.get(kv)?.slug === slug) lastWritten.delete(kv);
       await quietly(opts, "sweeping old generations", () => sweepGenerations(kv, slug, generation));
       return { head, result, attempts: attempt };
     }

@@ -2,8 +2,10 @@ import { strict as assert } from "node:assert";
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { Conflict } from "../../src/core/errors.ts";
-import { merge } from "../../src/core/bundle/merge.ts";
+import { merge, mergeTables } from "../../src/core/bundle/merge.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
+import { encodeBundleTable, TABLE_ENCODING } from "../../src/core/bundle/table_codec.ts";
+import { docOf, tableBundleOf } from "../../src/core/bundle/table_convert.ts";
 import type { BundleV4 } from "../../src/core/bundle/types.ts";
 import { upgradeImported } from "../../src/core/bundle/upgrade.ts";
 import { validateBundle } from "../../src/core/bundle/validate.ts";
@@ -14,6 +16,7 @@ import {
   getBundleHead,
   listBundleHeads,
   readBundle,
+  readBundleTable,
   sweepOrphanBundleChunks,
   updateBundle,
 } from "../../src/storage/bundles.ts";
@@ -47,9 +50,16 @@ async function chunkGenerations(kv: Deno.Kv, slug: string): Promise<Map<number, 
 function mergeIn(kv: Deno.Kv, slug: string, raw: unknown, now = NOW) {
   const incoming = read(raw);
   return updateBundle(kv, slug, (current) => {
-    const r = merge(current?.doc ?? null, incoming, { now });
-    return { doc: r.merged, result: r.report };
+    const r = mergeTables(current?.bundle ?? null, tableBundleOf(incoming), { now });
+    return { bundle: r.merged, result: r.report };
   });
+}
+
+/** The size of the table encoding of `bundle`. */
+function encodedBytes(bundle: Parameters<typeof encodeBundleTable>[0]): number {
+  let n = 0;
+  for (const piece of encodeBundleTable(bundle)) n += piece.byteLength;
+  return n;
 }
 
 async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
@@ -78,6 +88,7 @@ Deno.test("a written bundle reads back equal, with a head describing it", async 
       track: "Test Ring",
       generation: 0,
       chunks: null,
+      encoding: TABLE_ENCODING,
       json_bytes: 0,
       edges: 6,
       runs: 4,
@@ -90,7 +101,7 @@ Deno.test("a written bundle reads back equal, with a head describing it", async 
       corners: 1,
       sections: 0,
     });
-    assert.equal(head.json_bytes, new TextEncoder().encode(serialiseBundle(expected)).byteLength);
+    assert.equal(head.json_bytes, encodedBytes((await readBundleTable(kv, "test-ring"))!.bundle));
     assert.deepEqual(await chunkGenerations(kv, "test-ring"), new Map([[head.generation, 1]]));
     assert.deepEqual(await getBundleHead(kv, "test-ring"), head);
   });
@@ -159,9 +170,12 @@ Deno.test("heads are listed in slug order without reading documents", async () =
   });
 });
 
-/** Stores `doc` (any JSON) directly as generation 900 of `slug`, bypassing every check. */
+/**
+ * Stores `doc` (any JSON) directly as generation 900 of `slug`, bypassing
+ * every check, as a generation written before the table encoding was.
+ */
 async function plant(kv: Deno.Kv, slug: string, doc: unknown): Promise<void> {
-  const head = (await getBundleHead(kv, slug))!;
+  const { encoding: _, ...head } = (await getBundleHead(kv, slug))!;
   const bytes = jsonBytes(doc);
   const chunks = await writeBlob(kv, ["bundle_chunk", slug, 900], bytes);
   await kv.set(bundleHeadKey(slug), { ...head, generation: 900, chunks });
@@ -263,8 +277,8 @@ Deno.test("readers racing writers only ever see whole generations", async () => 
     await Promise.all(docs.map(async (d) => {
       const incoming = read(d);
       const u = await updateBundle(kv, "test-ring", (current) => {
-        const r = merge(current?.doc ?? null, incoming, { now: NOW });
-        return { doc: r.merged, result: serialiseBundle(r.merged) };
+        const r = mergeTables(current?.bundle ?? null, tableBundleOf(incoming), { now: NOW });
+        return { bundle: r.merged, result: serialiseBundle(docOf(r.merged)) };
       });
       byGeneration.set(u.head.generation, u.result);
     }));
@@ -286,7 +300,7 @@ Deno.test("a writer that keeps losing gives up with Conflict and leaves no chunk
         calls++;
         // Another writer touches the head after every read.
         await kv.set(bundleHeadKey("test-ring"), current!.head);
-        return { doc: current!.doc, result: null };
+        return { bundle: current!.bundle, result: null };
       }, { maxAttempts: 3 }),
       (err: Error) => err instanceof Conflict && /changed 3 times/.test(err.message),
     );
@@ -367,8 +381,8 @@ Deno.test("120 concurrent writes of one slug never run out of attempts, even all
     const updates = await Promise.all(docs.map((d) => {
       const incoming = read(d);
       return updateBundle(kv, "test-ring", (current) => {
-        const r = merge(current?.doc ?? null, incoming, { now: NOW });
-        return { doc: r.merged, result: null };
+        const r = mergeTables(current?.bundle ?? null, tableBundleOf(incoming), { now: NOW });
+        return { bundle: r.merged, result: null };
       }, { maxAttempts: 1 });
     }));
     assert.equal(updates.length, 120);
@@ -391,8 +405,8 @@ Deno.test("a writer elsewhere that commits first makes a change run again on the
     const seen: number[] = [];
     const update = updateBundle(elsewhere.kv, "test-ring", (current) => {
       seen.push(current!.head.generation);
-      const r = merge(current!.doc, mine, { now: NOW });
-      return { doc: r.merged, result: null };
+      const r = mergeTables(current!.bundle, tableBundleOf(mine), { now: NOW });
+      return { bundle: r.merged, result: null };
     });
     await elsewhere.reached;
     const theirs = read(v4Doc(5, { source: FRIEND, run: 2 }));
@@ -454,19 +468,34 @@ async function storedChunks(kv: Deno.Kv, slug: string): Promise<Uint8Array> {
 }
 
 /**
- * Rewrites the current generation of `slug` with `doc` (any JSON) in place,
- * under the same generation and head, keeping the head's checksum: damage
- * that still decompresses and parses, which only the checksum can tell.
+ * Rewrites the current generation of `slug` with `bytes` in place, under the
+ * same generation and head; `sign` gives it a matching checksum (as if this
+ * module had written it), else the head keeps the old one.
  */
-async function tamper(kv: Deno.Kv, slug: string, doc: unknown): Promise<void> {
+async function rewrite(kv: Deno.Kv, slug: string, bytes: Uint8Array, sign: boolean): Promise<void> {
   const head = (await getBundleHead(kv, slug))!;
   const prefix = ["bundle_chunk", slug, head.generation];
   for await (const e of kv.list({ prefix })) await kv.delete(e.key);
-  const chunks = await writeBlob(kv, prefix, jsonBytes(doc), { level: 1 });
-  await kv.set(bundleHeadKey(slug), { ...head, chunks: { ...chunks, sha256: head.chunks.sha256 } });
+  const chunks = await writeBlob(kv, prefix, bytes, { level: 1, checksum: true });
+  await kv.set(bundleHeadKey(slug), {
+    ...head,
+    chunks: sign ? chunks : { ...chunks, sha256: head.chunks.sha256 },
+  });
 }
 
-Deno.test("a written generation carries the SHA-256 of its chunks", async () => {
+/** The table encoding of `bundle` as one buffer. */
+function encoded(bundle: Parameters<typeof encodeBundleTable>[0]): Uint8Array {
+  const pieces = [...encodeBundleTable(bundle)];
+  const out = new Uint8Array(pieces.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+Deno.test("a written generation is the table encoding, gzip'd, with the SHA-256 of its chunks", async () => {
   await withKv(async (kv) => {
     const { head } = await mergeIn(
       kv,
@@ -479,64 +508,81 @@ Deno.test("a written generation carries the SHA-256 of its chunks", async () => 
         track: "Test Ring",
       }),
     );
+    assert.equal(head.encoding, TABLE_ENCODING);
     const bytes = await storedChunks(kv, "test-ring");
     assert.equal(head.chunks.sha256, createHash("sha256").update(bytes).digest("hex"));
     assert.equal(bytes.byteLength, head.chunks.bytes);
-    // The chunks are gzip of the canonical JSON, in members of 2,000 edges, whose size the head records.
-    const text = new TextDecoder().decode(gunzipSync(bytes));
-    assert.equal(new TextEncoder().encode(text).byteLength, head.json_bytes);
-    assert.equal(text, serialiseBundle((await readBundle(kv, "test-ring"))!.doc));
+    const plain = new Uint8Array(gunzipSync(bytes));
+    assert.equal(plain.byteLength, head.json_bytes);
+    assert.deepEqual(plain, encoded((await readBundleTable(kv, "test-ring"))!.bundle));
   });
 });
 
-Deno.test("a tampered stored chunk is caught by its checksum: the read re-validates in full", async () => {
+Deno.test("a table generation whose chunks do not match their checksum is BundleCorrupt", async () => {
   await withKv(async (kv) => {
     await mergeIn(kv, "test-ring", v4Doc(2));
-    const liar = JSON.parse(serialiseBundle((await readBundle(kv, "test-ring"))!.doc));
-    // A stored derived value that lies: the votes say auto.
-    liar.edges[0].kind = "wall";
-    liar.meta.runs = 999;
-    // Same process, same handle: the generation just written is also held in memory.
-    await tamper(kv, "test-ring", liar);
-    const read = (await readBundle(kv, "test-ring"))!;
-    assert.deepEqual(read.doc.edges.map((e) => e.kind), ["auto", "auto"]);
-    assert.equal(read.doc.meta.runs, 4);
-
-    // Damage the validation refuses is reported, not served.
-    liar.edges[1].votes = {};
-    await tamper(kv, "test-ring", liar);
+    const stored = (await readBundleTable(kv, "test-ring"))!.bundle;
+    // Damage that still decodes to a valid bundle: only the checksum can tell.
+    const moved = { ...stored, meta: { ...stored.meta, track: "Moved Ring" } };
+    await rewrite(kv, "test-ring", encoded(moved), false);
     await assert.rejects(readBundle(kv, "test-ring"), (err: Error) => {
       assert.ok(err instanceof BundleCorrupt);
-      assert.match(err.message, /fails validation: \$\.edges\[1\]\.votes/);
+      assert.match(
+        err.message,
+        /"test-ring" is unreadable: its chunks do not match their checksum/,
+      );
+      return true;
+    });
+    // Signed, the same bytes are read: the checksum is what told them apart.
+    await rewrite(kv, "test-ring", encoded(moved), true);
+    assert.equal((await readBundle(kv, "test-ring"))!.doc.meta.track, "Moved Ring");
+  });
+});
+
+Deno.test("a signed table generation that breaks a rule is still refused", async () => {
+  await withKv(async (kv) => {
+    await mergeIn(kv, "test-ring", v4Doc(2));
+    const stored = (await readBundleTable(kv, "test-ring"))!.bundle;
+    const voteCount = stored.edges.voteCount.slice();
+    voteCount[0] = 0;
+    const broken = { ...stored, edges: { ...stored.edges, voteCount } };
+    await rewrite(kv, "test-ring", encoded(broken), true);
+    await assert.rejects(readBundle(kv, "test-ring"), (err: Error) => {
+      assert.ok(err instanceof BundleCorrupt);
+      assert.match(err.message, /voteCount\[0\]/);
       return true;
     });
   });
 });
 
-Deno.test("a checksum that matches is believed, one that does not or is missing is not", async () => {
+Deno.test("a JSON generation (written before tables) is validated in full, checksum or not", async () => {
   await withKv(async (kv) => {
     await mergeIn(kv, "test-ring", v4Doc(2));
-    // Written by another writer (another process): nothing held in memory for it.
-    await mergeIn(kv, "other-ring", v4Doc(1, { track: "Other Ring" }));
     const doc = JSON.parse(serialiseBundle((await readBundle(kv, "test-ring"))!.doc));
+    // Derived values that lie: the votes say auto, the counters sum to 4.
     doc.edges[0].kind = "wall";
-    const head = (await getBundleHead(kv, "test-ring"))!;
+    doc.meta.runs = 999;
+    await plant(kv, "test-ring", doc);
+    const { encoding: _, ...head } = (await getBundleHead(kv, "test-ring"))!;
     const prefix = ["bundle_chunk", "test-ring", head.generation];
     for await (const e of kv.list({ prefix })) await kv.delete(e.key);
-    // The lie with its own, matching checksum: as if this module had written it.
     const signed = await writeBlob(kv, prefix, jsonBytes(doc), { level: 1, checksum: true });
     await kv.set(bundleHeadKey("test-ring"), { ...head, chunks: signed });
-    assert.equal((await readBundle(kv, "test-ring"))!.doc.edges[0].kind, "wall");
-    // The same chunks with the checksum gone (a generation written before checksums): re-validated.
-    const { sha256: _, ...unsigned } = signed;
-    await kv.set(bundleHeadKey("test-ring"), { ...head, chunks: unsigned });
-    assert.equal((await readBundle(kv, "test-ring"))!.doc.edges[0].kind, "auto");
-    // A wrong checksum: re-validated.
-    await kv.set(bundleHeadKey("test-ring"), {
-      ...head,
-      chunks: { ...signed, sha256: "0".repeat(64) },
-    });
-    assert.equal((await readBundle(kv, "test-ring"))!.doc.edges[0].kind, "auto");
+    const read = (await readBundle(kv, "test-ring"))!;
+    assert.deepEqual(read.doc.edges.map((e) => e.kind), ["auto", "auto"]);
+    assert.equal(read.doc.meta.runs, 4);
+    // The next change rewrites it as a table.
+    const { head: next } = await mergeIn(kv, "test-ring", v4Doc(2));
+    assert.equal(next.encoding, TABLE_ENCODING);
+  });
+});
+
+Deno.test("an unknown encoding is BundleCorrupt, not guessed at", async () => {
+  await withKv(async (kv) => {
+    await mergeIn(kv, "test-ring", v4Doc(2));
+    const head = (await getBundleHead(kv, "test-ring"))!;
+    await kv.set(bundleHeadKey("test-ring"), { ...head, encoding: "edge-table-9" });
+    await assert.rejects(readBundle(kv, "test-ring"), /unknown encoding "edge-table-9"/);
   });
 });
 
@@ -553,7 +599,7 @@ Deno.test("a flipped byte in a stored chunk is reported as BundleCorrupt", async
   });
 });
 
-Deno.test("a read of the generation just written returns it as written, equal to a read from the store", async () => {
+Deno.test("a bundle reads back as the merge made it, in cell order, and as fresh objects", async () => {
   const raw = syntheticBundle({
     cells: 2_000,
     sources: [ME, FRIEND],
@@ -563,11 +609,11 @@ Deno.test("a read of the generation just written returns it as written, equal to
   });
   await withKv(async (kv) => {
     await mergeIn(kv, "test-ring", raw);
-    const held = (await readBundle(kv, "test-ring"))!.doc;
-    await mergeIn(kv, "other-ring", v4Doc(1, { track: "Other Ring" }));
-    const fromStore = (await readBundle(kv, "test-ring"))!.doc;
-    assert.notEqual(held, fromStore);
-    assert.deepEqual(held, fromStore);
-    assert.equal(JSON.stringify(held), JSON.stringify(fromStore));
+    const first = (await readBundle(kv, "test-ring"))!.doc;
+    const second = (await readBundle(kv, "test-ring"))!.doc;
+    assert.notEqual(first, second);
+    assert.equal(JSON.stringify(first), JSON.stringify(second));
+    const expected = merge(null, read(raw), { now: NOW }).merged;
+    assert.equal(JSON.stringify(first), serialiseBundle(expected));
   });
 });

@@ -8,13 +8,13 @@
  */
 import { ImportRejected } from "../errors.ts";
 import { pointKey } from "./cell.ts";
-import { CellIndex } from "./cell_index.ts";
-import { isNormalised, markNormalised } from "./normalised.ts";
-import { resolveKind } from "./kind.ts";
+import type { BundleTable } from "./edge_table.ts";
+import { mergeCells } from "./merge_cells.ts";
 import { MAX_EDGES, MAX_FINISH_CROSSINGS, RUN_LIMIT } from "./limits.ts";
-import type { BundleV4, Corner, Edge, FinishCrossing, Official, Section } from "./types.ts";
+import { docOf, tableBundleOf } from "./table_convert.ts";
+import type { BundleV4, Corner, FinishCrossing, Official, Section } from "./types.ts";
 import { BUNDLE_FORMAT } from "./types.ts";
-import { mergeVotes, reconcileSourceRuns, sumRuns } from "./votes.ts";
+import { reconcileSourceRuns, reconcileTableRuns, sumRuns } from "./votes.ts";
 
 /** How a merge is to be done. */
 export interface MergeOptions {
@@ -57,32 +57,10 @@ export interface MergeResult {
   report: MergeReport;
 }
 
-/** The edge with its kind resolved from its votes; the same object when already right. */
-function resolved(edge: Edge): Edge {
-  const kind = resolveKind(edge.votes);
-  return kind === edge.kind ? edge : { ...edge, kind };
-}
-
-/**
- * First-seen position, heading, run and width stay; y is only back-filled.
- * Returns `prior` itself when the incoming record changes nothing.
- */
-function mergeEdge(prior: Edge, incoming: Edge): Edge {
-  const votes = mergeVotes(prior.votes, incoming.votes);
-  const y = prior.y ?? incoming.y;
-  if (votes === prior.votes && y === prior.y) return prior;
-  return {
-    x: prior.x,
-    z: prior.z,
-    y,
-    hx: prior.hx,
-    hz: prior.hz,
-    side: prior.side,
-    kind: votes === prior.votes ? prior.kind : resolveKind(votes),
-    votes,
-    run: prior.run,
-    tw: prior.tw,
-  };
+/** The merged bundle, its edges as a table, and what the merge did. */
+export interface TableMergeResult {
+  merged: BundleTable;
+  report: MergeReport;
 }
 
 function mergeCrossings(
@@ -127,14 +105,14 @@ function mergeSourceRuns(
 
 /**
  * Merges `incoming` into `local` (or into nothing) and returns a new
- * document. Neither argument is changed; the result shares unchanged edges
- * and vote maps with them, so all three must be treated as immutable (every
- * function in src/core/bundle does).
+ * bundle. Neither argument is changed; the result shares its authored
+ * members' values with nothing, and its edge table with nothing.
  *
- * - Cells are keyed by (x, z) rounded half-to-even and side. A cell's
- *   first-seen x, z, hx, hz, side, run and tw stay; y is filled when unknown.
- *   Votes merge per kind per source, advancing only on a later run, and the
- *   kind is re-resolved. Order: local cells, then new cells in incoming order.
+ * - Cells merge as {@linkcode mergeCells} says: keyed by (x, z) rounded
+ *   half-to-even and side; a cell's first-seen x, z, hx, hz, side, run and
+ *   tw stay; y is filled when unknown. Votes merge per kind per source,
+ *   advancing only on a later run, and the kind is re-resolved. Order: local
+ *   cells, then new cells in incoming order.
  * - Finish crossings: local ones, then incoming ones at a rounded (x, z) not
  *   yet present; the newest 20 are kept.
  * - `source_runs` takes each source's maximum, raised to its vote watermark
@@ -154,24 +132,13 @@ function mergeSourceRuns(
  *   50,000 cells, or at `$.meta.runs` when the run counters would sum past
  *   1,000,000. Nothing is merged then.
  */
-export function merge(
-  local: BundleV4 | null,
-  incoming: BundleV4,
+export function mergeTables(
+  local: BundleTable | null,
+  incoming: BundleTable,
   opts: MergeOptions,
-): MergeResult {
-  const edges: Edge[] = [];
-  const index = new CellIndex((local?.edges.length ?? 0) + incoming.edges.length);
-  // A normalised document's kinds are already resolved from its votes.
-  const fold = (edge: Edge, trusted: boolean) => {
-    const at = index.setIfAbsent(edge.x, edge.z, edge.side, edges.length);
-    if (at < 0) edges.push(trusted ? edge : resolved(edge));
-    else edges[at] = mergeEdge(edges[at], edge);
-  };
-  const localTrusted = local !== null && isNormalised(local);
-  const incomingTrusted = isNormalised(incoming);
-  for (const edge of local?.edges ?? []) fold(edge, localTrusted);
-  const edgesBefore = edges.length;
-  for (const edge of incoming.edges) fold(edge, incomingTrusted);
+): TableMergeResult {
+  const cells = mergeCells(local?.edges ?? null, incoming.edges);
+  const edges = cells.table;
   if (edges.length > MAX_EDGES) {
     throw new ImportRejected({
       path: "$.edges",
@@ -181,15 +148,11 @@ export function merge(
   }
 
   const maxRuns = mergeSourceRuns(local?.meta.source_runs ?? {}, incoming.meta.source_runs);
-  // Every merged vote's last_run is the larger of the two documents' entries
-  // for it, so the merged watermarks are those of the documents; a
-  // normalised document's are covered by its own counters, already in maxRuns.
-  let scan: readonly Edge[] = [];
-  if (opts.reconcileRuns !== false) {
-    if (local !== null && !localTrusted) scan = local.edges;
-    if (!incomingTrusted) scan = scan.length === 0 ? incoming.edges : scan.concat(incoming.edges);
-  }
-  const sourceRuns = reconcileSourceRuns(maxRuns, scan);
+  // A merged entry's last_run is one of the two tables' entries for it, so the
+  // merged table's watermarks are those of both documents.
+  const sourceRuns = opts.reconcileRuns === false
+    ? reconcileSourceRuns(maxRuns, [])
+    : reconcileTableRuns(maxRuns, edges);
   const runs = sumRuns(sourceRuns);
   if (runs > RUN_LIMIT) {
     throw new ImportRejected({
@@ -207,7 +170,7 @@ export function merge(
     : null;
   const official: Official | null = localOfficial ? localOfficial.value : incoming.meta.official;
 
-  const merged: BundleV4 = {
+  const merged: BundleTable = {
     format: BUNDLE_FORMAT,
     version: 4,
     meta: {
@@ -222,16 +185,34 @@ export function merge(
     corners: copyCorners(corners ?? incoming.corners),
     sections: copySections(sections ?? incoming.sections),
   };
-  if (opts.reconcileRuns !== false) markNormalised(merged);
   return {
     merged,
     report: {
-      edgesBefore,
+      edgesBefore: cells.before,
       edgesAfter: edges.length,
-      addedEdges: edges.length - edgesBefore,
+      addedEdges: edges.length - cells.before,
       cornersKept: corners !== null && incoming.corners.length > 0,
       sectionsKept: sections !== null && incoming.sections.length > 0,
       officialKept: localOfficial !== null && incoming.meta.official !== null,
     },
   };
+}
+
+/**
+ * {@linkcode mergeTables} for documents of edge objects: the same rules,
+ * the same result, with the merged edges as fresh objects.
+ *
+ * @throws {ImportRejected} as {@linkcode mergeTables} does.
+ */
+export function merge(
+  local: BundleV4 | null,
+  incoming: BundleV4,
+  opts: MergeOptions,
+): MergeResult {
+  const { merged, report } = mergeTables(
+    local && tableBundleOf(local),
+    tableBundleOf(incoming),
+    opts,
+  );
+  return { merged: docOf(merged), report };
 }

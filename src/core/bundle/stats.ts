@@ -5,9 +5,8 @@
  * @module
  */
 import { roundHalfEven } from "./cell.ts";
-import type { MergeResult } from "./merge.ts";
-import type { BundleV4, Kind } from "./types.ts";
-import { MANUAL_KINDS } from "./types.ts";
+import { type BundleTable, FIRST_INFERRED_KIND } from "./edge_table.ts";
+import type { TableMergeResult } from "./merge.ts";
 
 /** Counts describing one bundle. */
 export interface BundleStats {
@@ -41,15 +40,14 @@ export interface ImportStats extends BundleStats {
   official_kept: boolean;
 }
 
-const MANUAL = new Set<Kind>(MANUAL_KINDS);
-
-/** The counts of one bundle; the kinds read are the document's resolved kinds. */
-export function bundleStats(doc: BundleV4): BundleStats {
+/** The counts of one bundle; the kinds read are the table's resolved kinds. */
+export function bundleStats(doc: BundleTable): BundleStats {
   let elevation = 0;
   let manual = 0;
-  for (const edge of doc.edges) {
-    if (edge.y !== null) elevation++;
-    if (MANUAL.has(edge.kind)) manual++;
+  const { y, kind } = doc.edges;
+  for (let i = 0; i < doc.edges.length; i++) {
+    if (!Number.isNaN(y[i])) elevation++;
+    if (kind[i] < FIRST_INFERRED_KIND) manual++;
   }
   const points = doc.edges.length;
   return {
@@ -65,7 +63,7 @@ export function bundleStats(doc: BundleV4): BundleStats {
 }
 
 /** The counts an import response reports for a merge result. */
-export function importStats(result: MergeResult): ImportStats {
+export function importStats(result: TableMergeResult): ImportStats {
   return {
     ...bundleStats(result.merged),
     added_points: result.report.addedEdges,

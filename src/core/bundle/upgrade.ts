@@ -17,7 +17,6 @@ import type {
   Votes,
 } from "./types.ts";
 import { BUNDLE_FORMAT, KINDS } from "./types.ts";
-import { markNormalised } from "./normalised.ts";
 import { castVote, reconcileSourceRuns, sumRuns } from "./votes.ts";
 
 function cellsFromV1(doc: BundleV1, source: string): Edge[] {
@@ -95,7 +94,7 @@ export function upgrade(doc: ValidatedBundle, source: string): BundleV4 {
   if (!isSourceId(source)) throw new TypeError(`not a source id: ${JSON.stringify(source)}`);
   const edges = doc.version === 1 ? cellsFromV1(doc, source) : cellsFromLegacy(doc, source);
   const sourceRuns = reconcileSourceRuns({ [source]: doc.meta.runs }, edges);
-  return markNormalised({
+  return {
     format: BUNDLE_FORMAT,
     version: 4,
     meta: {
@@ -109,7 +108,7 @@ export function upgrade(doc: ValidatedBundle, source: string): BundleV4 {
     finish_crossings: doc.finish_crossings.map((c) => ({ ...c })),
     corners: [],
     sections: [],
-  });
+  };
 }
 
 /**

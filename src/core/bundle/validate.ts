@@ -7,7 +7,6 @@
  */
 import { BadRequest, ImportRejected } from "../errors.ts";
 import { issuesFromZod } from "./issues.ts";
-import { resolveKind } from "./kind.ts";
 import { MAX_TRACK_CHARS, RUN_LIMIT } from "./limits.ts";
 import {
   bundleLegacySchema,
@@ -25,7 +24,6 @@ import {
   type BundleV4,
   type Corner,
   CURRENT_VERSION,
-  type Edge,
   type FinishCrossing,
   KINDS,
   type LegacyVotes,
@@ -34,9 +32,10 @@ import {
   type Section,
   type ValidatedBundle,
 } from "./types.ts";
-import { copyVotes, reconcileSourceRuns, sumRuns } from "./votes.ts";
-import { fastEdgesV4 } from "./fast_edges.ts";
-import { markNormalised } from "./normalised.ts";
+import { reconcileTableRuns, sumRuns } from "./votes.ts";
+import type { BundleTable, EdgeTable } from "./edge_table.ts";
+import { fastEdgeTable } from "./fast_table.ts";
+import { docOf, tableOfEdges, withEdges } from "./table_convert.ts";
 
 function copyLegacyVotes(votes: LegacyVotes): LegacyVotes {
   const out: LegacyVotes = {};
@@ -96,24 +95,27 @@ export function authoredSections(parsed: ParsedV4["sections"]): Section[] {
   }));
 }
 
-function parsedEdges(parsed: ParsedV4["edges"]): Edge[] {
-  return parsed.map((e) => ({
+function parsedEdges(parsed: ParsedV4["edges"]): EdgeTable {
+  // The table resolves every kind and puts every vote map in serialised order.
+  return tableOfEdges(parsed.map((e) => ({
     x: e.x,
     z: e.z,
     y: e.y,
     hx: e.hx,
     hz: e.hz,
     side: e.side,
-    kind: resolveKind(e.votes),
-    // Vote entries are checked in place, not rebuilt, by the schema.
-    votes: copyVotes(e.votes),
+    kind: "auto",
+    votes: e.votes,
     run: e.run,
     tw: e.tw,
-  }));
+  })));
 }
 
-function finishV4(parsed: ParsedV4, edges: Edge[]): BundleV4 {
-  const sourceRuns = reconcileSourceRuns(parsed.meta.source_runs, edges);
+/** Every member of a v4 document but its edges, given its reconciled run counters. */
+function finishMembers(
+  parsed: ParsedV4,
+  sourceRuns: Record<string, number>,
+): Omit<BundleV4, "edges"> {
   const runs = sumRuns(sourceRuns);
   if (runs > RUN_LIMIT) {
     throw new ImportRejected({
@@ -121,7 +123,7 @@ function finishV4(parsed: ParsedV4, edges: Edge[]): BundleV4 {
       message: `the run counters must sum to at most ${RUN_LIMIT}`,
     });
   }
-  return markNormalised({
+  return {
     format: BUNDLE_FORMAT,
     version: 4,
     meta: {
@@ -131,11 +133,40 @@ function finishV4(parsed: ParsedV4, edges: Edge[]): BundleV4 {
       updated_at: parsed.meta.updated_at,
       official: official(parsed.meta.official),
     },
-    edges,
     finish_crossings: crossings(parsed.finish_crossings),
     corners: authoredCorners(parsed.corners),
     sections: authoredSections(parsed.sections),
-  });
+  };
+}
+
+/** The members of a v4 document other than `edges`, as the schema reads them. */
+const V4_MEMBERS = [
+  "format",
+  "version",
+  "meta",
+  "finish_crossings",
+  "corners",
+  "sections",
+] as const;
+
+/**
+ * A v4 bundle from its edges, already validated into `edges`, and the other
+ * members of `raw` (an object holding a v4 document's members; its own
+ * `edges`, if any, is ignored), validated by the schema as
+ * {@linkcode validateBundle} validates them: `meta.track` trimmed, corners
+ * and sections renumbered, `source_runs` raised to the watermarks of
+ * `edges` with keys sorted, `meta.runs` their sum.
+ *
+ * @throws {ImportRejected} listing every failure of those members with its JSON path.
+ */
+export function validateMembersV4(raw: Record<string, unknown>, edges: EdgeTable): BundleTable {
+  // Only the members present, read once each, as the schema reads them.
+  const rest: Record<string, unknown> = { edges: [] };
+  for (const key of V4_MEMBERS) if (key in raw) rest[key] = raw[key];
+  const parsed = bundleV4Schema.safeParse(rest);
+  if (!parsed.success) throw new ImportRejected(issuesFromZod(parsed.error.issues));
+  const sourceRuns = reconcileTableRuns(parsed.data.meta.source_runs, edges);
+  return withEdges(finishMembers(parsed.data, sourceRuns), edges);
 }
 
 function finishV1(parsed: ParsedV1): BundleV1 {
@@ -208,16 +239,22 @@ export function validateBundleBySchema(raw: unknown): ValidatedBundle {
   return validate(raw, false);
 }
 
-function validate(raw: unknown, fast: boolean): ValidatedBundle {
-  const header = headerSchema.safeParse(raw);
-  if (!header.success) throw new ImportRejected(issuesFromZod(header.error.issues));
-  const version = header.data.version;
+/** The version a document's header declares, refusing a bad header or a newer version. */
+function header(raw: unknown): number {
+  const parsed = headerSchema.safeParse(raw);
+  if (!parsed.success) throw new ImportRejected(issuesFromZod(parsed.error.issues));
+  const version = parsed.data.version;
   if (version > CURRENT_VERSION) {
     throw new ImportRejected({
       path: "$.version",
       message: `bundle is format v${version}; this build reads v${CURRENT_VERSION} — upgrade first`,
     });
   }
+  return version;
+}
+
+function validate(raw: unknown, fast: boolean): ValidatedBundle {
+  const version = header(raw);
   if (version === 1) {
     const parsed = bundleV1Schema.safeParse(raw);
     if (!parsed.success) throw new ImportRejected(issuesFromZod(parsed.error.issues));
@@ -228,29 +265,48 @@ function validate(raw: unknown, fast: boolean): ValidatedBundle {
     if (!parsed.success) throw new ImportRejected(issuesFromZod(parsed.error.issues));
     return finishLegacy(parsed.data);
   }
-  const quick = fast ? fastV4(raw as Record<string, unknown>) : null;
-  if (quick !== null) return quick;
-  const parsed = bundleV4Schema.safeParse(raw);
-  if (!parsed.success) throw new ImportRejected(issuesFromZod(parsed.error.issues));
-  return finishV4(parsed.data, parsedEdges(parsed.data.edges));
+  return docOf(validateTableV4(raw, fast));
 }
 
-/** The members of a v4 document other than `edges`, as the schema reads them. */
-const V4_REST = ["format", "version", "meta", "finish_crossings", "corners", "sections"] as const;
+/**
+ * A v4 document (its header already read) validated into a table: its
+ * edges by {@linkcode fastEdgeTable} and its other members by the schema
+ * when `fast` and both accept, else the whole document by the schema, which
+ * reports every failure.
+ */
+function validateTableV4(raw: unknown, fast: boolean): BundleTable {
+  if (fast) {
+    const doc = raw as Record<string, unknown>;
+    const edges = fastEdgeTable(doc.edges);
+    if (edges !== null) {
+      try {
+        return validateMembersV4(doc, edges);
+      } catch (err) {
+        if (!(err instanceof ImportRejected)) throw err;
+      }
+    }
+  }
+  const parsed = bundleV4Schema.safeParse(raw);
+  if (!parsed.success) throw new ImportRejected(issuesFromZod(parsed.error.issues));
+  const edges = parsedEdges(parsed.data.edges);
+  const sourceRuns = reconcileTableRuns(parsed.data.meta.source_runs, edges);
+  return withEdges(finishMembers(parsed.data, sourceRuns), edges);
+}
 
 /**
- * The v4 document with its edges checked by {@linkcode fastEdgesV4} and
- * every other member by the schema (they are small), or null when either
- * declines; the full schema then decides, and reports every failure.
+ * {@linkcode validateBundle} for a document that is to be merged: a v4
+ * document comes back as a table, built straight from the JSON without an
+ * object per edge. Older versions are validated and returned as
+ * {@linkcode validateBundle} returns them, for the caller to upgrade.
+ *
+ * @throws {ImportRejected} exactly when {@linkcode validateBundle} throws, with the same issues.
  */
-function fastV4(raw: Record<string, unknown>): BundleV4 | null {
-  const edges = fastEdgesV4(raw.edges);
-  if (edges === null) return null;
-  // Only the members present, read once each, as the schema reads them.
-  const rest: Record<string, unknown> = { edges: [] };
-  for (const key of V4_REST) if (key in raw) rest[key] = raw[key];
-  const parsed = bundleV4Schema.safeParse(rest);
-  return parsed.success ? finishV4(parsed.data, edges) : null;
+export function validateBundleTable(
+  raw: unknown,
+): BundleTable | Exclude<ValidatedBundle, BundleV4> {
+  const version = header(raw);
+  if (version === 4) return validateTableV4(raw, true);
+  return validate(raw, true) as Exclude<ValidatedBundle, BundleV4>;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { Edge, Kind, SourceVotes, VoteEntry, Votes } from "./types.ts";
 import { KINDS } from "./types.ts";
+import type { EdgeTable } from "./edge_table.ts";
 
 /**
  * An entry's count may never exceed max(last_run, 1). The reference rules
@@ -148,6 +149,32 @@ export function reconcileSourceRuns(
 ): Record<string, number> {
   const marks = new Map<string, number>();
   for (const edge of edges) addWatermarks(marks, edge.votes);
+  return raisedTo(sourceRuns, marks);
+}
+
+/**
+ * {@linkcode reconcileSourceRuns} for edges held as a table: the counters
+ * raised to the highest last_run each source holds in `table`, keys sorted.
+ */
+export function reconcileTableRuns(
+  sourceRuns: Readonly<Record<string, number>>,
+  table: EdgeTable,
+): Record<string, number> {
+  const high = new Int32Array(table.sources.length).fill(-1);
+  const { voteSource, voteRun } = table;
+  for (let v = 0; v < voteSource.length; v++) {
+    if (voteRun[v] > high[voteSource[v]]) high[voteSource[v]] = voteRun[v];
+  }
+  const marks = new Map<string, number>();
+  for (let s = 0; s < high.length; s++) if (high[s] >= 0) marks.set(table.sources[s], high[s]);
+  return raisedTo(sourceRuns, marks);
+}
+
+/** `marks` raised to `sourceRuns` where those are higher, as an object with keys sorted. */
+function raisedTo(
+  sourceRuns: Readonly<Record<string, number>>,
+  marks: Map<string, number>,
+): Record<string, number> {
   for (const source in sourceRuns) {
     const runs = sourceRuns[source];
     const mark = marks.get(source);

@@ -7,10 +7,12 @@
  * @module
  */
 import { slugify } from "../bundle/slug.ts";
-import type { BundleV4, Side } from "../bundle/types.ts";
+import type { BundleTable, EdgeTable } from "../bundle/edge_table.ts";
+import type { BundleV4, Edge, Side } from "../bundle/types.ts";
+import { KINDS } from "../bundle/types.ts";
 import { chainSide } from "./chain.ts";
 import { centerlineAndRoad } from "./centerline.ts";
-import { finishLine, wallTicks } from "./finish.ts";
+import { finishLine, type WallCell, wallTicks } from "./finish.ts";
 import { assembleSide, type BorderPoint, type SideAssembly } from "./side.ts";
 import { stitch } from "./stitch.ts";
 import { COMPILED_FORMAT, COMPILED_VERSION, type CompiledTrack } from "./types.ts";
@@ -31,17 +33,53 @@ export interface AssembledSides {
   R: SideAssembly;
 }
 
+/** A bundle to compile: its edges as objects or as a table. */
+export type CompileInput = BundleV4 | BundleTable;
+
+function isTable(edges: readonly Edge[] | EdgeTable): edges is EdgeTable {
+  return !Array.isArray(edges);
+}
+
 /** The points of one side's cells, in document order. */
-function sidePoints(doc: BundleV4, side: Side): BorderPoint[] {
+function sidePoints(doc: CompileInput, side: Side): BorderPoint[] {
   const out: BorderPoint[] = [];
-  for (const e of doc.edges) {
+  const edges = doc.edges;
+  if (isTable(edges)) {
+    const code = side === "R" ? 1 : 0;
+    for (let i = 0; i < edges.length; i++) {
+      if (edges.side[i] !== code) continue;
+      const y = edges.y[i];
+      out.push({
+        x: edges.x[i],
+        z: edges.z[i],
+        y: Number.isNaN(y) ? null : y,
+        hx: edges.hx[i],
+        hz: edges.hz[i],
+        kind: KINDS[edges.kind[i]],
+      });
+    }
+    return out;
+  }
+  for (const e of edges) {
     if (e.side === side) out.push({ x: e.x, z: e.z, y: e.y, hx: e.hx, hz: e.hz, kind: e.kind });
   }
   return out;
 }
 
+/** The wall cells of `edges`, in document order, as wall ticks read them. */
+function wallCells(edges: readonly Edge[] | EdgeTable): WallCell[] {
+  if (!isTable(edges)) return edges.filter((e) => e.kind === "wall");
+  const wall = KINDS.indexOf("wall");
+  const out: WallCell[] = [];
+  for (let i = 0; i < edges.length; i++) {
+    if (edges.kind[i] !== wall) continue;
+    out.push({ x: edges.x[i], z: edges.z[i], hx: edges.hx[i], hz: edges.hz[i], kind: "wall" });
+  }
+  return out;
+}
+
 /** One side's cells chained, stitched and assembled. Cells of the other side never take part. */
-export function assembleBundleSide(doc: BundleV4, side: Side): SideAssembly {
+export function assembleBundleSide(doc: CompileInput, side: Side): SideAssembly {
   const points = sidePoints(doc, side);
   const chains = chainSide(points).map((chain) => chain.map((i) => points[i]));
   return assembleSide(stitch(chains));
@@ -52,7 +90,7 @@ export function assembleBundleSide(doc: BundleV4, side: Side): SideAssembly {
  * options: compiling one bundle twice gives documents equal in every field
  * but `compiled_at` (and that too when the options are equal).
  */
-export function compileBundle(doc: BundleV4, opts: CompileOptions): CompiledTrack {
+export function compileBundle(doc: CompileInput, opts: CompileOptions): CompiledTrack {
   const L = assembleBundleSide(doc, "L");
   const R = assembleBundleSide(doc, "R");
   const road = centerlineAndRoad(L.runs, R.runs);
@@ -72,7 +110,7 @@ export function compileBundle(doc: BundleV4, opts: CompileOptions): CompiledTrac
     borders: { L: L.borders, R: R.borders },
     border_kinds: { L: L.kinds, R: R.kinds },
     gaps: { L: L.gaps, R: R.gaps },
-    walls: wallTicks(doc.edges),
+    walls: wallTicks(wallCells(doc.edges)),
     centerline: road.centerline,
     road: road.road,
     finish: finishLine(doc.finish_crossings),

@@ -32,8 +32,11 @@ export function finishLine(crossings: readonly FinishCrossing[]): Segment | null
   return [roundTo(x - ax, 1), roundTo(z - az, 1), roundTo(x + ax, 1), roundTo(z + az, 1)];
 }
 
+/** What a wall tick is drawn from: a cell's position, heading and kind. */
+export type WallCell = Pick<Edge, "x" | "z" | "hx" | "hz" | "kind">;
+
 /** One tick along the travel direction for every cell whose kind is wall, in document order. */
-export function wallTicks(edges: readonly Edge[]): Segment[] {
+export function wallTicks(edges: readonly WallCell[]): Segment[] {
   const out: Segment[] = [];
   for (const e of edges) {
     if (e.kind !== "wall") continue;

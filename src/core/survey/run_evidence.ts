@@ -12,6 +12,7 @@
  */
 import { cellKey } from "../bundle/cell.ts";
 import { resolveKind } from "../bundle/kind.ts";
+import type { BundleTable } from "../bundle/edge_table.ts";
 import { MAX_EDGES } from "../bundle/limits.ts";
 import {
   BUNDLE_FORMAT,
@@ -201,14 +202,13 @@ export function runBundle(
  * so a run that was autosaved but never stopped (a crash) is never reused.
  * 1 for a circuit without a bundle.
  */
-export function nextOrdinal(doc: BundleV4 | null, source: string): number {
+export function nextOrdinal(doc: BundleTable | null, source: string): number {
   if (doc === null) return 1;
   let mark = doc.meta.source_runs[source] ?? 0;
-  for (const edge of doc.edges) {
-    for (const kind of KINDS) {
-      const entry = edge.votes[kind]?.[source];
-      if (entry !== undefined && entry[1] > mark) mark = entry[1];
-    }
+  const at = doc.edges.sources.indexOf(source);
+  const { voteSource, voteRun } = doc.edges;
+  for (let v = 0; at >= 0 && v < voteSource.length; v++) {
+    if (voteSource[v] === at && voteRun[v] > mark) mark = voteRun[v];
   }
   return mark + 1;
 }

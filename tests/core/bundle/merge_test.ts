@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { ImportRejected } from "../../../src/core/errors.ts";
-import { merge } from "../../../src/core/bundle/merge.ts";
+import { merge, mergeTables } from "../../../src/core/bundle/merge.ts";
+import { tableBundleOf } from "../../../src/core/bundle/table_convert.ts";
 import { canonicalBundle } from "../../../src/core/bundle/serialise.ts";
 import { importStats } from "../../../src/core/bundle/stats.ts";
 import type { BundleV4, Edge, Official } from "../../../src/core/bundle/types.ts";
@@ -365,7 +366,9 @@ Deno.test("import stats report the merged counts and what was kept", () => {
       note: "",
     }],
   }, { source_runs: { [ME]: 1 } });
-  const stats = importStats(merge(local, incoming, { now: NOW }));
+  const stats = importStats(
+    mergeTables(tableBundleOf(local), tableBundleOf(incoming), { now: NOW }),
+  );
   assert.deepEqual(stats, {
     points: 4,
     elevation_points: 4,

@@ -3,12 +3,7 @@ import { join } from "node:path";
 import { bundleJsonSchema } from "../../../src/core/bundle/json_schema.ts";
 import fc from "fast-check";
 import { merge } from "../../../src/core/bundle/merge.ts";
-import {
-  canonicalBundle,
-  serialiseBundle,
-  writtenForm,
-  writtenPieces,
-} from "../../../src/core/bundle/serialise.ts";
+import { canonicalBundle, serialiseBundle } from "../../../src/core/bundle/serialise.ts";
 import type { BundleV4 } from "../../../src/core/bundle/types.ts";
 import { upgradeImported } from "../../../src/core/bundle/upgrade.ts";
 import { validateBundle } from "../../../src/core/bundle/validate.ts";
@@ -189,22 +184,10 @@ Deno.test("serialising writes exactly the canonical copy's JSON, whatever order 
       const text = reference(doc);
       assert.equal(serialiseBundle(doc), text);
       assert.equal(serialiseBundle(shuffled), text);
-      const pieces = [...writtenPieces(writtenForm(shuffled).doc, 3)];
-      assert.equal(new TextDecoder().decode(concat(pieces)), text);
     }),
     { numRuns: 200 },
   );
 });
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
-}
 
 Deno.test("sources that are array indexes serialise where the canonical copy puts them", () => {
   const doc = validateBundle(v4Doc(2)) as BundleV4;
@@ -218,31 +201,4 @@ Deno.test("sources that are array indexes serialise where the canonical copy put
     text,
     /"votes":\{"auto":\{"10000000":\[1,1\],"4294967294":\[1,1\],"4294967295":\[1,1\]\}\}/,
   );
-});
-
-Deno.test("the written form reads back exactly, unless an edge holds -0, which JSON writes as 0", () => {
-  const doc = upgradeImported(validateBundle(v4Doc(3))) as BundleV4;
-  const form = writtenForm(doc);
-  assert.equal(form.exact, true);
-  assert.deepEqual(JSON.parse(serialiseBundle(doc)), form.doc);
-  assert.equal(JSON.stringify(form.doc), serialiseBundle(doc));
-  // Canonical edges are shared, not copied.
-  assert.equal(form.doc.edges[0], doc.edges[0]);
-  const negative = { ...doc, edges: [{ ...doc.edges[0], hz: -0 }, ...doc.edges.slice(1)] };
-  assert.equal(writtenForm(negative).exact, false);
-  assert.equal(serialiseBundle(negative), serialiseBundle(doc));
-});
-
-Deno.test("pieces of any size join into the serialised text; no edges gives an empty list", () => {
-  const doc = upgradeImported(validateBundle(v4Doc(7))) as BundleV4;
-  const text = serialiseBundle(doc);
-  for (const size of [1, 2, 3, 7, 8, 2_000]) {
-    const pieces = [...writtenPieces(writtenForm(doc).doc, size)];
-    assert.equal(pieces.length, 2 + Math.ceil(7 / size));
-    assert.equal(new TextDecoder().decode(concat(pieces)), text);
-  }
-  const empty = { ...doc, edges: [] };
-  const pieces = [...writtenPieces(writtenForm(empty).doc)];
-  assert.equal(new TextDecoder().decode(concat(pieces)), serialiseBundle(empty));
-  assert.match(serialiseBundle(empty), /"edges":\[\]/);
 });

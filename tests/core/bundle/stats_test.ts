@@ -1,7 +1,11 @@
 import { strict as assert } from "node:assert";
-import { bundleStats } from "../../../src/core/bundle/stats.ts";
+import { bundleStats as tableStats } from "../../../src/core/bundle/stats.ts";
+import { tableBundleOf } from "../../../src/core/bundle/table_convert.ts";
 import type { BundleV4, Edge } from "../../../src/core/bundle/types.ts";
 import { FORMAT, FRIEND, ME } from "./arbitraries.ts";
+
+/** The stats of a document of edge objects, through its table. */
+const bundleStats = (d: BundleV4) => tableStats(tableBundleOf(d));
 
 function doc(edges: Edge[], sourceRuns: Record<string, number> = {}): BundleV4 {
   return {

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import { merge } from "../../../src/core/bundle/merge.ts";
+import { tableBundleOf } from "../../../src/core/bundle/table_convert.ts";
 import type { BundleV4 } from "../../../src/core/bundle/types.ts";
 import {
   nextOrdinal,
@@ -61,7 +62,7 @@ Deno.test("five autosaves of one run leave [1, 1]; the stop counts the run; a se
   doc = save(doc, run(["straddle"], { ordinal: 1, countRun: true }));
   assert.deepEqual(doc.edges[0].votes, { straddle: { [ME]: [1, 1] } });
   assert.equal(doc.meta.runs, 1);
-  assert.equal(nextOrdinal(doc, ME), 2);
+  assert.equal(nextOrdinal(tableBundleOf(doc), ME), 2);
   for (let i = 0; i < 3; i++) doc = save(doc, run(["straddle"], { ordinal: 2 }));
   doc = save(doc, run(["straddle"], { ordinal: 2, countRun: true }));
   assert.deepEqual(doc.edges[0].votes, { straddle: { [ME]: [2, 2] } });
@@ -98,9 +99,9 @@ Deno.test("two sources at run 1 give a total of 2, and merging again changes not
 Deno.test("the next ordinal follows the vote watermark, so a crash after an autosave never reuses a run", () => {
   const autosaved = save(null, run(["straddle"], { ordinal: 1 }));
   assert.deepEqual(autosaved.meta.source_runs, { [ME]: 0 });
-  assert.equal(nextOrdinal(autosaved, ME), 2);
+  assert.equal(nextOrdinal(tableBundleOf(autosaved), ME), 2);
   assert.equal(nextOrdinal(null, ME), 1);
-  assert.equal(nextOrdinal(autosaved, FRIEND), 1);
+  assert.equal(nextOrdinal(tableBundleOf(autosaved), FRIEND), 1);
   const second = save(autosaved, run(["straddle"], { ordinal: 2, countRun: true }));
   assert.deepEqual(second.edges[0].votes, { straddle: { [ME]: [2, 2] } });
 });

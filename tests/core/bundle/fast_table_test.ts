@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import { ImportRejected } from "../../../src/core/errors.ts";
-import { fastEdgesV4 } from "../../../src/core/bundle/fast_edges.ts";
+import { fastEdgeTable } from "../../../src/core/bundle/fast_table.ts";
 import { validateBundle, validateBundleBySchema } from "../../../src/core/bundle/validate.ts";
 import { syntheticBundle } from "../../_bundles.ts";
 import { clone, ME, v4Doc, v4DocsArb } from "./arbitraries.ts";
@@ -31,7 +31,7 @@ Deno.test("valid v4 documents take the fast path and come out as the schema buil
   fc.assert(
     fc.property(v4DocsArb(1), ([raw]) => {
       const json = JSON.parse(JSON.stringify(raw));
-      assert.notEqual(fastEdgesV4(json.edges), null);
+      assert.notEqual(fastEdgeTable(json.edges), null);
       assert.match(agree(json), /^ok /);
     }),
     { numRuns: 300 },
@@ -45,7 +45,7 @@ Deno.test("a 3,000-edge, 3-source bundle: fast path taken, result identical", ()
     runs: 25,
     seed: 5,
   });
-  const edges = fastEdgesV4(raw.edges);
+  const edges = fastEdgeTable(raw.edges);
   assert.equal(edges?.length, 3_000);
   assert.match(agree(raw), /^ok /);
 });
@@ -193,7 +193,7 @@ Deno.test("an enumerable key on Object.prototype sends every document to the sch
     configurable: true,
   });
   try {
-    assert.equal(fastEdgesV4(doc.edges), null);
+    assert.equal(fastEdgeTable(doc.edges), null);
   } finally {
     delete (Object.prototype as Loose).polluted;
   }
