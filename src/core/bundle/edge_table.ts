@@ -317,7 +317,8 @@ export class EdgeTableBuilder {
     this.tw = grown(this.tw, needed);
     this.run = grown(this.run, needed);
     this.side = grown(this.side, needed);
-    this.voteStart = grown(this.voteStart, needed + 1);
+    // One offset more than cells, at every capacity: a typed array drops writes past its end.
+    this.voteStart = grown(this.voteStart, this.x.length + 1);
   }
 
   #growVotes(needed: number): void {

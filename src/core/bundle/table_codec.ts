@@ -176,6 +176,30 @@ function checkShape(t: EdgeTable): void {
   ) {
     throw new Error(`edge table columns disagree on its size (${n} cells, ${m} entries)`);
   }
+  // The vote rules a read checks are checked before writing too: a table that breaks
+  // them is a bug upstream, refused here rather than stored and found unreadable later.
+  const used = new Uint8Array(t.sources.length);
+  try {
+    checkVotes(
+      n,
+      t.sources.length,
+      t.voteStart,
+      t.voteKind,
+      t.voteSource,
+      t.voteCount,
+      t.voteRun,
+      used,
+    );
+  } catch (err) {
+    if (!(err instanceof TableCorrupt)) throw err;
+    throw new Error(`refusing to write an edge table that breaks its rules: ${err.message}`);
+  }
+  const unused = used.indexOf(0);
+  if (unused >= 0) {
+    throw new Error(
+      `refusing to write an edge table listing source ${t.sources[unused]} with no entry`,
+    );
+  }
 }
 
 /**
@@ -187,7 +211,8 @@ function checkShape(t: EdgeTable): void {
  * give equal bytes. The pieces share memory with the table, which never
  * changes; consume them before changing anything a piece views.
  *
- * @throws {Error} when the table's columns disagree on its size.
+ * @throws {Error} when the table's columns disagree on its size, or its
+ *   vote entries break a rule a read checks (a bug upstream: nothing is written).
  */
 export function* encodeBundleTable(bundle: BundleTable): Generator<Uint8Array> {
   const t = bundle.edges;

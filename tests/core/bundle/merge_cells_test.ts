@@ -132,3 +132,18 @@ Deno.test("inCellOrder sorts cells stably by cell and keeps each cell's entries"
   assert.deepEqual([...sorted.voteRun], [1, 1, 3, 5]);
   assert.equal(inCellOrder(sorted), sorted);
 });
+
+Deno.test("a builder started empty grows to thousands of cells and keeps every offset", () => {
+  const out = new EdgeTableBuilder(0, 0);
+  for (let i = 0; i < 5_000; i++) {
+    out.addCell(i, 0, NaN, 1, 0, i % 2, 1, NaN);
+    for (let k = 0; k <= i % 3; k++) out.addVote(k, out.source(k === 1 ? FRIEND : ME), 1, 1);
+  }
+  const table = out.finish();
+  assert.equal(table.length, 5_000);
+  assert.equal(table.voteStart.length, 5_001);
+  for (let i = 0; i < 5_000; i++) {
+    assert.equal(table.voteStart[i + 1] - table.voteStart[i], 1 + (i % 3));
+  }
+  assert.equal(table.voteStart[5_000], table.voteKind.length);
+});

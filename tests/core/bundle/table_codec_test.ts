@@ -12,7 +12,8 @@ import { docOf, tableBundleOf, tableOfEdges } from "../../../src/core/bundle/tab
 import type { BundleV4, Edge } from "../../../src/core/bundle/types.ts";
 import { validateBundle, validateMembersV4 } from "../../../src/core/bundle/validate.ts";
 import { syntheticBundle } from "../../_bundles.ts";
-import { v4DocsArb } from "./arbitraries.ts";
+import { v4Doc, v4DocsArb } from "./arbitraries.ts";
+import { upgradeImported } from "../../../src/core/bundle/upgrade.ts";
 
 /** The pieces of the encoding, concatenated. */
 function encode(bundle: BundleTable): Uint8Array {
@@ -553,4 +554,17 @@ Deno.test("every single-byte change is either refused or decodes to a valid bund
       }
     }
   }
+});
+
+Deno.test("a table whose vote entries break a rule is refused before a byte is written", () => {
+  const good = tableBundleOf(upgradeImported(validateBundle(v4Doc(3))) as BundleV4);
+  const voteStart = good.edges.voteStart.slice();
+  voteStart[1] = voteStart[0];
+  const empty = { ...good, edges: { ...good.edges, voteStart } };
+  assert.throws(
+    () => [...encodeBundleTable(empty)],
+    /refusing to write .*cell 0 has no vote entries/,
+  );
+  const extra = { ...good, edges: { ...good.edges, sources: [...good.edges.sources, "ffffff"] } };
+  assert.throws(() => [...encodeBundleTable(extra)], /source ffffff with no entry/);
 });
