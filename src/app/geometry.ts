@@ -158,6 +158,9 @@ export class GeometryService {
       if (event.type !== "bundle") return;
       const task = (async () => {
         try {
+          // The change that announced itself answers its caller first (an import's HTTP
+          // response is written on the next turns): a compile is 60-100 ms of main thread.
+          await new Promise((resolve) => setTimeout(resolve, 0));
           const head = await getBundleHead(kv, event.slug);
           if (event.reason === "delete" || head === null) await this.drop(event.slug);
           else await this.#ensure(event.slug, head.generation);
