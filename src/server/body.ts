@@ -5,6 +5,7 @@
  * @module
  */
 import { BadRequest, TooLarge } from "../core/errors.ts";
+import { jsonBody } from "../core/json_body.ts";
 
 /** Largest accepted body for document imports: 64 MiB. */
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
@@ -52,32 +53,26 @@ async function readLimited(
   return buffer.subarray(0, size);
 }
 
-/** The body's text; refuses an empty body or one that is not UTF-8. */
-function utf8Text(bytes: Uint8Array): string {
-  if (bytes.byteLength === 0) throw new BadRequest("request body is empty");
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new BadRequest("body is not valid UTF-8");
-  }
-}
-
 /**
- * Reads `req`'s body as JSON, refusing with {@linkcode TooLarge} as soon as
+ * Every byte of `req`'s body, refusing with {@linkcode TooLarge} as soon as
  * more than `limit` bytes are announced or received, and with
- * {@linkcode BadRequest} for an empty body or invalid JSON.
+ * {@linkcode BadRequest} for an empty body.
  */
-export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
+export async function readBody(req: Request, limit: number): Promise<Uint8Array> {
   const declared = req.headers.get("content-length");
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
     throw new TooLarge(`body of ${declared} bytes is over the ${limit}-byte limit`);
   }
   if (!req.body) throw new BadRequest("request body is empty");
-  // The bytes live only in utf8Text's frame: they can go while the text is parsed.
-  const text = utf8Text(await readLimited(req.body, limit, declaredSize(declared, limit)));
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new BadRequest(`body is not valid JSON: ${(err as Error).message}`);
-  }
+  const bytes = await readLimited(req.body, limit, declaredSize(declared, limit));
+  if (bytes.byteLength === 0) throw new BadRequest("request body is empty");
+  return bytes;
+}
+
+/**
+ * Reads `req`'s body as JSON: {@linkcode readBody}, then
+ * {@linkcode jsonBody}'s refusals for text that is not UTF-8 or not JSON.
+ */
+export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
+  return jsonBody(await readBody(req, limit));
 }

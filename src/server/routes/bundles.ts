@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { App } from "../../app/create_app.ts";
-import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
+import { MAX_IMPORT_BYTES, readBody } from "../body.ts";
 
 /** Options of {@linkcode bundleRoutes}. */
 export interface BundleRouteOptions {
@@ -29,9 +29,9 @@ export function bundleRoutes(app: App, opts: BundleRouteOptions = {}): Hono {
   });
   r.post("/track-bundles/import", async (c) => {
     const track = c.req.query("track");
-    // Passed straight on, so the route holds no reference to the parsed body while the import
-    // runs: the service drops its own once validated, and the 27 MB document can be collected.
-    return c.json(await app.bundles.import(await readJsonBody(c.req.raw, limit), { track }));
+    // The bytes go straight to the service, which reads a bundle from them without
+    // building an object per edge (and parses them as JSON only when it has to).
+    return c.json(await app.bundles.importBytes(await readBody(c.req.raw, limit), { track }));
   });
   return r;
 }
