@@ -15,7 +15,9 @@
  * sampling gap can miss) read at the end.
  *
  * Prints "peak import memory over idle: N MB (target <= 250 MB)", with the
- * idle and peak figures, each import's time, and the memory after settling.
+ * idle and peak figures, each import's time, and the memory after settling;
+ * then the round trip of three more imports, each alone into the settled
+ * process (what a driver importing one file sees).
  * Linux only (/proc). Usage:
  *
  *   deno run -A bench/memory_bundle_import.ts [--imports N] [--keep]
@@ -145,6 +147,12 @@ try {
   await sampler;
   const peak = Math.max(peakRss, memory(child.pid).hwm);
   const after = await settledRss(child.pid);
+  // One more import into the settled process, alone: the round trip a driver sees.
+  const alone: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    alone.push(await importBundle(base, incomingText));
+    await sleep(SETTLE_MS);
+  }
   console.log(
     `serve on a store on disk: 50,000-edge bundle imported (${first.toFixed(0)} ms), then ` +
       `the 50,000-edge 3-source bundle merged into it ${imports} times back to back ` +
@@ -156,6 +164,10 @@ try {
   );
   console.log(
     `peak import memory over idle: ${(peak - idle).toFixed(0)} MB (target <= ${TARGET_MB} MB)`,
+  );
+  console.log(
+    `one import over HTTP into the settled serve, ${SETTLE_MS / 1000} s apart: ` +
+      `${alone.map((t) => t.toFixed(0)).join(", ")} ms (round trip, store on disk)`,
   );
 } finally {
   sampling = false;
