@@ -20,7 +20,7 @@
 import { ImportRejected } from "../errors.ts";
 import { type BundleTable, EdgeTableBuilder } from "./edge_table.ts";
 import { COORD_LIMIT, MAX_EDGES, RUN_LIMIT, TW_LIMIT, UNIT_LIMIT } from "./limits.ts";
-import { KINDS } from "./types.ts";
+import { KINDS, V4_MEMBERS } from "./types.ts";
 import { validateMembersV4 } from "./validate.ts";
 import { Decline, JsonScanner } from "../json_scan.ts";
 
@@ -73,14 +73,7 @@ const KEY_TW = 512;
 const KEY_REQUIRED = KEY_X | KEY_Z | KEY_SIDE | KEY_VOTES;
 
 /** The members of a v4 document other than `edges`, which `validateMembersV4` reads. */
-const MEMBERS: ReadonlySet<string> = new Set([
-  "format",
-  "version",
-  "meta",
-  "finish_crossings",
-  "corners",
-  "sections",
-]);
+const MEMBERS: ReadonlySet<string> = new Set(V4_MEMBERS);
 
 /** Each kind's name as bytes, indexed as {@linkcode KINDS}. */
 const KIND_BYTES: readonly Uint8Array[] = KINDS.map((k) => new TextEncoder().encode(k));

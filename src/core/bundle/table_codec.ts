@@ -31,7 +31,9 @@ import {
   TW_LIMIT,
   UNIT_LIMIT,
 } from "./limits.ts";
-import { KINDS } from "./types.ts";
+import { canonicalBundle } from "./serialise.ts";
+import { withEdges } from "./table_convert.ts";
+import { KINDS, V4_MEMBERS } from "./types.ts";
 import { validateMembersV4 } from "./validate.ts";
 
 /** The name of this encoding, as a store's head records it next to the bytes. */
@@ -50,17 +52,7 @@ const LAYOUT_VERSION = 1;
 /** Magic, version and the header length. */
 const PREFIX = 8;
 /** Every member a header holds; any other key is refused. */
-const HEADER_KEYS: ReadonlySet<string> = new Set([
-  "n",
-  "m",
-  "sources",
-  "format",
-  "version",
-  "meta",
-  "finish_crossings",
-  "corners",
-  "sections",
-]);
+const HEADER_KEYS: ReadonlySet<string> = new Set(["n", "m", "sources", ...V4_MEMBERS]);
 
 /** Bytes that are not an edge table this build can read, and what is wrong with them. */
 export class TableCorrupt extends Error {
@@ -83,56 +75,20 @@ function columnBytes(n: number, m: number): number {
 /** The header's JSON value: members listed field by field, so equal values give equal text. */
 function headerOf(bundle: BundleTable): Record<string, unknown> {
   const t = bundle.edges;
-  const { meta } = bundle;
-  const sourceRuns: Record<string, number> = {};
-  for (const s of Object.keys(meta.source_runs).sort(compareSources)) {
-    sourceRuns[s] = meta.source_runs[s];
-  }
-  const o = meta.official ?? null;
-  const point = (p: { x: number; z: number }) => ({ x: p.x, z: p.z });
+  // The members as an export writes them, so equal bundles give equal headers.
+  const { format, version, meta, finish_crossings, corners, sections } = canonicalBundle(
+    withEdges(bundle, []),
+  );
   return {
     n: t.length,
     m: t.voteKind.length,
     sources: [...t.sources],
-    format: bundle.format,
-    version: bundle.version,
-    meta: {
-      track: meta.track,
-      runs: meta.runs,
-      source_runs: sourceRuns,
-      updated_at: meta.updated_at,
-      official: o === null ? null : {
-        track: o.track,
-        layout: o.layout,
-        official_id: o.official_id,
-        official_name: o.official_name,
-        turns: o.turns,
-        length_m: o.length_m,
-        reverse: o.reverse,
-      },
-    },
-    finish_crossings: bundle.finish_crossings.map((c) => ({
-      x: c.x,
-      z: c.z,
-      hx: c.hx,
-      hz: c.hz,
-      lap: c.lap,
-    })),
-    corners: bundle.corners.map((c) => ({
-      n: c.n,
-      name: c.name,
-      direction: c.direction,
-      apex: point(c.apex),
-      entry: c.entry === null ? null : point(c.entry),
-      exit: c.exit === null ? null : point(c.exit),
-      note: c.note,
-    })),
-    sections: bundle.sections.map((s) => ({
-      n: s.n,
-      name: s.name,
-      start: point(s.start),
-      end: point(s.end),
-    })),
+    format,
+    version,
+    meta,
+    finish_crossings,
+    corners,
+    sections,
   };
 }
 

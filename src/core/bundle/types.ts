@@ -182,6 +182,16 @@ export interface BundleLegacy {
   finish_crossings: FinishCrossing[];
 }
 
+/** The members of a v4 document other than `edges`, in document order. */
+export const V4_MEMBERS = [
+  "format",
+  "version",
+  "meta",
+  "finish_crossings",
+  "corners",
+  "sections",
+] as const;
+
 /** Any validated bundle, before upgrade; `version` tells which. */
 export type ValidatedBundle = BundleV1 | BundleLegacy | BundleV4;
 

@@ -30,6 +30,7 @@ import {
   type Official,
   type Point,
   type Section,
+  V4_MEMBERS,
   type ValidatedBundle,
 } from "./types.ts";
 import { reconcileTableRuns, sumRuns } from "./votes.ts";
@@ -138,16 +139,6 @@ function finishMembers(
     sections: authoredSections(parsed.sections),
   };
 }
-
-/** The members of a v4 document other than `edges`, as the schema reads them. */
-const V4_MEMBERS = [
-  "format",
-  "version",
-  "meta",
-  "finish_crossings",
-  "corners",
-  "sections",
-] as const;
 
 /**
  * A v4 bundle from its edges, already validated into `edges`, and the other
