@@ -52,6 +52,8 @@ type Env = { Bindings: { remoteAddr?: Deno.NetAddr; localPort?: number } };
 export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   const http = new Hono<Env>();
   const token = opts.token ?? null;
+  // The --cors origin may change things unless it is a page opened from a file (read-only).
+  const changeOrigin = opts.cors && corsMethods(opts.cors).includes("POST") ? opts.cors : null;
   http.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
   if (opts.cors) {
     const methods = corsMethods(opts.cors);
@@ -74,7 +76,14 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   http.use("*", async (c, next) => {
     // Without a socket address (in-process calls) the caller is this process.
     const remote = c.env?.remoteAddr?.hostname ?? "127.0.0.1";
-    authorize(c.req.method, remote, c.req.header("authorization") ?? null, token);
+    authorize(
+      c.req.method,
+      remote,
+      c.req.header("authorization") ?? null,
+      token,
+      c.req.header("origin") ?? null,
+      changeOrigin,
+    );
     await next();
   });
   http.use("/api/*", async (c, next) => {

@@ -61,3 +61,25 @@ Deno.test("the server applies the policy to the address it sees", async () => {
   const res = await open.fetch(post(), remote("192.168.1.5"));
   assert.equal(res.headers.get("content-type"), "application/problem+json");
 });
+
+Deno.test("a change sent by a web page is refused unless its origin may change things", () => {
+  const refused = (origin: string, allowed: string | null) =>
+    assert.throws(
+      () => authorize("POST", "127.0.0.1", null, null, origin, allowed),
+      (e: unknown) =>
+        e instanceof Unauthorized && e.status === 403 &&
+        e.message.includes(`web page of origin ${origin} is refused`),
+    );
+  refused("http://evil.test", null);
+  refused("http://evil.test", "http://localhost:3000");
+  refused("null", null);
+  // With a token from elsewhere too: a page cannot be let in by the address it reaches.
+  assert.throws(
+    () => authorize("DELETE", "192.168.1.5", "Bearer s3cret", "s3cret", "http://evil.test", null),
+    (e: unknown) => e instanceof Unauthorized && e.status === 403,
+  );
+  authorize("POST", "127.0.0.1", null, null, "http://localhost:3000", "http://localhost:3000");
+  authorize("POST", "127.0.0.1", null, null, null, null);
+  // Reads stay open to any page; CORS decides whether it may see the answer.
+  authorize("GET", "127.0.0.1", null, null, "http://evil.test", null);
+});

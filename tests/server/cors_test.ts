@@ -119,3 +119,52 @@ Deno.test("--cors null lets a page opened from a file read, and never change", a
     assert.equal(other.headers.get("access-control-allow-origin"), null);
   });
 });
+
+Deno.test("a page of another origin cannot change anything, even with a body that needs no preflight", async () => {
+  await withServer(ORIGIN, async (url) => {
+    const bundle = JSON.stringify({
+      format: "sim-datalogger-track-bundle",
+      version: 4,
+      meta: { track: "Csrf Ring", runs: 1, source_runs: { a1b2c3d4e5f6: 1 }, updated_at: "" },
+      edges: [{ x: 1, z: 2, side: "L", votes: { auto: { a1b2c3d4e5f6: [1, 1] } } }],
+    });
+    const post = (origin: string | null) =>
+      fetch(`${url}/api/track-bundles/import`, {
+        method: "POST",
+        // text/plain is what a form or a no-preflight fetch sends.
+        headers: origin === null
+          ? { "content-type": "text/plain" }
+          : { origin, "content-type": "text/plain" },
+        body: bundle,
+      });
+    for (const origin of ["http://evil.test", "null"]) {
+      const res = await post(origin);
+      assert.equal(res.status, 403);
+      const problem = await res.json();
+      assert.match(problem.detail, new RegExp(`origin ${origin} is refused`));
+    }
+    const list = async () => await (await fetch(`${url}/api/track-bundles`)).json();
+    assert.deepEqual(await list(), []);
+    // The origin --cors names may, and so may a client that is not a browser page.
+    const allowed = await post(ORIGIN);
+    await allowed.body?.cancel();
+    assert.equal(allowed.status, 200);
+    const script = await post(null);
+    await script.body?.cancel();
+    assert.equal(script.status, 200);
+    assert.equal((await list()).length, 1);
+  });
+});
+
+Deno.test("with no --cors, or --cors null, no web page may change anything", async () => {
+  for (const cors of [null, "null"]) {
+    await withServer(cors, async (url) => {
+      const res = await fetch(`${url}/api/survey/discard`, {
+        method: "POST",
+        headers: { origin: cors ?? "http://localhost:3000" },
+      });
+      assert.equal(res.status, 403);
+      await res.body?.cancel();
+    });
+  }
+});
