@@ -476,8 +476,3 @@ export class TrackService {
     return found && { name: found.name, source: found.by, reason: "identified" };
   }
 }
-
-/** @deprecated transitional: use app.tracks.identifyUnlabelled */
-export function identifyUnlabelled(app: { tracks: TrackService }): Promise<IdentifyResult> {
-  return app.tracks.identifyUnlabelled();
-}
