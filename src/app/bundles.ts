@@ -38,6 +38,9 @@ import {
 } from "./official.ts";
 import type { SurveyService } from "./survey.ts";
 
+/** What a released body is replaced with. */
+const EMPTY = new Uint8Array(0);
+
 /** One row of the bundle list. */
 export interface BundleListItem {
   slug: string;
@@ -192,11 +195,18 @@ export class BundleService {
    *   `opts.track`; {ImportRejected} as {@linkcode import} does.
    */
   async importBytes(bytes: Uint8Array, opts: ImportOptions = {}): Promise<BundleImportResult> {
-    const track = opts.track === undefined ? undefined : validateTrackOverride(opts.track);
     const table = readBundleBytes(bytes);
-    if (table === null) return await this.import(jsonBody(bytes), opts);
-    // As with `import`'s parsed body: the 13 MB are not held through the merge.
-    bytes = new Uint8Array(0);
+    if (table === null) {
+      // Parsed, then imported as `import` does: the same refusals in the same order. Neither
+      // the bytes nor the parsed document are held through the merge (as in `import`).
+      let json: unknown = jsonBody(bytes);
+      bytes = EMPTY;
+      const imported = this.import(json, opts);
+      json = undefined;
+      return await imported;
+    }
+    bytes = EMPTY;
+    const track = opts.track === undefined ? undefined : validateTrackOverride(opts.track);
     return await this.#importTable(table, track);
   }
 

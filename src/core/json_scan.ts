@@ -62,6 +62,14 @@ const IN_OBJECT = 2;
  */
 export const MAX_SKIP_DEPTH = 1024;
 
+/**
+ * The longest number literal (past the exact fast path) or member name a
+ * reader turns into a string, in bytes; a longer one is declined. Built a
+ * character at a time, a literal of tens of megabytes would cost seconds
+ * and gigabytes, where `JSON.parse` reads it in milliseconds.
+ */
+export const MAX_LITERAL_BYTES = 1024;
+
 /** 10^0 .. 10^22: every power of ten a double holds exactly. */
 const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 
@@ -198,6 +206,9 @@ export class JsonScanner {
       const value = mantissa / POW10[fraction];
       this.num = negative ? -value : value;
     } else {
+      // Built a character at a time, a 60 MB literal would take seconds and gigabytes;
+      // one that long is left to JSON.parse, which reads it in a blink.
+      if (p - start > MAX_LITERAL_BYTES) throw Decline.it;
       let text = "";
       for (let i = start; i < p; i++) text += String.fromCharCode(b[i]);
       this.num = Number(text);

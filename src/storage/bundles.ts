@@ -202,8 +202,12 @@ export async function listBundleHeads(kv: Deno.Kv): Promise<BundleHead[]> {
   return heads;
 }
 
-/** A generation written before the table encoding: JSON, validated in full. */
-function decodeJson(slug: string, bytes: Uint8Array): BundleTable {
+/**
+ * A generation written before the table encoding: JSON, validated in full.
+ * Its run counters are read as written when its chunks match their
+ * checksum (as that version read them), else raised to the votes.
+ */
+function decodeJson(slug: string, bytes: Uint8Array, intact: boolean): BundleTable {
   let raw: unknown;
   try {
     raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
@@ -211,7 +215,7 @@ function decodeJson(slug: string, bytes: Uint8Array): BundleTable {
     throw new BundleCorrupt(slug, `not JSON: ${(err as Error).message}`, { cause: err });
   }
   try {
-    const bundle = validateBundleTable(raw);
+    const bundle = validateBundleTable(raw, { reconcile: !intact });
     if (bundle.version !== 4) throw new BundleCorrupt(slug, `stored as version ${bundle.version}`);
     return bundle;
   } catch (err) {
@@ -239,7 +243,7 @@ async function readGeneration(
     if (now.versionstamp !== entry.versionstamp) return null;
     throw new BundleCorrupt(head.slug, (err as Error).message, { cause: err });
   }
-  if (head.encoding === undefined) return decodeJson(head.slug, blob.data);
+  if (head.encoding === undefined) return decodeJson(head.slug, blob.data, blob.intact);
   if (head.encoding !== TABLE_ENCODING) {
     throw new BundleCorrupt(head.slug, `unknown encoding ${JSON.stringify(head.encoding)}`);
   }

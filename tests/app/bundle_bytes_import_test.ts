@@ -81,3 +81,17 @@ Deno.test("bytes that are not a valid bundle are refused as parsed JSON is, noth
     assert.equal(await stored(bytes), before);
   });
 });
+
+Deno.test("bytes that are not JSON are refused as not JSON before a blank track is", async () => {
+  await withApps(async (_json, bytes) => {
+    await assert.rejects(
+      bytes.bundles.importBytes(utf8("{nope"), { track: " " }),
+      (err: Error) => err instanceof BadRequest && /^body is not valid JSON: /.test(err.message),
+    );
+    await assert.rejects(
+      bytes.bundles.importBytes(utf8(JSON.stringify(v4Doc(2))), { track: " " }),
+      (err: Error) =>
+        err instanceof BadRequest && /track override cannot be blank/.test(err.message),
+    );
+  });
+});

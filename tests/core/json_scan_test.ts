@@ -1,6 +1,11 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
-import { Decline, JsonScanner, MAX_SKIP_DEPTH } from "../../src/core/json_scan.ts";
+import {
+  Decline,
+  JsonScanner,
+  MAX_LITERAL_BYTES,
+  MAX_SKIP_DEPTH,
+} from "../../src/core/json_scan.ts";
 
 function utf8(text: string): Uint8Array {
   return new TextEncoder().encode(text);
@@ -331,4 +336,14 @@ Deno.test("a decline is the one Decline instance, never an Error", () => {
   }
   assert.equal(thrown, Decline.it);
   assert.ok(!(thrown instanceof Error));
+});
+
+Deno.test("a number literal longer than MAX_LITERAL_BYTES is declined, not built", () => {
+  const long = "1" + "0".repeat(MAX_LITERAL_BYTES);
+  const scanner = new JsonScanner(new TextEncoder().encode(long));
+  assert.throws(() => scanner.number(), (e: unknown) => e === Decline.it);
+  const fits = "1" + "0".repeat(MAX_LITERAL_BYTES - 3) + ".5";
+  const ok = new JsonScanner(new TextEncoder().encode(fits));
+  ok.number();
+  assert.equal(ok.num, JSON.parse(fits));
 });

@@ -617,3 +617,29 @@ Deno.test("a bundle reads back as the merge made it, in cell order, and as fresh
     assert.equal(JSON.stringify(first), serialiseBundle(expected));
   });
 });
+
+Deno.test("run counters read back as written: a run still being driven stays uncounted", async () => {
+  await withKv(async (kv) => {
+    // A survey's autosave: votes of run 2 by FRIEND, whose counter still says 1.
+    const incoming = tableBundleOf(read(v4Doc(3, { source: FRIEND, run: 2 })));
+    const saving = {
+      ...incoming,
+      meta: { ...incoming.meta, runs: 1, source_runs: { [FRIEND]: 1 } },
+    };
+    await updateBundle(kv, "test-ring", (current) => {
+      const r = mergeTables(current?.bundle ?? null, saving, { now: NOW, reconcileRuns: false });
+      return { bundle: r.merged, result: null };
+    });
+    const head = (await getBundleHead(kv, "test-ring"))!;
+    const stored = (await readBundleTable(kv, "test-ring"))!.bundle;
+    assert.equal(head.runs, 1);
+    assert.deepEqual(stored.meta.source_runs, { [FRIEND]: 1 });
+    assert.equal(stored.meta.runs, 1);
+    // An edit on top (as an official match or a rename writes) keeps it uncounted.
+    await updateBundle(kv, "test-ring", (current) => ({
+      bundle: { ...current!.bundle, meta: { ...current!.bundle.meta, track: "Renamed" } },
+      result: null,
+    }));
+    assert.deepEqual((await readBundle(kv, "test-ring"))!.doc.meta.source_runs, { [FRIEND]: 1 });
+  });
+});

@@ -22,7 +22,7 @@ import { type BundleTable, EdgeTableBuilder } from "./edge_table.ts";
 import { COORD_LIMIT, MAX_EDGES, RUN_LIMIT, TW_LIMIT, UNIT_LIMIT } from "./limits.ts";
 import { KINDS, V4_MEMBERS } from "./types.ts";
 import { validateMembersV4 } from "./validate.ts";
-import { Decline, JsonScanner } from "../json_scan.ts";
+import { Decline, JsonScanner, MAX_LITERAL_BYTES } from "../json_scan.ts";
 
 // Byte values. Local, not imported from json_scan.ts: the JIT folds a
 // module's own constants into the hot loops but loads imported ones from
@@ -439,6 +439,8 @@ class Reader extends JsonScanner {
         if (this.ws() !== QUOTE) throw Decline.it;
         const from = this.pos + 1;
         const to = this.plainKey();
+        // No member has a long name; a long one is left to JSON.parse (see json_scan.ts).
+        if (to - from > MAX_LITERAL_BYTES) throw Decline.it;
         let key = "";
         for (let i = from; i < to; i++) key += String.fromCharCode(b[i]);
         // JSON.parse keeps the last of duplicate keys; not worth modelling.

@@ -393,8 +393,9 @@ function checkVotes(
  * with nothing. Every value is checked as an import checks a document: the
  * result satisfies every invariant of {@linkcode EdgeTable} (kinds are
  * resolved here, -0 read as 0, NaN as the usual NaN) and every other member
- * passes {@linkcode validateMembersV4} (so `source_runs` is reconciled with
- * the votes and `meta.runs` is their sum).
+ * passes {@linkcode validateMembersV4}, its run counters read as written
+ * (not raised to the votes: a survey's save leaves a run still being driven
+ * uncounted) and `meta.runs` their sum.
  *
  * @throws {TableCorrupt} naming the field at fault when the bytes are not
  *   exactly such an encoding: bad magic or version, truncated or extra
@@ -470,7 +471,8 @@ export function decodeBundleTable(bytes: Uint8Array): BundleTable {
     sources,
   };
   try {
-    return validateMembersV4(header.raw, table);
+    // As written: a survey's save may leave a run still being driven uncounted.
+    return validateMembersV4(header.raw, table, { reconcile: false });
   } catch (err) {
     if (err instanceof ImportRejected) throw new TableCorrupt(err.message, { cause: err });
     throw err;

@@ -33,7 +33,7 @@ import {
   V4_MEMBERS,
   type ValidatedBundle,
 } from "./types.ts";
-import { reconcileTableRuns, sumRuns } from "./votes.ts";
+import { reconcileSourceRuns, reconcileTableRuns, sumRuns } from "./votes.ts";
 import type { BundleTable, EdgeTable } from "./edge_table.ts";
 import { fastEdgeTable } from "./fast_table.ts";
 import { docOf, tableOfEdges, withEdges } from "./table_convert.ts";
@@ -140,23 +140,50 @@ function finishMembers(
   };
 }
 
+/** How a v4 document's run counters are read. */
+export interface RunCounterOptions {
+  /**
+   * Raise each source's counter to the highest last_run it holds in a vote
+   * (default true), as an imported document is read. A stored bundle is read
+   * with false: a survey saves the votes of a run still being driven without
+   * counting that run until it ends, and a read must not count it either.
+   */
+  reconcile?: boolean;
+}
+
+/** The counters of `sourceRuns`, keys sorted, raised to the watermarks of `edges` when `reconcile`. */
+function runCounters(
+  sourceRuns: Record<string, number>,
+  edges: EdgeTable,
+  opts: RunCounterOptions,
+): Record<string, number> {
+  return opts.reconcile === false
+    ? reconcileSourceRuns(sourceRuns, [])
+    : reconcileTableRuns(sourceRuns, edges);
+}
+
 /**
  * A v4 bundle from its edges, already validated into `edges`, and the other
  * members of `raw` (an object holding a v4 document's members; its own
  * `edges`, if any, is ignored), validated by the schema as
  * {@linkcode validateBundle} validates them: `meta.track` trimmed, corners
- * and sections renumbered, `source_runs` raised to the watermarks of
- * `edges` with keys sorted, `meta.runs` their sum.
+ * and sections renumbered, `source_runs` with keys sorted (raised to the
+ * watermarks of `edges` unless `opts.reconcile` is false), `meta.runs`
+ * their sum.
  *
  * @throws {ImportRejected} listing every failure of those members with its JSON path.
  */
-export function validateMembersV4(raw: Record<string, unknown>, edges: EdgeTable): BundleTable {
+export function validateMembersV4(
+  raw: Record<string, unknown>,
+  edges: EdgeTable,
+  opts: RunCounterOptions = {},
+): BundleTable {
   // Only the members present, read once each, as the schema reads them.
   const rest: Record<string, unknown> = { edges: [] };
   for (const key of V4_MEMBERS) if (key in raw) rest[key] = raw[key];
   const parsed = bundleV4Schema.safeParse(rest);
   if (!parsed.success) throw new ImportRejected(issuesFromZod(parsed.error.issues));
-  const sourceRuns = reconcileTableRuns(parsed.data.meta.source_runs, edges);
+  const sourceRuns = runCounters(parsed.data.meta.source_runs, edges, opts);
   return withEdges(finishMembers(parsed.data, sourceRuns), edges);
 }
 
@@ -265,13 +292,13 @@ function validate(raw: unknown, fast: boolean): ValidatedBundle {
  * when `fast` and both accept, else the whole document by the schema, which
  * reports every failure.
  */
-function validateTableV4(raw: unknown, fast: boolean): BundleTable {
+function validateTableV4(raw: unknown, fast: boolean, opts: RunCounterOptions = {}): BundleTable {
   if (fast) {
     const doc = raw as Record<string, unknown>;
     const edges = fastEdgeTable(doc.edges);
     if (edges !== null) {
       try {
-        return validateMembersV4(doc, edges);
+        return validateMembersV4(doc, edges, opts);
       } catch (err) {
         if (!(err instanceof ImportRejected)) throw err;
       }
@@ -280,7 +307,7 @@ function validateTableV4(raw: unknown, fast: boolean): BundleTable {
   const parsed = bundleV4Schema.safeParse(raw);
   if (!parsed.success) throw new ImportRejected(issuesFromZod(parsed.error.issues));
   const edges = parsedEdges(parsed.data.edges);
-  const sourceRuns = reconcileTableRuns(parsed.data.meta.source_runs, edges);
+  const sourceRuns = runCounters(parsed.data.meta.source_runs, edges, opts);
   return withEdges(finishMembers(parsed.data, sourceRuns), edges);
 }
 
@@ -289,14 +316,16 @@ function validateTableV4(raw: unknown, fast: boolean): BundleTable {
  * document comes back as a table, built straight from the JSON without an
  * object per edge. Older versions are validated and returned as
  * {@linkcode validateBundle} returns them, for the caller to upgrade.
+ * `opts` says how a v4 document's run counters are read.
  *
  * @throws {ImportRejected} exactly when {@linkcode validateBundle} throws, with the same issues.
  */
 export function validateBundleTable(
   raw: unknown,
+  opts: RunCounterOptions = {},
 ): BundleTable | Exclude<ValidatedBundle, BundleV4> {
   const version = header(raw);
-  if (version === 4) return validateTableV4(raw, true);
+  if (version === 4) return validateTableV4(raw, true, opts);
   return validate(raw, true) as Exclude<ValidatedBundle, BundleV4>;
 }
 

@@ -23,8 +23,8 @@ export interface CompileOptions {
   compiledAt: string;
   /** The application's version, at most 32 characters. */
   appVersion: string;
-  /** The stored generation and JSON size of the bundle; [0, 0] when not from the store. */
-  identity?: [generation: number, jsonBytes: number];
+  /** The stored generation and uncompressed stored size of the bundle; [0, 0] when not from the store. */
+  identity?: [generation: number, storedBytes: number];
 }
 
 /** Both sides of a bundle assembled, before they become a document. */

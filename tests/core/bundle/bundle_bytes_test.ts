@@ -542,3 +542,18 @@ Deno.test("unknown values in an edge are skipped only when JSON.parse would take
   assert.ok(tally.accepted > 500, JSON.stringify(tally));
   assert.ok(tally["both refuse"] > 500, JSON.stringify(tally));
 });
+
+Deno.test("a 5 MB number or member name is declined at once, and the slow path reads the document", () => {
+  const doc = JSON.parse(JSON.stringify(v4Doc(2))) as Record<string, unknown>;
+  const text = JSON.stringify(doc);
+  const digits = "1" + "0".repeat(5_000_000);
+  for (
+    const big of [
+      text.slice(0, -1) + `,"junk":${digits}}`,
+      text.slice(0, -1) + `,"${"k".repeat(5_000_000)}":1}`,
+    ]
+  ) {
+    assert.equal(readBundleBytes(new TextEncoder().encode(big)), null);
+    assert.ok(validateBundleTable(JSON.parse(big)));
+  }
+});
