@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isLoopback } from "../core/loopback.ts";
 import type { PacketFormat } from "../core/gt7/format.ts";
 import { type App, createApp } from "../app/create_app.ts";
 import { closeStore, openStore, storePath } from "../storage/kv.ts";
@@ -62,7 +63,7 @@ export interface Logger {
  */
 export function udpBindHost(console: string | null): string {
   if (console === null) return "127.0.0.1";
-  return /^(127\.|localhost$|::1$)/.test(console) ? "127.0.0.1" : "0.0.0.0";
+  return isLoopback(console) ? "127.0.0.1" : "0.0.0.0";
 }
 
 /**

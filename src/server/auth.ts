@@ -15,15 +15,10 @@
  * @module
  */
 import { timingSafeEqual } from "node:crypto";
+import { isLoopback } from "../core/loopback.ts";
 import { Unauthorized } from "./problem.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/** True for 127.0.0.0/8, ::1 and IPv4-mapped loopback. */
-export function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(h);
-}
 
 /**
  * Throws {@linkcode Unauthorized} unless a request with `method`, the

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { isLoopback } from "../core/loopback.ts";
 import type { PacketFormat } from "../core/gt7/format.ts";
 import type { Frame } from "../core/gt7/frame.ts";
 import { decodeFrame } from "../core/gt7/decode.ts";
@@ -62,7 +63,7 @@ const CLOSE_TIMEOUT_MS = 5000;
  * console is a replay. A real PlayStation only ever gets heartbeats.
  */
 export function acksAllowed(console: string | null): boolean {
-  return console !== null && /^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(console);
+  return console !== null && isLoopback(console);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/create_app.ts";
 import { createHttpApp } from "../../src/server/http.ts";
-import { authorize, isLoopback } from "../../src/server/auth.ts";
+import { authorize } from "../../src/server/auth.ts";
+import { isLoopback } from "../../src/core/loopback.ts";
 import { Unauthorized } from "../../src/server/problem.ts";
 
 const remote = (hostname: string) => ({
@@ -9,11 +10,21 @@ const remote = (hostname: string) => ({
 });
 
 Deno.test("loopback addresses are recognised, others are not", () => {
-  for (const h of ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "::ffff:127.0.0.1"]) {
+  for (const h of ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "::ffff:127.0.0.1", "localhost"]) {
     assert.ok(isLoopback(h), h);
   }
   for (
-    const h of ["192.168.1.5", "10.0.0.1", "::ffff:10.0.0.1", "0.0.0.0", "128.0.0.1", "fe80::1"]
+    const h of [
+      "192.168.1.5",
+      "10.0.0.1",
+      "::ffff:10.0.0.1",
+      "0.0.0.0",
+      "128.0.0.1",
+      "fe80::1",
+      "127.evil.test",
+      "localhost.evil.test",
+      "ps5.local",
+    ]
   ) {
     assert.ok(!isLoopback(h), h);
   }
