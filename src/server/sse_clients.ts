@@ -164,13 +164,20 @@ export class SseClients {
       start(c) {
         controller = c;
         clients.add(client);
-        unsubscribe = opts.attach(push);
-        unwatch = opts.watch?.((reason) => {
+        // Each hook is released at once when the client ended while it was being set up
+        // (an attach that replays past the limit, a watch that reports at once): stop()
+        // ran before the hook was known, so it could not release it.
+        const detach = opts.attach(push);
+        if (finished) return detach();
+        unsubscribe = detach;
+        const release = opts.watch?.((reason) => {
           if (finished) return;
           why = `${name} client dropped: ${reason}`;
           onDrop();
           client.end(false);
         }) ?? (() => {});
+        if (finished) return release();
+        unwatch = release;
         heartbeat = setInterval(() => {
           // Only an idle stream needs keeping alive; a busy one proves it is open.
           if (queue.length === 0) push(encoder.encode(": ping\n\n"));
