@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { concatBytes } from "../_bytes.ts";
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { Conflict } from "../../src/core/errors.ts";
@@ -458,13 +459,7 @@ async function storedChunks(kv: Deno.Kv, slug: string): Promise<Uint8Array> {
   for await (const e of kv.list<Uint8Array>({ prefix: ["bundle_chunk", slug, head.generation] })) {
     parts.push(e.value);
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /**
@@ -485,14 +480,7 @@ async function rewrite(kv: Deno.Kv, slug: string, bytes: Uint8Array, sign: boole
 
 /** The table encoding of `bundle` as one buffer. */
 function encoded(bundle: Parameters<typeof encodeBundleTable>[0]): Uint8Array {
-  const pieces = [...encodeBundleTable(bundle)];
-  const out = new Uint8Array(pieces.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return concatBytes(encodeBundleTable(bundle));
 }
 
 Deno.test("a written generation is the table encoding, gzip'd, with the SHA-256 of its chunks", async () => {

@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { concatBytes } from "../../_bytes.ts";
 import fc from "fast-check";
 import type { BundleTable, EdgeTable } from "../../../src/core/bundle/edge_table.ts";
 import { MAX_EDGES, RUN_LIMIT } from "../../../src/core/bundle/limits.ts";
@@ -17,14 +18,7 @@ import { upgradeImported } from "../../../src/core/bundle/upgrade.ts";
 
 /** The pieces of the encoding, concatenated. */
 function encode(bundle: BundleTable): Uint8Array {
-  const pieces = [...encodeBundleTable(bundle)];
-  const out = new Uint8Array(pieces.reduce((sum, p) => sum + p.length, 0));
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(encodeBundleTable(bundle));
 }
 
 /** A raw v4 document validated into a bundle table. */
