@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { concatBytes } from "../../_bytes.ts";
 import { gzipSync } from "node:zlib";
 import { CaptureError } from "../../../src/core/gt7/capture.ts";
 import {
@@ -23,16 +24,6 @@ function packets(count: number, size: number): Uint8Array[] {
   });
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
-}
-
 const gzip = (bytes: Uint8Array) => new Uint8Array(gzipSync(bytes));
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -45,7 +36,7 @@ function refuses(bytes: Uint8Array, pattern: RegExp): void {
 Deno.test("fileContent tells record files, JSON and packets apart by their first bytes", () => {
   const record = buildRecordFile(1000, [[1001, new Uint8Array(3)]]);
   assert.equal(fileContent(record), "record");
-  assert.equal(fileContent(concat(packets(2, 296))), "packets");
+  assert.equal(fileContent(concatBytes(packets(2, 296))), "packets");
   assert.equal(fileContent(text('{"format": "x"}')), "json");
   assert.equal(fileContent(text(" \r\n\t[1, 2]")), "json");
   assert.equal(fileContent(text("\ufeff{}")), "json");
@@ -61,7 +52,7 @@ Deno.test("fileContent tells record files, JSON and packets apart by their first
 });
 
 Deno.test("gunzipIfCompressed unpacks gzip only, and names broken gzip", () => {
-  const bytes = concat(packets(3, 316));
+  const bytes = concatBytes(packets(3, 316));
   const plain = gunzipIfCompressed(bytes);
   assert.equal(plain.bytes, bytes);
   assert.equal(plain.compressed, false);
@@ -99,19 +90,19 @@ Deno.test("a record file opens as its datagrams and arrival times, plain or gzip
 
 Deno.test("a capture opens as packet slots, encrypted or not, gzip or not", () => {
   const plain = packets(20, 344);
-  const encrypted = openCaptureFile(concat(encryptAll(plain)));
+  const encrypted = openCaptureFile(concatBytes(encryptAll(plain)));
   assert.equal(encrypted.kind, "capture");
   assert.equal(encrypted.format, "~");
   assert.equal(encrypted.encrypted, true);
   assert.equal(encrypted.arrivals, null);
   assert.equal(encrypted.startedAtMs, null);
   assert.equal(encrypted.datagrams.length, 20);
-  const gz = openCaptureFile(gzip(concat([...plain, new Uint8Array(5)])));
+  const gz = openCaptureFile(gzip(concatBytes([...plain, new Uint8Array(5)])));
   assert.equal(gz.compressed, true);
   assert.equal(gz.encrypted, false);
   assert.deepEqual(gz.datagrams, plain);
   assert.equal(gz.trailingBytes, 5);
-  assert.deepEqual(captureFileOf({ bytes: concat(plain), compressed: true }).datagrams, plain);
+  assert.deepEqual(captureFileOf({ bytes: concatBytes(plain), compressed: true }).datagrams, plain);
 });
 
 Deno.test("openCaptureFile refuses what is not packets, naming the problem", () => {
@@ -129,7 +120,7 @@ Deno.test("openCaptureFile refuses what is not packets, naming the problem", () 
     /^record file holds no datagrams \(only a truncated entry of 206 bytes\)$/,
   );
   refuses(buildRecordFile(5, [[6, packet]]).subarray(0, 12), /record file header is truncated/);
-  refuses(concat([...packets(20, 296), ...packets(20, 368)]), /mixes packet sizes/);
+  refuses(concatBytes([...packets(20, 296), ...packets(20, 368)]), /mixes packet sizes/);
 });
 
 Deno.test("packetOf keeps what the live client keeps and names why it drops the rest", () => {
