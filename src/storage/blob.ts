@@ -125,18 +125,6 @@ export async function readBlobChecked(
 }
 
 /**
- * True when the chunks of the blob are exactly what was written: the ref
- * carries a checksum and the compressed bytes match it. Decompresses
- * nothing and holds one chunk at a time. Throws when a chunk is missing.
- */
-export async function blobIntact(kv: Deno.Kv, prefix: Deno.KvKey, ref: BlobRef): Promise<boolean> {
-  if (ref.sha256 === undefined) return false;
-  const hash = createHash("sha256");
-  await eachChunk(kv, prefix, ref, (part) => hash.update(part));
-  return hash.digest("hex") === ref.sha256;
-}
-
-/**
  * Reads back a blob written by {@linkcode writeBlob}. Throws when a chunk is
  * missing, so a caller never decodes a truncated value.
  */

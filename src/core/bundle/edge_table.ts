@@ -357,8 +357,3 @@ function sortEntries(
     run[j + 1] = r;
   }
 }
-
-/** An empty table. */
-export function emptyTable(): EdgeTable {
-  return new EdgeTableBuilder(0, 0).finish(true);
-}

@@ -61,69 +61,6 @@ export function mergeVote(prior: VoteEntry | undefined, incoming: VoteEntry): Vo
   return [prior[0], prior[1]];
 }
 
-/**
- * One kind's entries of `inc` merged into `prior`; null when nothing
- * changes. A source the merge adds goes before the first source of `prior`
- * that sorts after it, so a map kept in serialised (sorted) order stays in
- * it; its entry is shared with `inc` (what {@link mergeVote} would copy:
- * entries, like every vote map, are never changed).
- */
-function mergeSources(prior: SourceVotes | undefined, inc: SourceVotes): SourceVotes | null {
-  let changed = false;
-  let fresh: string[] | null = null;
-  for (const source in inc) {
-    const before = prior?.[source];
-    if (before === undefined) (fresh ??= []).push(source);
-    else if (inc[source][1] > before[1]) changed = true;
-  }
-  if (!changed && fresh === null) return null;
-  if (fresh !== null && fresh.length > 1) fresh.sort();
-  const out: SourceVotes = {};
-  let next = 0;
-  for (const source in prior) {
-    while (fresh !== null && next < fresh.length && fresh[next] < source) {
-      out[fresh[next]] = inc[fresh[next]];
-      next++;
-    }
-    const before = prior[source];
-    const entry = inc[source];
-    out[source] = entry !== undefined && entry[1] > before[1] ? mergeVote(before, entry) : before;
-  }
-  while (fresh !== null && next < fresh.length) {
-    out[fresh[next]] = inc[fresh[next]];
-    next++;
-  }
-  return out;
-}
-
-/** Per kind (tie-break order), the merged map of the merge under way; reused, never shared. */
-const mergedKinds: (SourceVotes | null)[] = KINDS.map(() => null);
-
-/**
- * Every entry of `incoming` merged into `local` with {@link mergeVote}.
- * Returns `local` itself when nothing changes; otherwise a new map, kinds in
- * tie-break order, that shares the unchanged parts of `local` (vote maps
- * are never mutated). Sources keep their order, an added one going where it
- * sorts, so maps kept in serialised order stay in it.
- */
-export function mergeVotes(local: Votes, incoming: Votes): Votes {
-  let any = false;
-  for (let k = 0; k < KINDS.length; k++) {
-    const inc = incoming[KINDS[k]];
-    const merged = inc === undefined ? null : mergeSources(local[KINDS[k]], inc);
-    mergedKinds[k] = merged;
-    if (merged !== null) any = true;
-  }
-  if (!any) return local;
-  const out: Votes = {};
-  for (let k = 0; k < KINDS.length; k++) {
-    const bySource = mergedKinds[k] ?? local[KINDS[k]];
-    mergedKinds[k] = null;
-    if (bySource !== undefined) out[KINDS[k]] = bySource;
-  }
-  return out;
-}
-
 /** Raises `marks[source]` to the highest last_run each source holds in `votes`. */
 export function addWatermarks(marks: Map<string, number>, votes: Votes): void {
   for (const kind of KINDS) {

@@ -9,8 +9,23 @@
  */
 import { cellKey } from "../../../src/core/bundle/cell.ts";
 import { resolveKind } from "../../../src/core/bundle/kind.ts";
-import type { BundleV4, Edge } from "../../../src/core/bundle/types.ts";
-import { mergeVotes, reconcileSourceRuns, sumRuns } from "../../../src/core/bundle/votes.ts";
+import type { BundleV4, Edge, Votes } from "../../../src/core/bundle/types.ts";
+import { KINDS } from "../../../src/core/bundle/types.ts";
+import { mergeVote, reconcileSourceRuns, sumRuns } from "../../../src/core/bundle/votes.ts";
+
+/** Every entry of `incoming` merged into a copy of `local` with the rule of `mergeVote`. */
+export function referenceVotes(local: Votes, incoming: Votes): Votes {
+  const out: Votes = {};
+  for (const kind of KINDS) {
+    const prior = local[kind];
+    const inc = incoming[kind];
+    if (prior === undefined && inc === undefined) continue;
+    const merged = { ...prior };
+    for (const source in inc) merged[source] = mergeVote(merged[source], inc[source]);
+    out[kind] = merged;
+  }
+  return out;
+}
 
 /** The cells and counters of `local` merged with `incoming`, edges in merge order. */
 export function referenceMerge(
@@ -29,7 +44,7 @@ export function referenceMerge(
       return;
     }
     const prior = edges[held];
-    const votes = mergeVotes(prior.votes, edge.votes);
+    const votes = referenceVotes(prior.votes, edge.votes);
     edges[held] = { ...prior, y: prior.y ?? edge.y, votes, kind: resolveKind(votes) };
   };
   for (const edge of local?.edges ?? []) fold(edge);

