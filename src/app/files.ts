@@ -16,6 +16,7 @@ import type { BundleImportResult, BundleService } from "./bundles.ts";
 import type { CaptureImportProgress, CaptureImportResult } from "./capture_import.ts";
 import { importContent, jsonText, parseJson, readInChunks } from "./file_content.ts";
 import type { LapExchange, LapImportResult } from "./lap_exchange.ts";
+import type { MotecExport, MotecExportOptions } from "./motec_export.ts";
 
 export { CHUNK_BYTES, UnreadableFile } from "./file_content.ts";
 
@@ -77,7 +78,15 @@ export function lapJsonFilename(id: number): string {
 /** What the file service calls on the other services. */
 export interface FileServices {
   bundles: Pick<BundleService, "export" | "import">;
-  laps: Pick<LapExchange, "exportFile" | "exportCsv" | "importFile" | "importCapture">;
+  laps: Pick<
+    LapExchange,
+    | "exportFile"
+    | "exportCsv"
+    | "importFile"
+    | "importCapture"
+    | "exportMotec"
+    | "exportSessionMotec"
+  >;
 }
 
 /** Imports and exports through files. */
@@ -175,6 +184,55 @@ export class FileService {
     const csv = await this.#laps.exportCsv(id);
     return await write(to, csv.filename, csv.lines);
   }
+
+  /** Writes a MoTeC i2 log into `dir`; see {@linkcode exportMotecFiles}. */
+  exportMotec(
+    subject: MotecSubject,
+    id: number,
+    dir: string,
+    opts: MotecExportOptions = {},
+  ): Promise<[ld: string, ldx: string]> {
+    return exportMotecFiles(this.#laps, subject, id, dir, opts);
+  }
+}
+
+/** What a MoTeC export is of: one lap, or every lap of a session. */
+export type MotecSubject = "lap" | "session";
+
+/**
+ * Writes the MoTeC i2 log of lap or session `id` into folder `dir` (made
+ * when missing) as
+ * `<base>.ld` and `<base>.ldx` (replacing files of those names), and returns
+ * both paths, absolute. Both are written under temporary names first and
+ * renamed only once both are whole, so a failure leaves neither half.
+ *
+ * @throws {NotFound} for an unknown lap or session (or one without laps),
+ *   and the file system's error when a file cannot be written.
+ */
+export async function exportMotecFiles(
+  laps: FileServices["laps"],
+  subject: MotecSubject,
+  id: number,
+  dir: string,
+  opts: MotecExportOptions = {},
+): Promise<[ld: string, ldx: string]> {
+  const log: MotecExport = subject === "lap"
+    ? await laps.exportMotec(id, opts)
+    : await laps.exportSessionMotec(id, opts);
+  const ld = resolve(join(dir, `${log.basename}.ld`));
+  const ldx = resolve(join(dir, `${log.basename}.ldx`));
+  const part = `.partial-${Deno.pid}`;
+  await Deno.mkdir(dir, { recursive: true });
+  try {
+    await Deno.writeFile(ld + part, log.ld);
+    await Deno.writeTextFile(ldx + part, log.ldx);
+    await Deno.rename(ld + part, ld);
+    await Deno.rename(ldx + part, ldx);
+  } catch (err) {
+    for (const p of [ld + part, ldx + part]) await Deno.remove(p).catch(() => {});
+    throw err;
+  }
+  return [ld, ldx];
 }
 
 /** A file read for import, and the progress reports of its later phases. */

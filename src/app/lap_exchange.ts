@@ -30,6 +30,12 @@ import {
 import type { AppDeps } from "./deps.ts";
 import type { SessionService } from "./sessions.ts";
 import type { TrackService } from "./tracks.ts";
+import {
+  exportLapMotec,
+  exportSessionMotec,
+  type MotecExport,
+  type MotecExportOptions,
+} from "./motec_export.ts";
 
 /** A CSV export: its file name and its lines, generated on demand. */
 export interface CsvExport {
@@ -47,8 +53,8 @@ export interface LapImportResult {
 
 /** What the lap exchange calls on the other services. */
 export interface LapExchangeServices {
-  /** Reading the lap to export. */
-  sessions: Pick<SessionService, "lap">;
+  /** Reading the laps (and, for MoTeC logs, their session) to export. */
+  sessions: Pick<SessionService, "lap" | "laps" | "get">;
   /** Naming the sessions a capture import made. */
   tracks: Pick<TrackService, "identifySessions">;
 }
@@ -79,6 +85,19 @@ export class LapExchange {
       filename: lapCsvFilename(lap),
       lines: lapCsvLines(lap, { carName: carName(lap.car_id), venue: session?.track_name ?? "" }),
     };
+  }
+
+  /** Lap `id` as a MoTeC i2 log (.ld and .ldx); NotFound when unknown. */
+  exportMotec(id: number, opts: MotecExportOptions = {}): Promise<MotecExport> {
+    return exportLapMotec(this.#sessions, id, opts);
+  }
+
+  /**
+   * Every lap of session `id` as one MoTeC i2 log; NotFound when the session
+   * is unknown or has no laps.
+   */
+  exportSessionMotec(id: number, opts: MotecExportOptions = {}): Promise<MotecExport> {
+    return exportSessionMotec(this.#sessions, id, opts);
   }
 
   /**

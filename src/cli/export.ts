@@ -1,11 +1,12 @@
 /**
  * `export lap ID` (JSON or MoTeC CSV) and `export bundle SLUG` (version 4
- * JSON), to a file or standard output.
+ * JSON), to a file or standard output; `export lap ID --motec DIR` and
+ * `export session ID --motec DIR`, a MoTeC i2 log (.ld and .ldx) into a folder.
  *
  * @module
  */
 import type { Command } from "commander";
-import type { ExportTarget } from "../app/files.ts";
+import type { ExportTarget, MotecSubject } from "../app/files.ts";
 import { dataOption } from "./options.ts";
 import { withStore } from "./with_store.ts";
 
@@ -30,9 +31,20 @@ export function addExportCommands(program: Command): void {
       .description("write lap ID as a lap file (JSON), or as MoTeC CSV with --csv")
       .argument("<id>", "the lap's id")
       .option("--csv", "write MoTeC CSV instead of JSON", false)
-      .option("--out <file>", "write to FILE instead of standard output"),
-  ).action(async (id: string, flags: { csv: boolean; out?: string; data: string }) => {
+      .option("--out <file>", "write to FILE instead of standard output")
+      .option("--motec <dir>", "write a MoTeC i2 log (.ld and .ldx) into folder DIR")
+      .option("--driver <name>", "the driver's name in a MoTeC log's header"),
+  ).action(async (id: string, flags: LapExportFlags) => {
     if (!/^[1-9]\d*$/.test(id)) throw new Error(`lap id must be a positive integer, not "${id}"`);
+    if (flags.motec !== undefined) {
+      if (flags.csv || flags.out !== undefined) {
+        throw new Error(
+          "--motec writes its own two files: it cannot be combined with --csv or --out",
+        );
+      }
+      await exportMotec("lap", Number(id), flags.motec, flags);
+      return;
+    }
     await withStore(flags.data, async (app) => {
       const wrote = await app.files.exportLap(
         Number(id),
@@ -41,6 +53,46 @@ export function addExportCommands(program: Command): void {
       );
       if (wrote) console.error(`wrote ${wrote}`);
     });
+  });
+
+  addSessionExport(exportCommand);
+}
+
+/** The flags of `export lap`. */
+interface LapExportFlags {
+  csv: boolean;
+  out?: string;
+  motec?: string;
+  driver?: string;
+  data: string;
+}
+
+/** Adds `export session ID --motec DIR` to the `export` command. */
+function addSessionExport(exportCommand: Command): void {
+  dataOption(
+    exportCommand.command("session")
+      .description("write every lap of session ID as one MoTeC i2 log (.ld and .ldx)")
+      .argument("<id>", "the session's id")
+      .requiredOption("--motec <dir>", "write the .ld and .ldx into folder DIR")
+      .option("--driver <name>", "the driver's name in the log's header"),
+  ).action(async (id: string, flags: { motec: string; driver?: string; data: string }) => {
+    if (!/^[1-9]\d*$/.test(id)) {
+      throw new Error(`session id must be a positive integer, not "${id}"`);
+    }
+    await exportMotec("session", Number(id), flags.motec, flags);
+  });
+}
+
+/** Writes the MoTeC log of a lap or session into `dir`, naming both files on stderr. */
+async function exportMotec(
+  subject: MotecSubject,
+  id: number,
+  dir: string,
+  flags: { driver?: string; data: string },
+): Promise<void> {
+  await withStore(flags.data, async (app) => {
+    const written = await app.files.exportMotec(subject, id, dir, { driver: flags.driver ?? "" });
+    for (const path of written) console.error(`wrote ${path}`);
   });
 }
 

@@ -1,0 +1,91 @@
+/**
+ * MoTeC i2 logs of stored laps: one lap, or every stored lap of a session in
+ * driving order, as a `.ld` log and the `.ldx` beside it. Both files share a
+ * base name, which is how i2 pairs them.
+ *
+ * @module
+ */
+import { carName } from "../core/catalog/cars.ts";
+import type { Lap } from "../core/laps/lap.ts";
+import type { Session } from "../core/laps/session.ts";
+import { encodeLd } from "../core/motec/ld_writer.ts";
+import { encodeLdx } from "../core/motec/ldx_writer.ts";
+import type { MotecLog } from "../core/motec/log.ts";
+import { NotFound } from "../core/errors.ts";
+import type { SessionService } from "./sessions.ts";
+
+/** The event every log names: the game the laps were driven in. */
+export const MOTEC_EVENT = "Gran Turismo 7";
+
+/** A MoTeC export: the base file name and both files' contents. */
+export interface MotecExport {
+  /** File name without extension, e.g. `sim-datalogger-lap-12`. */
+  basename: string;
+  /** The `.ld` log. */
+  ld: Uint8Array;
+  /** The `.ldx` text (UTF-8 when written; it is ASCII). */
+  ldx: string;
+}
+
+/** Options of a MoTeC export. */
+export interface MotecExportOptions {
+  /** The driver's name for the header; "" when not given. */
+  driver?: string;
+}
+
+/** The base name of lap `id`'s log, `sim-datalogger-lap-<id>`. */
+export function lapMotecBasename(id: number): string {
+  return `sim-datalogger-lap-${id}`;
+}
+
+/** The base name of session `id`'s log, `sim-datalogger-session-<id>`. */
+export function sessionMotecBasename(id: number): string {
+  return `sim-datalogger-session-${id}`;
+}
+
+type Sessions = Pick<SessionService, "lap" | "laps" | "get">;
+
+/** Lap `id` as a MoTeC log; NotFound when the lap is unknown. */
+export async function exportLapMotec(
+  sessions: Sessions,
+  id: number,
+  opts: MotecExportOptions = {},
+): Promise<MotecExport> {
+  const lap = await sessions.lap(id);
+  const session = await sessions.get(lap.session_id);
+  return build(lapMotecBasename(id), [lap], session, opts);
+}
+
+/**
+ * Every stored lap of session `id`, oldest first, as one MoTeC log;
+ * NotFound when the session is unknown or holds no lap.
+ */
+export async function exportSessionMotec(
+  sessions: Sessions,
+  id: number,
+  opts: MotecExportOptions = {},
+): Promise<MotecExport> {
+  const session = await sessions.get(id);
+  const summaries = await sessions.laps(id);
+  if (summaries.length === 0) throw new NotFound(`session ${id} has no laps to export`);
+  const laps: Lap[] = [];
+  for (const s of summaries) laps.push(await sessions.lap(s.id));
+  return build(sessionMotecBasename(id), laps, session, opts);
+}
+
+function build(
+  basename: string,
+  laps: Lap[],
+  session: Session,
+  opts: MotecExportOptions,
+): MotecExport {
+  const log: MotecLog = {
+    laps,
+    driver: opts.driver ?? "",
+    vehicle: carName(laps[0].car_id),
+    venue: session.track_name,
+    event: MOTEC_EVENT,
+    session: `Session ${session.id}`,
+  };
+  return { basename, ld: encodeLd(log), ldx: encodeLdx(log) };
+}
