@@ -13,6 +13,8 @@ import { encodeLdx } from "../core/motec/ldx_writer.ts";
 import type { MotecLog } from "../core/motec/log.ts";
 import { NotFound } from "../core/errors.ts";
 import type { SessionService } from "./sessions.ts";
+import { z } from "zod";
+import { parseQuery, type RawQuery } from "./query_params.ts";
 
 /** The event every log names: the game the laps were driven in. */
 export const MOTEC_EVENT = "Gran Turismo 7";
@@ -22,7 +24,7 @@ export interface MotecExport {
   /** File name without extension, e.g. `sim-datalogger-lap-12`. */
   basename: string;
   /** The `.ld` log. */
-  ld: Uint8Array;
+  ld: Uint8Array<ArrayBuffer>;
   /** The `.ldx` text (UTF-8 when written; it is ASCII). */
   ldx: string;
 }
@@ -31,6 +33,20 @@ export interface MotecExport {
 export interface MotecExportOptions {
   /** The driver's name for the header; "" when not given. */
   driver?: string;
+}
+
+const DRIVER_RULE = "must be at most 63 characters";
+
+/** The query of the API's MoTeC exports: an optional driver's name for the header. */
+export const motecQuerySchema = z.object({
+  driver: z.string({ error: DRIVER_RULE }).max(63, DRIVER_RULE).optional()
+    .meta({ description: `the driver's name in the log's header; ${DRIVER_RULE}` }),
+});
+
+/** The options of a request's query; BadRequest naming the parameter and its rule. */
+export function motecOptions(raw: RawQuery): MotecExportOptions {
+  const q = parseQuery(motecQuerySchema, raw);
+  return { driver: q.driver ?? "" };
 }
 
 /** The base name of lap `id`'s log, `sim-datalogger-lap-<id>`. */

@@ -65,7 +65,7 @@ const INT32_MAX = 2 ** 31 - 1;
  * at the end; characters outside Latin-1 and control characters become `?`
  * and spaces. Throws when the log holds no lap or a value is not finite.
  */
-export function encodeLd(log: MotecLog): Uint8Array {
+export function encodeLd(log: MotecLog): Uint8Array<ArrayBuffer> {
   if (log.laps.length === 0) throw new RangeError("log.laps: a MoTeC log needs at least one lap");
   const channels = motecChannels(log.laps);
   const n = channels.length === 0 ? 0 : channels[0].values.length;

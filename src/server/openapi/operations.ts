@@ -19,6 +19,7 @@ import { markSchema, startSchema, trackSchema } from "../../app/survey_body.ts";
 import { cornersSchema, renameSchema, sectionsSchema } from "../../app/bundle_authoring.ts";
 import { bundleSlugSchema } from "../../app/bundle_slug.ts";
 import { intParamSchema } from "../../app/query_params.ts";
+import { motecQuerySchema } from "../../app/motec_export.ts";
 import { trackLabelSchema } from "../../app/request_body.ts";
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
 import { bundleLegacySchema, bundleV1Schema, bundleV4Schema } from "../../core/bundle/schema.ts";
@@ -140,6 +141,26 @@ export const OPERATIONS: readonly Operation[] = [
     problems: [404],
   },
   {
+    method: "get",
+    path: "/api/sessions/{id}/export.ld",
+    tag: "sessions",
+    summary: "Every lap of the session as one MoTeC i2 log (.ld); markers are export.ldx",
+    params: idParams,
+    query: motecQuerySchema,
+    ok: { type: "application/octet-stream", description: "MoTeC i2 .ld log" },
+    problems: [404],
+  },
+  {
+    method: "get",
+    path: "/api/sessions/{id}/export.ldx",
+    tag: "sessions",
+    summary: "The lap markers (.ldx) that go beside the session's export.ld",
+    params: idParams,
+    query: motecQuerySchema,
+    ok: { type: "application/xml", description: "MoTeC i2 .ldx markers" },
+    problems: [404],
+  },
+  {
     method: "patch",
     path: "/api/sessions/{id}",
     tag: "sessions",
@@ -209,6 +230,26 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "The lap as MoTeC CSV, streamed",
     params: idParams,
     ok: { type: "text/csv", description: "MoTeC i2 CSV" },
+    problems: [404],
+  },
+  {
+    method: "get",
+    path: "/api/laps/{id}/export.ld",
+    tag: "laps",
+    summary: "The lap as a MoTeC i2 log (.ld); its markers are export.ldx",
+    params: idParams,
+    query: motecQuerySchema,
+    ok: { type: "application/octet-stream", description: "MoTeC i2 .ld log" },
+    problems: [404],
+  },
+  {
+    method: "get",
+    path: "/api/laps/{id}/export.ldx",
+    tag: "laps",
+    summary: "The lap markers (.ldx) that go beside export.ld",
+    params: idParams,
+    query: motecQuerySchema,
+    ok: { type: "application/xml", description: "MoTeC i2 .ldx markers" },
     problems: [404],
   },
   {

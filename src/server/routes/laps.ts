@@ -8,11 +8,13 @@ import { Hono } from "hono";
 import type { App } from "../../app/create_app.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 import { idParam } from "../params.ts";
+import { motecRoutes } from "./motec.ts";
 
 /**
  * GET /api/laps (filters `track`, `car`, `complete`, `order`, `limit`),
  * GET /api/laps/bests, GET and DELETE /api/laps/{id},
  * GET /api/laps/{id}/export.json, GET /api/laps/{id}/export.csv,
+ * GET /api/laps/{id}/export.ld and export.ldx (the MoTeC log's two files),
  * POST /api/laps/import.
  */
 export function lapRoutes(app: App): Hono {
@@ -57,6 +59,7 @@ export function lapRoutes(app: App): Hono {
       },
     });
   });
+  motecRoutes(r, "laps", (id, opts) => app.laps.exportMotec(id, opts));
   r.post("/laps/import", async (c) => {
     const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES);
     const result = await app.laps.importFile(json);

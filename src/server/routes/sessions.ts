@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import type { App } from "../../app/create_app.ts";
 import { readJsonBody } from "../body.ts";
 import { idParam } from "../params.ts";
+import { motecRoutes } from "./motec.ts";
 
 /**
  * A session change is a name and up to 2,000 characters of notes (at most
@@ -15,7 +16,8 @@ import { idParam } from "../params.ts";
 const MAX_PATCH_BYTES = 16_384;
 
 /**
- * GET /api/sessions, /api/sessions/{id}, /api/sessions/{id}/laps;
+ * GET /api/sessions, /api/sessions/{id}, /api/sessions/{id}/laps,
+ * /api/sessions/{id}/export.ld and export.ldx (every lap as one MoTeC log);
  * PATCH and DELETE /api/sessions/{id}.
  */
 export function sessionRoutes(app: App): Hono {
@@ -29,6 +31,7 @@ export function sessionRoutes(app: App): Hono {
     "/sessions/:id/laps",
     async (c) => c.json(await app.sessions.laps(idParam(c.req.param("id"), "id"))),
   );
+  motecRoutes(r, "sessions", (id, opts) => app.laps.exportSessionMotec(id, opts));
   r.patch("/sessions/:id", async (c) => {
     const id = idParam(c.req.param("id"), "id");
     const body = await readJsonBody(c.req.raw, MAX_PATCH_BYTES);
