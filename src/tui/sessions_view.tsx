@@ -20,6 +20,10 @@ export const SESSIONS_KEYS: readonly KeyHelp[] = [
   { key: "Esc", action: "back to the sessions; cancels a rename" },
   { key: "j", action: "export the selected lap as JSON (lap file) to the exports folder" },
   { key: "c", action: "export the selected lap as MoTeC CSV to the exports folder" },
+  {
+    key: "m",
+    action: "export a MoTeC i2 log (.ld + .ldx): the selected lap, or the whole session",
+  },
   { key: "r", action: "name the session's track (Enter saves, Esc cancels)" },
 ];
 
@@ -114,8 +118,8 @@ export function SessionsView(
         : (
           <Text color="gray" wrap="truncate">
             {focus === "laps"
-              ? "↑↓ lap  j JSON  c CSV  r rename  Esc back"
-              : "↑↓ session  Enter laps  r rename"}
+              ? "↑↓ lap  j JSON  c CSV  m MoTeC  r rename  Esc back"
+              : "↑↓ session  Enter laps  m MoTeC  r rename"}
           </Text>
         )}
     </Box>

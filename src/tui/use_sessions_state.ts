@@ -104,6 +104,20 @@ export function useSessionsState(
     );
   }, [app, lap?.id, outDir]);
 
+  // A MoTeC log of the picked lap, or of the whole selected session while the sessions have focus.
+  const exportMotec = useCallback(() => {
+    const subject = lap
+      ? { kind: "lap" as const, id: lap.id }
+      : current
+      ? { kind: "session" as const, id: current.id }
+      : null;
+    if (!subject) return;
+    app.files.exportMotec(subject.kind, subject.id, outDir).then(
+      ([ld]) => setMessage({ text: `wrote ${ld} and its .ldx`, error: false }),
+      (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
+    );
+  }, [app, lap?.id, current?.id, outDir]);
+
   const save = useCallback((name: string) => {
     if (!draft) return;
     app.sessions.rename(draft.id, name).then(
@@ -136,6 +150,8 @@ export function useSessionsState(
       setFocus("sessions");
     } else if (input === "j" || input === "c") {
       exportLap(input === "j" ? "json" : "csv");
+    } else if (input === "m") {
+      exportMotec();
     } else if (input === "r" && current) {
       setSelectedId(current.id);
       entry.open({ id: current.id, text: current.track_name });

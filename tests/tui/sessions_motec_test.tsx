@@ -1,0 +1,58 @@
+/** The sessions view's `m` key: a MoTeC log of the picked lap, or of the whole session. */
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { render } from "ink-testing-library";
+import { noFixtures } from "../_fixtures.ts";
+import { readLd, readLdx } from "../_motec_ld_reader.ts";
+import { SessionsView } from "../../src/tui/sessions_view.tsx";
+import { feed, frames, KEY, memoryApp, SUZUKA, waitFor } from "./_harness.tsx";
+
+Deno.test({
+  name: "m writes the session's MoTeC log from the sessions, the lap's from its laps",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await feed(app, frames(SUZUKA));
+    const dir = await Deno.makeTempDir();
+    const r = render(
+      <SessionsView
+        app={app}
+        columns={120}
+        rows={23}
+        outDir={dir}
+        inputActive
+        setCapturing={() => {}}
+      />,
+    );
+    try {
+      await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
+      assert.match(r.lastFrame() ?? "", /m MoTeC/);
+      r.stdin.write("m");
+      const session = join(dir, "sim-datalogger-session-1.ld");
+      await waitFor(r.lastFrame, (t) => t.includes(`wrote ${session} and its .ldx`));
+      const log = readLd(await Deno.readFile(session));
+      assert.equal(log.header.vehicle, "McLaren VGT");
+      assert.equal(log.header.event.session, "Session 1");
+      assert.equal(log.channels[0].count, 5942);
+      const ldx = readLdx(await Deno.readTextFile(join(dir, "sim-datalogger-session-1.ldx")));
+      assert.deepEqual(ldx.beaconsUs, [99_033_333]);
+
+      r.stdin.write(KEY.enter);
+      await waitFor(r.lastFrame, (t) => t.includes("Esc back"));
+      r.stdin.write("m");
+      const lap = join(dir, "sim-datalogger-lap-1.ld");
+      await waitFor(r.lastFrame, (t) => t.includes(`wrote ${lap} and its .ldx`));
+      assert.equal(readLd(await Deno.readFile(lap)).header.shortComment, "Lap 1 - 1:39.036");
+      assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+        "sim-datalogger-lap-1.ld",
+        "sim-datalogger-lap-1.ldx",
+        "sim-datalogger-session-1.ld",
+        "sim-datalogger-session-1.ldx",
+      ]);
+    } finally {
+      r.unmount();
+      await Deno.remove(dir, { recursive: true });
+      close();
+    }
+  },
+});
