@@ -1,6 +1,6 @@
 /**
  * MoTeC i2 log export of a long lap: 36,000 samples (10 minutes at 60 Hz)
- * carrying every column a channel is made from, steering included, so all 31
+ * carrying every column a channel is made from, steering included, so all 36
  * channels are written. Target (issue 31): .ld and .ldx of the lap <= 150 ms.
  * The figure is printed once (median of 5 runs after a warm-up) and
  * registered as a Deno.bench entry.
@@ -53,6 +53,10 @@ function syntheticSamples(n: number): LapSamples {
     cols.aids[i] = 0;
     cols.surface[i] = 0x1111;
     cols.steer[i] = round(0.35 * Math.sin(phase * 2), 4);
+    cols.pos_y[i] = round(12 * Math.sin(loop * 3) + 0.3 * Math.sin(phase * 9), 2);
+    cols.clutch[i] = i % 1500 < 20 ? 100 : 0;
+    cols.oil_temp[i] = round(105 + 5 * Math.sin(loop), 1);
+    cols.water_temp[i] = round(88 + 3 * Math.sin(loop), 1);
   }
   for (
     const c of ["acc_lat", "acc_long", "acc_vert", "throttle_f", "brake_f", "race_pos"] as const

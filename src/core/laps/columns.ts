@@ -38,7 +38,12 @@ export const BASE_COLUMNS = [
   "surface",
 ] as const;
 
-/** Channels only some packet formats provide; dropped when incomplete. */
+/**
+ * Channels only some packet formats provide, or only newer laps carry
+ * (`pos_y`, `clutch`, `oil_temp` and `water_temp` are recorded from every
+ * format since issue 31; older laps and imported files lack them); dropped
+ * when incomplete.
+ */
 export const OPTIONAL_COLUMNS = [
   "steer",
   "acc_lat",
@@ -47,6 +52,10 @@ export const OPTIONAL_COLUMNS = [
   "throttle_f",
   "brake_f",
   "race_pos",
+  "pos_y",
+  "clutch",
+  "oil_temp",
+  "water_temp",
 ] as const;
 
 /** Every known channel, in canonical order. */

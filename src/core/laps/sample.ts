@@ -185,6 +185,10 @@ const ROUNDED: ReadonlyArray<readonly [SampleColumn, number]> = [
   ["sus_fr", 1],
   ["sus_rl", 1],
   ["sus_rr", 1],
+  ["pos_y", 2],
+  ["clutch", 1],
+  ["oil_temp", 1],
+  ["water_temp", 1],
 ];
 
 const MOTION = ["steer", "acc_lat", "acc_long", "acc_vert"] as const;
@@ -225,6 +229,10 @@ function rowOf(frame: Frame, row: Row): void {
   row.yaw_rate = Math.abs(frame.angVelY);
   row.pos_x = frame.posX;
   row.pos_z = frame.posZ;
+  row.pos_y = frame.posY;
+  row.clutch = frame.clutch * 100;
+  row.oil_temp = frame.oilTemp;
+  row.water_temp = frame.waterTemp;
   row.body_height = frame.bodyHeight * 1000;
   row.fuel = frame.fuelLevel;
   row.tt_fl = frame.tyreTemp[0];

@@ -117,6 +117,28 @@ function lateralG(s: LapSamples, n: number): Float64Array {
 }
 
 /**
+ * Vertical acceleration in G, the second derivative of the world height over
+ * ±8 ticks (three points timed by `t`), without gravity: 0 on level ground
+ * and on a steady slope, positive when the car is pushed upwards (a
+ * compression), negative over a crest.
+ */
+function verticalG(s: LapSamples, n: number): Float64Array {
+  const out = new Float64Array(n);
+  const y = s.pos_y!;
+  for (let i = 0; i < n; i++) {
+    const a = Math.max(0, i - HEADING_SPAN);
+    const b = Math.min(n - 1, i + HEADING_SPAN);
+    if (a === i || b === i) continue;
+    const t1 = s.t[i] - s.t[a];
+    const t2 = s.t[b] - s.t[i];
+    if (t1 <= 0 || t2 <= 0) continue;
+    const acc = 2 * ((y[b] - y[i]) / t2 - (y[i] - y[a]) / t1) / (t1 + t2);
+    out[i] = acc / STANDARD_GRAVITY;
+  }
+  return out;
+}
+
+/**
  * Every channel a log may carry, in the order the log lists them. Wheel
  * speed is the wheel's slip ratio times the car's speed (the slip ratio is
  * the wheel's surface speed over the car's); below 1 m/s the stored slip is
@@ -129,10 +151,12 @@ const DEFS: readonly ChannelDef[] = [
   def("Engine RPM", "RPM", "rpm", 0, ["rpm"], column("rpm")),
   def("Throttle Pos", "Thr", "%", 1, ["throttle"], column("throttle")),
   def("Brake Pos", "Brk", "%", 1, ["brake"], column("brake")),
+  def("Clutch Pos", "Clutch", "%", 1, ["clutch"], column("clutch")),
   def("Gear", "Gear", "", 0, ["gear"], column("gear")),
   def("Steered Angle", "Steer", "deg", 2, ["steer"], column("steer", 180 / Math.PI)),
   def("G Force Lat", "GLat", "G", 3, ["t", "speed", "pos_x", "pos_z"], lateralG),
   def("G Force Long", "GLong", "G", 3, ["t", "speed"], longitudinalG),
+  def("G Force Vert", "GVert", "G", 3, ["t", "pos_y"], verticalG),
   ...WHEELS.map(([w, W]) =>
     def(`Wheel Speed ${W}`, `WSpd${W}`, "km/h", 2, ["speed", `slip_${w}`], (s, n) => {
       const slip = s[`slip_${w}`]!;
@@ -153,6 +177,8 @@ const DEFS: readonly ChannelDef[] = [
   def("Ride Height", "RideH", "mm", 1, ["body_height"], column("body_height")),
   def("Fuel Level", "Fuel", "L", 3, ["fuel"], column("fuel")),
   def("Boost Pressure", "Boost", "bar", 3, ["boost"], column("boost")),
+  def("Oil Temp", "OilT", "C", 1, ["oil_temp"], column("oil_temp")),
+  def("Water Temp", "WatT", "C", 1, ["water_temp"], column("water_temp")),
   def("GPS Latitude", "GPSLat", "deg", 7, ["pos_z"], (s, n) => {
     const out = new Float64Array(n);
     for (let i = 0; i < n; i++) out[i] = latitudeOf(s.pos_z[i]);
@@ -163,6 +189,7 @@ const DEFS: readonly ChannelDef[] = [
     for (let i = 0; i < n; i++) out[i] = longitudeOf(s.pos_x[i]);
     return out;
   }),
+  def("GPS Altitude", "GPSAlt", "m", 2, ["pos_y"], column("pos_y")),
 ];
 
 /** Every channel a log may carry (without values), in log order. */

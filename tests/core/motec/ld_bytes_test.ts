@@ -29,8 +29,8 @@ Deno.test({
       session: "Lap 1",
     };
     const ld = encodeLd(log);
-    assert.equal(ld.length, 4276 + 30 * 124 + 30 * 5942 * 4);
-    assert.equal(sha256(ld), "6145830e53f21a42e12a7953ee3af024a39793aa7966ca85829f27ae6615b009");
+    assert.equal(ld.length, 4276 + 35 * 124 + 35 * 5942 * 4);
+    assert.equal(sha256(ld), "eb5c157a58fc5ef1ff1592e8cbb252ecf30e44f30aaf4f2ba8bdc0532b186fb6");
     assert.equal(sha256(encodeLd(log)), sha256(ld));
     assert.equal(
       sha256(encodeLdx(log)),
