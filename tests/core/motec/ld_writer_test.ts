@@ -127,3 +127,21 @@ Deno.test("the channel list is a linked list both ways, data after the metadata"
     assert.deepEqual([c.shift, c.mul, c.scale, c.typeCode, c.typeSize], [0, 1, 1, 5, 4]);
   }
 });
+
+Deno.test("a lap with a hole keeps only its stored samples: nothing is invented for the gap", () => {
+  // 100 ticks, then 60 lost packets, then 40 more: 140 samples for 200 ticks of time.
+  const holed = lap(140, {
+    time_ms: Math.round(200 * 1000 / 60),
+    complete: false,
+    samples_expected: 200,
+    samples_missing: 60,
+    longest_gap_packets: 60,
+  });
+  holed.samples.t = holed.samples.t.map((_, i) => (i < 100 ? i + 1 : i + 61) / 60);
+  const file = readLd(encodeLd(log([holed])));
+  for (const c of file.channels) assert.equal(c.count, 140, c.name);
+  const t = file.channels.find((c) => c.name === "Lap Time")!.values;
+  assert.equal(Math.round((t[100] - t[99]) * 60), 61);
+  assert.match(file.header.shortComment, /incomplete: 60 of 200 samples missing/);
+  assert.deepEqual(readLdx(encodeLdx(log([holed]))).beaconsUs, [2_333_333]);
+});
