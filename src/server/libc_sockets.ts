@@ -13,7 +13,11 @@ const SYMBOLS = {
   setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
   getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
   recv: { parameters: ["i32", "buffer", "usize", "i32"], result: "isize" },
+  shutdown: { parameters: ["i32", "i32"], result: "i32" },
 } as const;
+
+/** `SHUT_RDWR`: shutdown() both ways. */
+const SHUT_RDWR = 2;
 
 /** libc opened with the socket calls; close it when done. */
 export type SocketLibc = Deno.DynamicLibrary<typeof SYMBOLS>;
@@ -48,4 +52,13 @@ export function setIntOption(
   value: number,
 ): boolean {
   return libc.symbols.setsockopt(fd, level, name, new Int32Array([value]), 4) === 0;
+}
+
+/**
+ * shutdown(SHUT_RDWR) of the socket `fd`: its owner (Deno's HTTP server)
+ * then reads the end of the stream and closes it itself, so the descriptor
+ * is never closed behind its back. True when the call succeeded.
+ */
+export function shutdownSocket(libc: SocketLibc, fd: number): boolean {
+  return libc.symbols.shutdown(fd, SHUT_RDWR) === 0;
 }
