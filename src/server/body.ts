@@ -156,3 +156,38 @@ export async function readBody(req: Request, limit: number): Promise<Uint8Array>
 export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
   return jsonBody(await readBody(req, limit));
 }
+
+/** Largest body of a command that takes no fields: `{}` and some room. */
+const MAX_EMPTY_COMMAND_BYTES = 4096;
+
+/**
+ * Reads the body of a command that takes no fields: none, an empty one, or
+ * `{}`; anything else is refused rather than ignored.
+ *
+ * @throws {BadRequest} for a body that is not JSON, not an object, or has a
+ *   field (named by its path); {@linkcode TooLarge} and
+ *   {@linkcode RequestTimeout} as {@linkcode readBody}.
+ */
+export async function readEmptyCommand(req: Request): Promise<void> {
+  if (req.body === null) return;
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBody(req, MAX_EMPTY_COMMAND_BYTES);
+  } catch (err) {
+    if (err instanceof BadRequest && err.message === "request body is empty") return;
+    throw err;
+  }
+  const value = jsonBody(bytes);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new BadRequest("body must be empty or {}: this request takes no fields", [
+      { path: "$", message: "must be empty or {}" },
+    ]);
+  }
+  const fields = Object.keys(value);
+  if (fields.length) {
+    throw new BadRequest(
+      `${fields[0]} is not a field of this request: it takes none`,
+      fields.map((f) => ({ path: `$.${f}`, message: "is not a field of this request" })),
+    );
+  }
+}

@@ -9,7 +9,10 @@ import { secureHeaders } from "hono/secure-headers";
 import { cors } from "hono/cors";
 import { NotFound } from "../core/errors.ts";
 import type { App } from "../app/create_app.ts";
-import { problemResponse } from "./problem.ts";
+import { MethodNotAllowed, problemResponse } from "./problem.ts";
+import { allowedMethods } from "./allowed_methods.ts";
+import { refuseRepeatedParams } from "./params.ts";
+import { homeRoutes } from "./routes/home.ts";
 import { corsMethods, FILE_ORIGIN, FILE_ORIGIN_PATHS } from "./cors_origin.ts";
 import { authorize } from "./auth.ts";
 import { statusRoutes } from "./routes/status.ts";
@@ -106,6 +109,10 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
     await next();
     c.header("Cache-Control", "no-store");
   });
+  http.use("/api/*", async (c, next) => {
+    refuseRepeatedParams(c.req.url);
+    await next();
+  });
   http.route("/api", statusRoutes(app));
   http.route("/api", sessionRoutes(app));
   http.route("/api", lapRoutes(app));
@@ -121,7 +128,16 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   http.route("/api", liveRoutes(opts.live ?? new LiveStreams(app.frames, app.bus)));
   http.route("/api", strategyRoutes(app));
   http.route("/api", openApiRoutes());
-  http.notFound((c) => problemResponse(new NotFound(`no route for ${c.req.method} ${c.req.path}`)));
+  http.route("/", homeRoutes());
+  const allowed = allowedMethods(() => http.routes);
+  http.notFound((c) => {
+    const allow = allowed(c.req.path);
+    return problemResponse(
+      allow.length
+        ? new MethodNotAllowed(c.req.method, c.req.path, allow)
+        : new NotFound(`no route for ${c.req.method} ${c.req.path}`),
+    );
+  });
   http.onError((err) => problemResponse(err));
   return http;
 }
