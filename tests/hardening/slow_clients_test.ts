@@ -13,7 +13,8 @@ import { type HttpServer, startHttp } from "../../src/server/http.ts";
 import { DEFAULT_BODY_TIMEOUT_MS } from "../../src/server/body.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, MAX_SWEEP_MS } from "../../src/server/idle_connections.ts";
 
-const BODY_MS = 1500;
+/** Long enough for bytes to trickle in: each arrives well within it, yet the body is cut. */
+const BODY_MS = 3500;
 const IDLE_MS = 1500;
 /** What a loaded 2-core machine may add to a deadline before the answer or the close is seen. */
 const SLACK_MS = 2000;
@@ -158,6 +159,14 @@ Deno.test({
         trickling = false;
       });
 
+      // A body cut off on a route that reads none: answered at once, then closed as idle.
+      const unread = await connect();
+      const unreadAt = performance.now();
+      await unread.write(encoder.encode(
+        "GET /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{}",
+      ));
+      const unreadEnd = readToEnd(unread, unreadAt, IDLE_MS + MAX_SWEEP_MS + SLACK_MS + 5000);
+
       // 200 connections that never send a request.
       const idleAt = performance.now();
       const idle = await Promise.all(Array.from({ length: IDLE_CONNECTIONS }, connect));
@@ -165,9 +174,9 @@ Deno.test({
         idle.map((c) => readToEnd(c, idleAt, IDLE_MS + MAX_SWEEP_MS + SLACK_MS + 5000)),
       );
 
-      const all = Promise.all([cutEnd, trickleEnd, idleEnds, dripping]);
+      const all = Promise.all([cutEnd, trickleEnd, idleEnds, unreadEnd, dripping]);
       const others = await otherClient(server.url, all);
-      const [cutResult, trickleResult, idleResults] = await all;
+      const [cutResult, trickleResult, idleResults, unreadResult] = await all;
 
       for (
         const [name, ending] of [["cut-off body", cutResult], [
@@ -186,7 +195,12 @@ Deno.test({
       }
       assert.match(String(answer(cutResult!.text).body.detail), / 10 of 1000 bytes received$/);
       // A second's allowance per 64 KiB: a byte a second earns nothing worth counting.
-      assert.ok(trickled >= 1 && trickled <= Math.ceil((BODY_MS + SLACK_MS) / 1000), `${trickled}`);
+      assert.ok(trickled >= 2 && trickled <= Math.ceil((BODY_MS + SLACK_MS) / 1000), `${trickled}`);
+
+      assert.ok(unreadResult, "the connection of the unread body is still open");
+      assert.equal(answer(unreadResult.text).status, 200);
+      assert.ok(unreadResult.closedAfterMs >= IDLE_MS, `${unreadResult.closedAfterMs} ms`);
+      assert.ok(unreadResult.closedAfterMs < IDLE_MS + MAX_SWEEP_MS + SLACK_MS);
 
       const closedAfter = idleResults.map((e, i) => {
         assert.ok(e, `idle connection ${i} still open`);
@@ -197,7 +211,7 @@ Deno.test({
       assert.ok(Math.min(...closedAfter) >= IDLE_MS, `${Math.min(...closedAfter)} ms`);
       const latest = Math.max(...closedAfter);
       assert.ok(latest < IDLE_MS + MAX_SWEEP_MS + SLACK_MS, `${latest} ms`);
-      assert.ok(server.limits.idle.closed >= IDLE_CONNECTIONS + 2);
+      assert.ok(server.limits.idle.closed >= IDLE_CONNECTIONS + 3);
 
       // Meanwhile other clients were answered, none waiting for a deadline.
       assert.ok(others.statuses.length >= 10, `${others.statuses.length} answers`);
