@@ -3,10 +3,11 @@
  * a connection that sends nothing, half a request's headers, or nothing more
  * after its answer stays open past 120 s, as does one whose answer went out
  * while its body was still announced), and it exposes no socket. So the
- * server's side of each connection is found through /proc, as in
- * tcp_send_buffer.ts, and one that has had no request in progress for the
- * limit is shut down through libc by FFI: Deno's server then reads the end
- * of the stream and closes the connection itself.
+ * server's side of each connection is found among this process's
+ * descriptors (/proc/self/fd, each asked its ports by getsockname and
+ * getpeername through libc by FFI), and one that has had no request in
+ * progress for the limit is shut down: Deno's server then reads the end of
+ * the stream and closes the connection itself.
  *
  * "In progress" runs from a request's arrival at the handler to the moment
  * its answer, streamed bodies included, has been sent (`info.completed`), so
@@ -22,8 +23,12 @@
  *
  * @module
  */
-import { openSocketLibc, shutdownSocket, type SocketLibc } from "./libc_sockets.ts";
-import { fdsOfInodes, readTcpRows } from "./tcp_send_buffer.ts";
+import {
+  connectionPorts,
+  openSocketLibc,
+  shutdownSocket,
+  type SocketLibc,
+} from "./libc_sockets.ts";
 
 /** How long a connection may stay without a request in progress, by default: 30 s. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
@@ -37,9 +42,6 @@ export const MAX_SWEEP_MS = 1000;
  * written the answer (measured: shutting at once, the client got nothing).
  */
 const CLOSE_GRACE_MS = 250;
-
-/** /proc/net/tcp states of a connection the server may still hold: established, close-wait. */
-const HELD_STATES = new Set(["01", "08"]);
 
 /** The limit on idle connections of one server. */
 export interface IdleConnections {
@@ -55,7 +57,7 @@ export interface IdleConnections {
    * `close`, the connection is then shut down.
    */
   begin(remotePort: number): (close: boolean) => void;
-  /** Stops looking; connections are left as they are. */
+  /** Stops looking (once; again does nothing); connections are left as they are. */
   stop(): void;
 }
 
@@ -67,50 +69,67 @@ interface PortState {
   lastEnd: number | null;
 }
 
+/** One of the server's connections: its descriptor and the client's port. */
+interface Connection {
+  fd: number;
+  remote: number;
+}
+
+/** The server's connections on `localPort`, from this process's descriptors. */
+function connectionsOn(libc: SocketLibc, localPort: number): Connection[] {
+  const found: Connection[] = [];
+  try {
+    for (const entry of Deno.readDirSync("/proc/self/fd")) {
+      const fd = Number(entry.name);
+      const ports = connectionPorts(libc, fd);
+      if (ports !== null && ports.local === localPort) found.push({ fd, remote: ports.remote });
+    }
+  } catch {
+    // /proc unreadable meanwhile: nothing found this time.
+  }
+  return found;
+}
+
 /**
  * Starts limiting the idle connections of the server listening on
  * `localPort` to `idleTimeoutMs`; looks every `min(MAX_SWEEP_MS, limit / 4)`.
+ * A look costs a scan of this process's descriptors (measured: 2.4 ms with
+ * 200 connections open, on this 2-core machine).
  */
 export function limitIdleConnections(localPort: number, idleTimeoutMs: number): IdleConnections {
   const ports = new Map<number, PortState>();
   const unavailable = whyUnavailable();
   const libc = unavailable === null ? openSocketLibc() : null;
-  const note = unavailable ?? (libc === null ? "libc could not be opened" : null);
-  /** When each connection (by socket inode) was first seen. */
+  const note = unavailable ??
+    (libc === null ? "idle connections are not limited: libc could not be opened" : null);
+  /** When each connection (descriptor and client port) was first seen. */
   const firstSeen = new Map<string, number>();
   let closed = 0;
   let stopped = false;
 
-  const shut = (lib: SocketLibc, inodes: Set<string>) => {
-    for (const fd of fdsOfInodes(inodes).values()) {
-      if (shutdownSocket(lib, fd)) closed++;
-    }
+  const shut = (lib: SocketLibc, fd: number) => {
+    if (shutdownSocket(lib, fd)) closed++;
   };
 
   const sweep = () => {
     if (libc === null) return;
-    const rows = readTcpRows();
-    if (rows === null) return;
     const now = performance.now();
-    const idle = new Set<string>();
     const present = new Set<string>();
     const presentPorts = new Set<number>();
-    for (const row of rows) {
-      if (row.localPort !== localPort || !HELD_STATES.has(row.state)) continue;
-      present.add(row.inode);
-      presentPorts.add(row.remotePort);
-      const seen = firstSeen.get(row.inode) ?? now;
-      firstSeen.set(row.inode, seen);
-      const state = ports.get(row.remotePort);
+    for (const { fd, remote } of connectionsOn(libc, localPort)) {
+      const key = `${fd}:${remote}`;
+      present.add(key);
+      presentPorts.add(remote);
+      const seen = firstSeen.get(key) ?? now;
+      firstSeen.set(key, seen);
+      const state = ports.get(remote);
       if (state && state.inFlight > 0) continue;
-      const since = Math.max(seen, state?.lastEnd ?? -Infinity);
-      if (now - since >= idleTimeoutMs) idle.add(row.inode);
+      if (now - Math.max(seen, state?.lastEnd ?? -Infinity) >= idleTimeoutMs) shut(libc, fd);
     }
-    for (const inode of firstSeen.keys()) if (!present.has(inode)) firstSeen.delete(inode);
+    for (const key of firstSeen.keys()) if (!present.has(key)) firstSeen.delete(key);
     for (const [port, state] of ports) {
       if (state.inFlight === 0 && !presentPorts.has(port)) ports.delete(port);
     }
-    shut(libc, idle);
   };
 
   const timer = note === null
@@ -118,13 +137,10 @@ export function limitIdleConnections(localPort: number, idleTimeoutMs: number): 
     : null;
 
   const shutPort = (remotePort: number) => {
-    const rows = readTcpRows() ?? [];
-    const inodes = new Set(
-      rows.filter((r) =>
-        r.localPort === localPort && r.remotePort === remotePort && HELD_STATES.has(r.state)
-      ).map((r) => r.inode),
-    );
-    if (libc !== null) shut(libc, inodes);
+    if (libc === null) return;
+    for (const { fd, remote } of connectionsOn(libc, localPort)) {
+      if (remote === remotePort) shut(libc, fd);
+    }
   };
 
   return {
@@ -152,6 +168,7 @@ export function limitIdleConnections(localPort: number, idleTimeoutMs: number): 
       };
     },
     stop() {
+      if (stopped) return;
       stopped = true;
       if (timer !== null) clearInterval(timer);
       libc?.close();
@@ -165,8 +182,8 @@ function whyUnavailable(): string | null {
   if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") {
     return "idle connections are not limited: no FFI permission";
   }
-  if (Deno.permissions.querySync({ name: "read", path: "/proc" }).state !== "granted") {
-    return "idle connections are not limited: /proc is not readable";
+  if (Deno.permissions.querySync({ name: "read", path: "/proc/self/fd" }).state !== "granted") {
+    return "idle connections are not limited: /proc/self/fd is not readable";
   }
   return null;
 }

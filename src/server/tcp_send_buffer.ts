@@ -111,16 +111,7 @@ function tcpRows(): TcpRow[] {
 
 /** The descriptor of this process whose socket has one of `inodes`, or null. */
 function fdOfInode(inodes: Set<string>): number | null {
-  return fdsOfInodes(inodes).values().next().value ?? null;
-}
-
-/**
- * The descriptors of this process's sockets with one of `inodes`, by inode
- * (one /proc/self/fd scan for them all); empty where /proc is unreadable.
- */
-export function fdsOfInodes(inodes: ReadonlySet<string>): Map<string, number> {
-  const found = new Map<string, number>();
-  if (inodes.size === 0) return found;
+  if (inodes.size === 0) return null;
   try {
     for (const entry of Deno.readDirSync("/proc/self/fd")) {
       let link: string;
@@ -129,16 +120,12 @@ export function fdsOfInodes(inodes: ReadonlySet<string>): Map<string, number> {
       } catch {
         continue; // closed meanwhile
       }
-      const inode = link.startsWith("socket:[") ? link.slice(8, -1) : null;
-      if (inode !== null && inodes.has(inode)) {
-        found.set(inode, Number(entry.name));
-        if (found.size === inodes.size) break;
-      }
+      if (link.startsWith("socket:[") && inodes.has(link.slice(8, -1))) return Number(entry.name);
     }
   } catch {
-    return found;
+    return null;
   }
-  return found;
+  return null;
 }
 
 /**
