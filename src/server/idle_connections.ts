@@ -70,13 +70,16 @@ interface PortState {
 }
 
 /** One of the server's connections: its descriptor and the client's port. */
-interface Connection {
+export interface Connection {
   fd: number;
   remote: number;
 }
 
-/** The server's connections on `localPort`, from this process's descriptors. */
-function connectionsOn(libc: SocketLibc, localPort: number): Connection[] {
+/**
+ * The server's connections on `localPort`, from this process's descriptors
+ * (one look of the limit); empty where /proc/self/fd can not be read.
+ */
+export function connectionsOn(libc: SocketLibc, localPort: number): Connection[] {
   const found: Connection[] = [];
   try {
     for (const entry of Deno.readDirSync("/proc/self/fd")) {
