@@ -44,6 +44,7 @@ import {
   idListParamSchema,
   idParamSchema,
   intParamSchema,
+  minNumberParamSchema,
   parseQuery,
   type RawQuery,
   trackParamSchema,
@@ -58,8 +59,8 @@ const STEP_RULE = `must be a number of metres >= ${MIN_STEP_M}`;
 export const compareQuerySchema = z.object({
   laps: idListParamSchema(MAX_COMPARED_LAPS),
   ref: idParamSchema.optional(),
-  // The engine holds the step to its minimum; here it must be written as a plain decimal.
-  step: z.string().regex(/^[0-9]{1,9}(\.[0-9]{1,9})?$/, STEP_RULE).transform(Number)
+  // Held to the engine's minimum here, so a refusal has this one wording.
+  step: minNumberParamSchema(MIN_STEP_M, STEP_RULE)
     .meta({ description: `grid step: ${STEP_RULE}, default 1` }).optional(),
   channels: z.string().meta({
     description: "sample channels, comma-separated; default speed,throttle,brake",

@@ -120,7 +120,8 @@ export class LapExchange {
       car_name: carName(lap.car_id),
     });
     try {
-      const saved = await saveLap(kv, session.id, lap);
+      // Stored now: the file's finish time may be long before this session began.
+      const saved = await saveLap(kv, session.id, lap, now);
       return { lap: saved.lap, session: saved.session, created_session: true };
     } catch (err) {
       await deleteSession(kv, session.id);

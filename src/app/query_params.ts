@@ -41,14 +41,47 @@ function required(rule: string): (issue: { input?: unknown }) => string {
   return (issue) => issue.input === undefined ? "is required" : rule;
 }
 
-/** A whole number from `min` to `max`; the rule is the message of every fault. */
+/**
+ * A number as JSON writes it (`100`, `1e2`, `100.0`, `-0.5`), or with leading
+ * zeros (`007`, accepted before this rule existed); at most 32 characters, so
+ * no spelling is too long to read.
+ */
+export const NUMBER_TEXT = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
+/** Longest text a numeric parameter may be. */
+const MAX_NUMBER_TEXT = 32;
+
+/** True when `text` spells a finite number in any JSON way (see {@linkcode NUMBER_TEXT}). */
+function isNumberText(text: string): boolean {
+  return text.length <= MAX_NUMBER_TEXT && NUMBER_TEXT.test(text) && Number.isFinite(Number(text));
+}
+
+/**
+ * A whole number from `min` to `max`, in any JSON spelling (`1e2` is 100);
+ * the rule is the message of every fault.
+ */
 export function intParamSchema(min: number, max: number) {
   const rule = `must be a whole number from ${min} to ${max}`;
   return z.string({ error: rule })
-    .regex(/^[0-9]{1,15}$/, { error: rule, abort: true })
-    .refine((v) => Number(v) >= min && Number(v) <= max, rule)
+    .regex(NUMBER_TEXT, { error: rule, abort: true })
+    .refine((v) => {
+      const n = Number(v);
+      return isNumberText(v) && Number.isInteger(n) && n >= min && n <= max;
+    }, rule)
     .transform(Number)
     .meta({ description: rule });
+}
+
+/**
+ * A number of at least `min`, in any JSON spelling; `rule` (the words a
+ * refusal gives, in both `detail` and `errors[].message`) is the message of
+ * every fault.
+ */
+export function minNumberParamSchema(min: number, rule: string) {
+  return z.string({ error: rule })
+    .regex(NUMBER_TEXT, { error: rule, abort: true })
+    .refine((v) => isNumberText(v) && Number(v) >= min, rule)
+    .transform(Number);
 }
 
 /** Most digits an id may have; larger values name nothing stored. */

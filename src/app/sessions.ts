@@ -8,7 +8,7 @@
  */
 import { Conflict, NotFound } from "../core/errors.ts";
 import type { Lap, LapSummary } from "../core/laps/lap.ts";
-import type { Session } from "../core/laps/session.ts";
+import { type Session, touchSession } from "../core/laps/session.ts";
 import { getSession, listSessions } from "../storage/sessions.ts";
 import { deleteLap, getLap, getLapSummary, listLaps } from "../storage/laps.ts";
 import { removeSession } from "../storage/session_removal.ts";
@@ -44,7 +44,7 @@ export interface SessionDeletion {
 
 /** Session and lap reads, laps across sessions, and a driver's changes to sessions and laps. */
 export class SessionService {
-  readonly #deps: Pick<AppDeps, "kv" | "bus">;
+  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now">;
   readonly #live: Pick<LiveService, "updateSession" | "session">;
 
   /**
@@ -52,7 +52,7 @@ export class SessionService {
    * session's copy, and deletions refuse `live`'s session.
    */
   constructor(
-    deps: Pick<AppDeps, "kv" | "bus">,
+    deps: Pick<AppDeps, "kv" | "bus" | "now">,
     live: Pick<LiveService, "updateSession" | "session">,
   ) {
     this.#deps = deps;
@@ -107,9 +107,10 @@ export class SessionService {
    */
   async rename(id: number, name: unknown): Promise<Session> {
     const track = validTrackName(name);
+    const at = this.#deps.now().toISOString();
     const updated = await this.#live.updateSession(
       id,
-      (s) => ({ ...s, track_name: track, track_source: "user" }),
+      (s) => touchSession({ ...s, track_name: track, track_source: "user" }, at),
     );
     if (!updated) throw new NotFound(`session ${id} not found`);
     this.#deps.bus.emit({ type: "session", session: updated, reason: "renamed" });
@@ -128,12 +129,14 @@ export class SessionService {
    */
   async update(id: number, body: unknown): Promise<Session> {
     const patch = parseSessionPatch(body);
-    const updated = await this.#live.updateSession(id, (s) => ({
-      ...s,
-      ...(patch.name === undefined ? {} : { track_name: patch.name, track_source: "user" }),
-      ...(patch.notes === undefined ? {} : { notes: patch.notes }),
-      ...(patch.bests_excluded === undefined ? {} : { bests_excluded: patch.bests_excluded }),
-    }));
+    const at = this.#deps.now().toISOString();
+    const updated = await this.#live.updateSession(id, (s) =>
+      touchSession({
+        ...s,
+        ...(patch.name === undefined ? {} : { track_name: patch.name, track_source: "user" }),
+        ...(patch.notes === undefined ? {} : { notes: patch.notes }),
+        ...(patch.bests_excluded === undefined ? {} : { bests_excluded: patch.bests_excluded }),
+      }, at));
     if (!updated) throw new NotFound(`session ${id} not found`);
     const reason = patch.name === undefined ? "edited" : "renamed";
     this.#deps.bus.emit({ type: "session", session: updated, reason });

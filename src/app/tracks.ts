@@ -24,7 +24,7 @@ import { type LapTrace, signatureOf } from "../core/identify/signature.ts";
 import { lapPath } from "../core/identify/signature_path.ts";
 import type { Lap, LapSummary } from "../core/laps/lap.ts";
 import { lackText } from "../core/laps/coverage.ts";
-import type { Session, TrackSource } from "../core/laps/session.ts";
+import { type Session, touchSession, type TrackSource } from "../core/laps/session.ts";
 import { getLap, listLaps } from "../storage/laps.ts";
 import { getSession, listSessions, updateSession } from "../storage/sessions.ts";
 import { createSignature, deleteSignature, listSignatures } from "../storage/signatures.ts";
@@ -445,11 +445,12 @@ export class TrackService {
     followLive: boolean,
   ): Promise<Session | null> {
     let changed = false;
+    const at = this.#deps.now().toISOString();
     const edit = (s: Session): Session => {
       const open = s.track_name === "" ||
         (s.track_source === "reference" && source !== "reference");
       changed = open && (s.track_name !== name || s.track_source !== source);
-      return changed ? { ...s, track_name: name, track_source: source } : s;
+      return changed ? touchSession({ ...s, track_name: name, track_source: source }, at) : s;
     };
     const updated = followLive
       ? await this.#services.live.updateSession(id, edit)

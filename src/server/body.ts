@@ -1,14 +1,70 @@
 /**
  * Reading request bodies with a size limit enforced while streaming, so an
- * oversized or endless (chunked) upload is refused without being buffered.
+ * oversized or endless (chunked) upload is refused without being buffered,
+ * and with a deadline, so a body cut off or trickled in is answered (408)
+ * instead of holding a request open for ever: Deno.serve has no timeout of
+ * its own (measured: a body announced as 1000 bytes with 10 sent waits past
+ * 300 s).
  *
  * @module
  */
 import { BadRequest, TooLarge } from "../core/errors.ts";
 import { jsonBody } from "../core/json_body.ts";
+import { RequestTimeout } from "./problem.ts";
 
 /** Largest accepted body for document imports: 64 MiB. */
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
+
+/** Time a request body may take to arrive, from the request's arrival, by default: 30 s. */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+/**
+ * Each this many bytes received extends the body deadline by a second, so an
+ * upload going at least this fast (64 KiB/s) is never cut, whatever its size,
+ * while one trickled slower is.
+ */
+export const BODY_BYTES_PER_EXTRA_SECOND = 64 * 1024;
+
+/** When a request's body clock started, and its base allowance. */
+interface BodyClock {
+  startedAt: number;
+  timeoutMs: number;
+}
+
+/** The clocks of requests in flight, set by the HTTP app as each request arrives. */
+const clocks = new WeakMap<Request, BodyClock>();
+
+/**
+ * Starts the clock of `req`'s body: it must have arrived within `timeoutMs`
+ * of now, plus a second for every {@linkcode BODY_BYTES_PER_EXTRA_SECOND}
+ * received. A request read without a clock gets
+ * {@linkcode DEFAULT_BODY_TIMEOUT_MS} from when its reading starts.
+ */
+export function startBodyClock(req: Request, timeoutMs: number): void {
+  clocks.set(req, { startedAt: performance.now(), timeoutMs });
+}
+
+/** Milliseconds left on `clock` with `received` bytes in. */
+function timeLeft(clock: BodyClock, received: number): number {
+  const allowed = clock.timeoutMs + (received * 1000) / BODY_BYTES_PER_EXTRA_SECOND;
+  return clock.startedAt + allowed - performance.now();
+}
+
+/**
+ * Calls `onLate` once `clock` runs out with `received()` bytes in: one timer,
+ * re-armed only when it fires early (bytes came in and moved the deadline),
+ * so a body in many small chunks costs nothing per chunk.
+ */
+function watch(clock: BodyClock, received: () => number, onLate: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const check = () => {
+    const left = timeLeft(clock, received());
+    if (left <= 0) onLate();
+    else timer = setTimeout(check, left);
+  };
+  check();
+  return () => clearTimeout(timer);
+}
 
 /** The announced size when it is a usable hint (a whole number within the limit), else null. */
 function declaredSize(declared: string | null, limit: number): number | null {
@@ -28,35 +84,57 @@ async function readLimited(
   body: ReadableStream<Uint8Array>,
   limit: number,
   hint: number | null,
+  clock: BodyClock,
+  declared: string | null,
 ): Promise<Uint8Array> {
   // The announced size is the client's word: reserve at most 1 MiB on it before bytes arrive.
   let buffer = new Uint8Array(Math.min(hint ?? 64 * 1024, 1 << 20));
   let size = 0;
   const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.byteLength > limit) {
-      await reader.cancel();
-      throw new TooLarge(`body is over the ${limit}-byte limit`);
+  let late = false;
+  // Cancelling ends the pending read (done), so no read waits on a timer of its own.
+  const stop = watch(clock, () => size, () => {
+    late = true;
+    reader.cancel().catch(() => {});
+  });
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (late) {
+        const seconds = ((performance.now() - clock.startedAt) / 1000).toFixed(1);
+        const of = declared !== null && /^\d+$/.test(declared) ? ` of ${declared}` : "";
+        throw new RequestTimeout(
+          `request body not complete after ${seconds} s: ${size}${of} bytes received`,
+        );
+      }
+      const { done, value } = next;
+      if (done) break;
+      if (size + value.byteLength > limit) {
+        await reader.cancel();
+        throw new TooLarge(`body is over the ${limit}-byte limit`);
+      }
+      if (size + value.byteLength > buffer.byteLength) {
+        const grown = new Uint8Array(
+          Math.min(limit, Math.max(size + value.byteLength, buffer.byteLength * 2)),
+        );
+        grown.set(buffer.subarray(0, size));
+        buffer = grown;
+      }
+      buffer.set(value, size);
+      size += value.byteLength;
     }
-    if (size + value.byteLength > buffer.byteLength) {
-      const grown = new Uint8Array(
-        Math.min(limit, Math.max(size + value.byteLength, buffer.byteLength * 2)),
-      );
-      grown.set(buffer.subarray(0, size));
-      buffer = grown;
-    }
-    buffer.set(value, size);
-    size += value.byteLength;
+  } finally {
+    stop();
   }
   return buffer.subarray(0, size);
 }
 
 /**
  * Every byte of `req`'s body, refusing with {@linkcode TooLarge} as soon as
- * more than `limit` bytes are announced or received, and with
- * {@linkcode BadRequest} for an empty body.
+ * more than `limit` bytes are announced or received, with
+ * {@linkcode BadRequest} for an empty body, and with
+ * {@linkcode RequestTimeout} once its clock (see {@linkcode startBodyClock})
+ * runs out before the body ends.
  */
 export async function readBody(req: Request, limit: number): Promise<Uint8Array> {
   const declared = req.headers.get("content-length");
@@ -64,7 +142,9 @@ export async function readBody(req: Request, limit: number): Promise<Uint8Array>
     throw new TooLarge(`body of ${declared} bytes is over the ${limit}-byte limit`);
   }
   if (!req.body) throw new BadRequest("request body is empty");
-  const bytes = await readLimited(req.body, limit, declaredSize(declared, limit));
+  const clock = clocks.get(req) ??
+    { startedAt: performance.now(), timeoutMs: DEFAULT_BODY_TIMEOUT_MS };
+  const bytes = await readLimited(req.body, limit, declaredSize(declared, limit), clock, declared);
   if (bytes.byteLength === 0) throw new BadRequest("request body is empty");
   return bytes;
 }
@@ -75,4 +155,39 @@ export async function readBody(req: Request, limit: number): Promise<Uint8Array>
  */
 export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
   return jsonBody(await readBody(req, limit));
+}
+
+/** Largest body of a command that takes no fields: `{}` and some room. */
+const MAX_EMPTY_COMMAND_BYTES = 4096;
+
+/**
+ * Reads the body of a command that takes no fields: none, an empty one, or
+ * `{}`; anything else is refused rather than ignored.
+ *
+ * @throws {BadRequest} for a body that is not JSON, not an object, or has a
+ *   field (named by its path); {@linkcode TooLarge} and
+ *   {@linkcode RequestTimeout} as {@linkcode readBody}.
+ */
+export async function readEmptyCommand(req: Request): Promise<void> {
+  if (req.body === null) return;
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBody(req, MAX_EMPTY_COMMAND_BYTES);
+  } catch (err) {
+    if (err instanceof BadRequest && err.message === "request body is empty") return;
+    throw err;
+  }
+  const value = jsonBody(bytes);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new BadRequest("body must be empty or {}: this request takes no fields", [
+      { path: "$", message: "must be empty or {}" },
+    ]);
+  }
+  const fields = Object.keys(value);
+  if (fields.length) {
+    throw new BadRequest(
+      `${fields[0]} is not a field of this request: it takes none`,
+      fields.map((f) => ({ path: `$.${f}`, message: "is not a field of this request" })),
+    );
+  }
 }

@@ -69,6 +69,12 @@ export const ACK_WINDOW = 64;
 /** Silence from the logger (no heartbeat, no acknowledgement) after which it counts as gone. */
 const LOGGER_GONE_MS = 5000;
 
+/**
+ * A bare `ack` (nothing consumed yet) while the window has been full this
+ * long means a new logger: the old one's packets will never be acknowledged.
+ */
+const NEW_LOGGER_AFTER_FULL_MS = 1000;
+
 /** Ids remembered while no acknowledgement has arrived yet (one may name any of them). */
 const UNACKED_MEMORY = 1024;
 
@@ -167,6 +173,14 @@ export async function runFakeConsole(opts: FakeConsoleOptions): Promise<ReplayRe
  * The acknowledgement window: the ids sent and not yet acknowledged, in send
  * order. Ids may repeat or jump (a capture's duplicates, a restart), so an
  * acknowledgement releases everything up to the first entry with its id.
+ *
+ * A logger sends a bare `ack` only until it has consumed its first packet, so
+ * a bare `ack` after a numbered one, or while the window has been full for
+ * {@linkcode NEW_LOGGER_AFTER_FULL_MS}, comes from a logger restarted on the
+ * same port: the window held the old one's packets, which nobody will ever
+ * acknowledge, so it empties and the new logger is streamed to at once
+ * (its acknowledgements keep the replay alive, so waiting for silence never
+ * would).
  */
 class AckWindow {
   /** True once a logger acknowledged: from then on the window holds the replay. */
@@ -174,6 +188,10 @@ class AckWindow {
   received = 0;
   maxInFlight = 0;
   #ids: number[] = [];
+  /** True once a numbered `ack` arrived since the window was last emptied by a restart. */
+  #numbered = false;
+  /** When the window was last seen full by {@linkcode room}, or null while it has room. */
+  #fullSince: number | null = null;
   #lastHeard = performance.now();
   #waiter: PromiseWithResolvers<void> | null = null;
 
@@ -187,11 +205,27 @@ class AckWindow {
     this.active = true;
     this.#lastHeard = performance.now();
     if (match[1] !== undefined) {
+      this.#numbered = true;
       const at = this.#ids.indexOf(Number(match[1]));
-      if (at >= 0) this.#ids.splice(0, at + 1);
+      if (at >= 0) {
+        this.#ids.splice(0, at + 1);
+        this.#fullSince = null;
+      }
+    } else if (this.#restarted()) {
+      this.#ids.length = 0;
+      this.#numbered = false;
+      this.#fullSince = null;
     }
     this.wake();
     return true;
+  }
+
+  /** True when a bare `ack` now can only come from a logger that started after the window filled. */
+  #restarted(): boolean {
+    if (this.#ids.length === 0) return false;
+    if (this.#numbered) return true;
+    return this.#fullSince !== null &&
+      performance.now() - this.#fullSince >= NEW_LOGGER_AFTER_FULL_MS;
   }
 
   /** The logger was heard from (a heartbeat): it is alive. */
@@ -217,8 +251,11 @@ class AckWindow {
       if (performance.now() - this.#lastHeard > LOGGER_GONE_MS) {
         this.active = false;
         this.#ids.length = 0;
+        this.#numbered = false;
+        this.#fullSince = null;
         return;
       }
+      this.#fullSince ??= performance.now();
       this.#waiter = Promise.withResolvers<void>();
       const timer = setTimeout(() => this.wake(), 250);
       await this.#waiter.promise;

@@ -9,7 +9,10 @@ import { secureHeaders } from "hono/secure-headers";
 import { cors } from "hono/cors";
 import { NotFound } from "../core/errors.ts";
 import type { App } from "../app/create_app.ts";
-import { problemResponse } from "./problem.ts";
+import { MethodNotAllowed, problemResponse } from "./problem.ts";
+import { allowedMethods } from "./allowed_methods.ts";
+import { refuseRepeatedParams } from "./params.ts";
+import { homeRoutes } from "./routes/home.ts";
 import { corsMethods, FILE_ORIGIN, FILE_ORIGIN_PATHS } from "./cors_origin.ts";
 import { authorize } from "./auth.ts";
 import { statusRoutes } from "./routes/status.ts";
@@ -27,6 +30,12 @@ import { strategyRoutes } from "./routes/strategy.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { surveyRoutes } from "./routes/survey.ts";
 import { bundleAuthoringRoutes } from "./routes/bundle_authoring.ts";
+import { DEFAULT_BODY_TIMEOUT_MS, startBodyClock } from "./body.ts";
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  type IdleConnections,
+  limitIdleConnections,
+} from "./idle_connections.ts";
 import {
   limitListenerSendBuffer,
   type SendBuffer,
@@ -43,6 +52,10 @@ export interface HttpOptions {
   events?: EventStreams;
   /** The live streams GET /api/live serves from; a new set, over the app's frames, by default. */
   live?: LiveStreams;
+  /** Time a request body may take to arrive (see body.ts); 30 s by default. */
+  bodyTimeoutMs?: number;
+  /** Time a connection may stay with no request in progress (see idle_connections.ts); 30 s by default. */
+  idleTimeoutMs?: number;
 }
 
 /** What Deno.serve hands Hono as its environment: the client's address and the server's port. */
@@ -54,6 +67,12 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   const token = opts.token ?? null;
   // The --cors origin may change things unless it is a page opened from a file (read-only).
   const changeOrigin = opts.cors && corsMethods(opts.cors).includes("POST") ? opts.cors : null;
+  const bodyTimeoutMs = opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  // First, so the body's clock starts as the request arrives.
+  http.use("*", (c, next) => {
+    if (c.req.raw.body !== null) startBodyClock(c.req.raw, bodyTimeoutMs);
+    return next();
+  });
   http.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
   if (opts.cors) {
     const methods = corsMethods(opts.cors);
@@ -90,6 +109,10 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
     await next();
     c.header("Cache-Control", "no-store");
   });
+  http.use("/api/*", async (c, next) => {
+    refuseRepeatedParams(c.req.url);
+    await next();
+  });
   http.route("/api", statusRoutes(app));
   http.route("/api", sessionRoutes(app));
   http.route("/api", lapRoutes(app));
@@ -105,7 +128,16 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   http.route("/api", liveRoutes(opts.live ?? new LiveStreams(app.frames, app.bus)));
   http.route("/api", strategyRoutes(app));
   http.route("/api", openApiRoutes());
-  http.notFound((c) => problemResponse(new NotFound(`no route for ${c.req.method} ${c.req.path}`)));
+  http.route("/", homeRoutes());
+  const allowed = allowedMethods(() => http.routes);
+  http.notFound((c) => {
+    const allow = allowed(c.req.path);
+    return problemResponse(
+      allow.length
+        ? new MethodNotAllowed(c.req.method, c.req.path, allow)
+        : new NotFound(`no route for ${c.req.method} ${c.req.path}`),
+    );
+  });
   http.onError((err) => problemResponse(err));
   return http;
 }
@@ -122,6 +154,8 @@ export interface HttpServer {
   live: LiveStreams;
   /** The send buffer every accepted connection inherits from the listener (see tcp_send_buffer.ts). */
   sendBuffer: SendBuffer;
+  /** The deadlines in force: a request body's, and an idle connection's (see idle_connections.ts). */
+  limits: { bodyTimeoutMs: number; idle: IdleConnections };
   /** Stops accepting and waits for open requests to finish. */
   close(): Promise<void>;
 }
@@ -134,13 +168,26 @@ export function startHttp(
   const events = opts.events ?? new EventStreams(app.bus);
   const live = opts.live ?? new LiveStreams(app.frames, app.bus);
   const http = createHttpApp(app, { ...opts, events, live });
+  let idle: IdleConnections | null = null;
   const server: Deno.HttpServer<Deno.NetAddr> = Deno.serve(
     { hostname: opts.hostname, port: opts.port, onListen: () => {} },
     // The server's port lets GET /api/live find a client's connection in /proc.
-    (req, info): Response | Promise<Response> =>
-      http.fetch(req, { remoteAddr: info.remoteAddr, localPort: server.addr.port }),
+    async (req, info): Promise<Response> => {
+      // In progress until the answer is sent; one asking to close has its connection shut then.
+      const end = idle?.begin(info.remoteAddr.port);
+      let close = false;
+      info.completed.finally(() => end?.(close)).catch(() => {});
+      const res = await http.fetch(req, {
+        remoteAddr: info.remoteAddr,
+        localPort: server.addr.port,
+      });
+      close = res.headers.get("connection")?.toLowerCase() === "close";
+      return res;
+    },
   );
   const addr = server.addr as Deno.NetAddr;
+  idle = limitIdleConnections(addr.port, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  if (idle.note !== null) app.log.warn(idle.note);
   // A small fixed send buffer bounds what a stalled client holds in flight, so
   // the live stream's queue sees it fall behind within seconds, not minutes.
   const sendBuffer = limitListenerSendBuffer(addr.port, WANTED_SEND_BUFFER_BYTES);
@@ -154,10 +201,12 @@ export function startHttp(
     events,
     live,
     sendBuffer,
+    limits: { bodyTimeoutMs: opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, idle },
     close: () => {
       // Open event streams would otherwise hold the shutdown forever.
       events.closeAll();
       live.closeAll();
+      idle.stop();
       return server.shutdown();
     },
   };

@@ -13,7 +13,13 @@ const SYMBOLS = {
   setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
   getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
   recv: { parameters: ["i32", "buffer", "usize", "i32"], result: "isize" },
+  shutdown: { parameters: ["i32", "i32"], result: "i32" },
+  getsockname: { parameters: ["i32", "buffer", "buffer"], result: "i32" },
+  getpeername: { parameters: ["i32", "buffer", "buffer"], result: "i32" },
 } as const;
+
+/** `SHUT_RDWR`: shutdown() both ways. */
+const SHUT_RDWR = 2;
 
 /** libc opened with the socket calls; close it when done. */
 export type SocketLibc = Deno.DynamicLibrary<typeof SYMBOLS>;
@@ -48,4 +54,48 @@ export function setIntOption(
   value: number,
 ): boolean {
   return libc.symbols.setsockopt(fd, level, name, new Int32Array([value]), 4) === 0;
+}
+
+/**
+ * shutdown(SHUT_RDWR) of the socket `fd`: its owner (Deno's HTTP server)
+ * then reads the end of the stream and closes it itself, so the descriptor
+ * is never closed behind its back. True when the call succeeded.
+ */
+export function shutdownSocket(libc: SocketLibc, fd: number): boolean {
+  return libc.symbols.shutdown(fd, SHUT_RDWR) === 0;
+}
+
+const SO_TYPE = 3;
+const SOCK_STREAM = 1;
+
+/** `AF_INET` and `AF_INET6`: the families whose address holds a port at bytes 2-3. */
+const INET_FAMILIES = new Set([2, 10]);
+
+/** Room for any socket address (sockaddr_storage is 128 bytes). */
+const ADDRESS_BYTES = 128;
+
+/** The port of the IPv4/IPv6 address `call` writes for `fd`, or null (not such a socket). */
+function portOf(libc: SocketLibc, call: "getsockname" | "getpeername", fd: number): number | null {
+  const address = new Uint8Array(ADDRESS_BYTES);
+  const length = new Uint32Array([ADDRESS_BYTES]);
+  if (libc.symbols[call](fd, address, length) !== 0) return null;
+  // sa_family in host order (little-endian here), then the port in network order.
+  if (!INET_FAMILIES.has(address[0] | (address[1] << 8))) return null;
+  return (address[2] << 8) | address[3];
+}
+
+/**
+ * The local and remote ports of `fd` when it is a connected IPv4/IPv6
+ * stream socket (a TCP connection), else null: a listener, a UDP socket, a
+ * file, or a closed descriptor.
+ */
+export function connectionPorts(
+  libc: SocketLibc,
+  fd: number,
+): { local: number; remote: number } | null {
+  if (getIntOption(libc, fd, SOL_SOCKET, SO_TYPE) !== SOCK_STREAM) return null;
+  const local = portOf(libc, "getsockname", fd);
+  if (local === null) return null;
+  const remote = portOf(libc, "getpeername", fd);
+  return remote === null ? null : { local, remote };
 }

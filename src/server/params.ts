@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { BadRequest } from "../core/errors.ts";
+import { badParam } from "../app/query_params.ts";
 
 /** A positive integer id in a path: validates every `{id}` and is published in the OpenAPI document. */
 export const idPathSchema = z.string().regex(/^[1-9][0-9]{0,14}$/).transform(Number)
@@ -19,4 +20,17 @@ export function idParam(value: string | undefined, name: string): number {
     ]);
   }
   return parsed.data;
+}
+
+/**
+ * Refuses a query that gives a parameter more than once (`limit=1&limit=50`):
+ * which one counts would be a guess, so it is a 400 naming the parameter,
+ * as an unknown one is.
+ */
+export function refuseRepeatedParams(url: string): void {
+  const seen = new Set<string>();
+  for (const name of new URL(url).searchParams.keys()) {
+    if (seen.has(name)) throw badParam(name, "is given more than once; give it once");
+    seen.add(name);
+  }
 }

@@ -28,9 +28,38 @@ export class Unauthorized extends UserError {
   }
 }
 
+/**
+ * A request body did not arrive in time (408): an HTTP matter. Its answer
+ * asks for the connection to be closed, as the rest of the body is not
+ * awaited (see src/server/idle_connections.ts, which closes it).
+ */
+export class RequestTimeout extends UserError {
+  readonly title = "Request timeout";
+  /** Creates the error saying what did not arrive within which time. */
+  constructor(message: string) {
+    super(message);
+    this.name = "RequestTimeout";
+  }
+}
+
+/** A known path asked with a method it does not serve (405); `allow` lists those it does. */
+export class MethodNotAllowed extends UserError {
+  readonly title = "Method not allowed";
+  /** The methods the path serves, for the `Allow` header. */
+  readonly allow: readonly string[];
+  /** Creates the error for `method` on `path`, which serves `allow`. */
+  constructor(method: string, path: string, allow: readonly string[]) {
+    super(`${path} does not serve ${method}; it serves ${allow.join(", ")}`);
+    this.name = "MethodNotAllowed";
+    this.allow = allow;
+  }
+}
+
 /** The HTTP status of a user-facing error; 500 for a kind this table does not know. */
 export function statusOf(err: UserError): number {
   if (err instanceof Unauthorized) return err.status;
+  if (err instanceof RequestTimeout) return 408;
+  if (err instanceof MethodNotAllowed) return 405;
   if (err instanceof ImportRejected || err instanceof BadRequest) return 400;
   if (err instanceof NotFound) return 404;
   if (err instanceof Conflict) return 409;
@@ -69,14 +98,17 @@ export function problemOf(err: unknown): Problem {
   };
 }
 
-/** A problem+json response for `err`. */
+/**
+ * A problem+json response for `err`: a 405 carries `Allow`, a 408 asks for
+ * the connection to be closed.
+ */
 export function problemResponse(err: unknown): Response {
   const problem = problemOf(err);
   if (problem.status >= 500) console.error("request failed:", err);
-  return new Response(JSON.stringify(problem), {
-    status: problem.status,
-    headers: { "content-type": "application/problem+json" },
-  });
+  const headers: Record<string, string> = { "content-type": "application/problem+json" };
+  if (err instanceof MethodNotAllowed) headers.allow = err.allow.join(", ");
+  if (err instanceof RequestTimeout) headers.connection = "close";
+  return new Response(JSON.stringify(problem), { status: problem.status, headers });
 }
 
 function slugOf(title: string): string {

@@ -17,7 +17,7 @@
  */
 import type { Lap, LapSummary } from "../core/laps/lap.ts";
 import type { LapSamples } from "../core/laps/columns.ts";
-import type { Session } from "../core/laps/session.ts";
+import { type Session, touchSession } from "../core/laps/session.ts";
 import { judgeSpans } from "../core/laps/span_guard.ts";
 import { deleteBlob, readBlob, withLockRetry, writeBlob } from "./blob.ts";
 import { nextId } from "./ids.ts";
@@ -55,8 +55,18 @@ const ATTEMPTS = 100;
  * span guard passes it; the guard judges the session's complete live laps
  * alone. An imported complete lap counts without the guard. The session's
  * `best_lap_time_ms` is the fastest lap that counts.
+ *
+ * `at` is when the lap is stored (the lap's `finished_at` by default, right
+ * for a live lap; an import passes its own time): the session's
+ * `updated_at` moves to it, never back and never before `started_at` (see
+ * {@linkcode touchSession}).
  */
-export async function saveLap(kv: Deno.Kv, sessionId: number, lap: NewLap): Promise<SavedLap> {
+export async function saveLap(
+  kv: Deno.Kv,
+  sessionId: number,
+  lap: NewLap,
+  at: string = lap.finished_at,
+): Promise<SavedLap> {
   const id = await nextId(kv, "lap");
   const ref = await writeBlob(kv, samplesPrefix(id), encodeSamples(lap.samples));
   const dist = lap.samples.dist;
@@ -90,8 +100,7 @@ export async function saveLap(kv: Deno.Kv, sessionId: number, lap: NewLap): Prom
       }
       op.set(lapKey(id), stored).set(rowKey(sessionId, id), rowOfStored(stored));
       const updated: Session = {
-        ...normalSession(session.value),
-        updated_at: lap.finished_at,
+        ...touchSession(normalSession(session.value), at),
         lap_count: all.length,
         best_lap_time_ms: bestOf(all),
       };

@@ -40,7 +40,12 @@ Deno.test("renameSession stores the trimmed name with source user and returns th
   await withApp(async (app) => {
     const s = await stored(app);
     const updated = await app.sessions.rename(s.id, "  Suzuka Circuit \t");
-    assert.deepEqual(updated, { ...s, track_name: "Suzuka Circuit", track_source: "user" });
+    assert.deepEqual(updated, {
+      ...s,
+      track_name: "Suzuka Circuit",
+      track_source: "user",
+      updated_at: "2026-11-21T12:00:00.000Z",
+    });
     assert.deepEqual(await app.sessions.get(s.id), updated);
     assert.deepEqual((await app.sessions.list()).map((x) => x.track_name), ["Suzuka Circuit"]);
   });

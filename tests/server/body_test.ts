@@ -3,7 +3,13 @@
  * size, and the size limit enforced with its exact errors.
  */
 import { strict as assert } from "node:assert";
-import { readJsonBody } from "../../src/server/body.ts";
+import {
+  BODY_BYTES_PER_EXTRA_SECOND,
+  readBody,
+  readJsonBody,
+  startBodyClock,
+} from "../../src/server/body.ts";
+import { problemOf, problemResponse, RequestTimeout } from "../../src/server/problem.ts";
 import { BadRequest, TooLarge } from "../../src/core/errors.ts";
 
 /** A POST whose body arrives in `chunks`, with `length` as content-length when given. */
@@ -73,4 +79,43 @@ Deno.test("empty, non-UTF-8 and non-JSON bodies are refused with their messages"
     (err: unknown) =>
       err instanceof BadRequest && err.message.startsWith("body is not valid JSON: "),
   );
+});
+
+Deno.test("a body that stops arriving is refused (408) when its clock runs out, naming what came", async () => {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"a":'));
+    },
+  });
+  const req = new Request("http://x/", {
+    method: "POST",
+    body,
+    headers: { "content-length": "1000" },
+  });
+  startBodyClock(req, 100);
+  const started = performance.now();
+  const err = await readJsonBody(req, 1 << 20).then(() => null, (e) => e);
+  assert.ok(err instanceof RequestTimeout, String(err));
+  assert.ok(performance.now() - started >= 100);
+  assert.match(err.message, /^request body not complete after 0\.\d s: 5 of 1000 bytes received$/);
+  assert.equal(problemOf(err).status, 408);
+  const res = problemResponse(err);
+  assert.equal(res.headers.get("connection"), "close");
+  assert.equal(res.headers.get("content-type"), "application/problem+json");
+});
+
+Deno.test("a body arriving at 64 KiB/s or faster is never cut, whatever its clock's base", async () => {
+  const chunk = new Uint8Array(BODY_BYTES_PER_EXTRA_SECOND).fill(0x20);
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      // Ten chunks, 50 ms apart: 500 ms in all against a 100 ms base, each chunk adding a second.
+      await new Promise((r) => setTimeout(r, 50));
+      if (sent++ < 10) controller.enqueue(chunk);
+      else controller.close();
+    },
+  });
+  const req = new Request("http://x/", { method: "POST", body });
+  startBodyClock(req, 100);
+  assert.equal((await readBody(req, 1 << 24)).byteLength, 10 * BODY_BYTES_PER_EXTRA_SECOND);
 });

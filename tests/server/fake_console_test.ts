@@ -3,6 +3,7 @@ import { ACK_WINDOW, type ReplayResult, runFakeConsole } from "../../src/server/
 import { decryptPacket } from "../../src/core/gt7/cipher.ts";
 import { readPacketId } from "../../src/core/gt7/decode.ts";
 import { plainPacket } from "./_udp_packets.ts";
+import { startUdpClient } from "../../src/server/udp_client.ts";
 
 const encoder = new TextEncoder();
 const PACKETS = Array.from({ length: 100 }, (_, i) => plainPacket(500 + i));
@@ -74,6 +75,99 @@ Deno.test("without acknowledgements (another logger) a replay paces as before", 
     const result = await replay;
     assert.deepEqual(ids, PACKETS.map((_, i) => 500 + i));
     assert.deepEqual(result, { sent: 100, heartbeats: 1, acks: 0, maxInFlight: 0 });
+  } finally {
+    logger.close();
+  }
+});
+
+Deno.test("a logger restarted on the same port within a second is streamed to again", async () => {
+  const controller = new AbortController();
+  const consolePort = Promise.withResolvers<number>();
+  const replay = runFakeConsole({
+    hostname: "127.0.0.1",
+    port: 0,
+    packets: () => PACKETS,
+    speed: "max",
+    loop: true,
+    onListen: (p) => consolePort.resolve(p),
+    signal: controller.signal,
+  });
+  const logger = async (port: number) => {
+    const ids: number[] = [];
+    const arrived = Promise.withResolvers<void>();
+    const client = await startUdpClient({
+      hostname: "127.0.0.1",
+      port,
+      console: "127.0.0.1",
+      consolePort: await consolePort.promise,
+      format: "A",
+      receiveBufferBytes: 0,
+      onFrame: (frame) => {
+        ids.push(frame.packetId);
+        if (ids.length === 3 * ACK_WINDOW) arrived.resolve();
+      },
+    });
+    return { client, ids, arrived: arrived.promise };
+  };
+  const timeout = (what: string) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const promise = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no packets reached ${what} in 10 s`)), 10_000);
+    });
+    return { promise, clear: () => clearTimeout(timer) };
+  };
+  try {
+    const first = await logger(0);
+    const firstLimit = timeout("the first logger");
+    await Promise.race([first.arrived, firstLimit.promise]).finally(firstLimit.clear);
+    await first.client.close();
+    // The console keeps sending into the closed port until its window is full of
+    // ids nobody will acknowledge; then the same port is bound again at once.
+    const second = await logger(first.client.port);
+    try {
+      const secondLimit = timeout("the restarted logger");
+      await Promise.race([second.arrived, secondLimit.promise]).finally(secondLimit.clear);
+      assert.equal(second.ids.length >= 3 * ACK_WINDOW, true);
+      // What it got is the replay carrying on: consecutive ids, none of the first logger's.
+      const start = second.ids[0];
+      assert.deepEqual(
+        second.ids.slice(0, 3 * ACK_WINDOW),
+        Array.from({ length: 3 * ACK_WINDOW }, (_, i) => start + i),
+      );
+      assert.ok(start > first.ids.at(-1)!, `${start} after ${first.ids.at(-1)}`);
+    } finally {
+      await second.client.close();
+    }
+  } finally {
+    controller.abort();
+    await replay;
+  }
+});
+
+Deno.test("a logger restarted before it acknowledged anything is streamed to after a second", async () => {
+  const logger = Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });
+  try {
+    const { replay } = await replayTo(logger, true);
+    const ids: number[] = [];
+    const [first, sender] = await logger.receive();
+    const fake = sender as Deno.NetAddr;
+    ids.push(readPacketId(decryptPacket(first)!));
+    while (ids.length < ACK_WINDOW) ids.push(await receiveId(logger));
+    // The window is full and nothing was acknowledged: from here on this socket
+    // plays a new logger on the same port, which only says "nothing consumed yet".
+    const fullAt = performance.now();
+    const next = receiveId(logger);
+    let arrived = false;
+    next.then(() => arrived = true, () => {});
+    while (!arrived) {
+      await logger.send(encoder.encode("ack"), fake);
+      await Promise.race([next, new Promise((r) => setTimeout(r, 100))]);
+    }
+    assert.equal(await next, 500 + ACK_WINDOW);
+    assert.ok(performance.now() - fullAt >= 1000, "the window is kept for a second first");
+    while (ids.length < PACKETS.length - 1) ids.push(await receiveId(logger));
+    await logger.send(encoder.encode(`ack ${ids.at(-1)}`), fake);
+    assert.equal((await replay).sent, 100);
   } finally {
     logger.close();
   }

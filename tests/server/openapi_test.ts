@@ -117,6 +117,8 @@ Deno.test("every error answer is problem+json of the one Problem schema; changes
         assert.ok(statuses.includes(401) && statuses.includes(403), `${method} ${path}`);
       }
       if (op.parameters || op.requestBody) assert.ok(statuses.includes(400), `${method} ${path}`);
+      // A body that does not arrive in time is answered 408 (src/server/body.ts).
+      assert.equal(statuses.includes(408), op.requestBody !== undefined, `${method} ${path}`);
       if (String(path).includes("{")) assert.ok(statuses.includes(404), `${method} ${path}`);
     }
   }

@@ -39,7 +39,7 @@ export function distanceGrid(length: number, step: number = DEFAULT_STEP_M): Flo
   if (!Number.isFinite(step) || step < MIN_STEP_M) {
     throw new BadRequest(`step must be a number of metres >= ${MIN_STEP_M}`, [{
       path: "step",
-      message: `must be a finite number >= ${MIN_STEP_M}, got ${step}`,
+      message: `must be a number of metres >= ${MIN_STEP_M}`,
     }]);
   }
   const whole = Math.floor(length / step + 1e-9);

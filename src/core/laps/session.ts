@@ -21,7 +21,10 @@ export interface Session {
   kind: SessionKind;
   /** ISO 8601 UTC time the session began. */
   started_at: string;
-  /** ISO 8601 UTC time of the session's latest lap. */
+  /**
+   * ISO 8601 UTC time the session last changed: a lap stored, a name, notes
+   * or exclusion set. Never earlier than `started_at`.
+   */
   updated_at: string;
   car_id: number;
   car_name: string;
@@ -59,4 +62,24 @@ export function notesProblem(notes: string): "too long" | "control" | null {
   if (notes.length > MAX_NOTES_CHARS && [...notes].length > MAX_NOTES_CHARS) return "too long";
   if (/[^\P{Cc}\n]/u.test(notes)) return "control";
   return null;
+}
+
+/** The time an ISO 8601 text names, ms; -Infinity for one that names none. */
+function timeOf(iso: string): number {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? -Infinity : ms;
+}
+
+/**
+ * `session` changed at `at` (ISO 8601): its `updated_at` becomes the latest
+ * of its `started_at`, its `updated_at` and `at`, so it never goes back in
+ * time and never precedes the session's start, whatever a lap file says.
+ */
+export function touchSession<S extends Pick<Session, "started_at" | "updated_at">>(
+  session: S,
+  at: string,
+): S {
+  let latest = session.started_at;
+  for (const t of [session.updated_at, at]) if (timeOf(t) > timeOf(latest)) latest = t;
+  return { ...session, updated_at: latest };
 }

@@ -23,6 +23,7 @@ const PROBLEM_TEXT: Record<number, string> = {
   401: "a change from another machine without a bearer token",
   403: "a change from another machine with no token configured, or a wrong one",
   404: "nothing stored under that name",
+  408: "the body did not arrive in time (docs/api.md, Deadlines); the connection is closed",
   409: "a conflict with the current state",
   413: "the body is over its size limit",
 };
@@ -103,6 +104,7 @@ function content(conv: Converter, body: Body, io: "input" | "output"): Json {
 function problemStatuses(op: Operation): number[] {
   const statuses = new Set(op.problems ?? []);
   if (op.params || op.query || op.body) statuses.add(400);
+  if (op.body) statuses.add(408);
   if (METHODS_THAT_CHANGE.has(op.method)) {
     statuses.add(401);
     statuses.add(403);

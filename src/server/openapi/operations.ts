@@ -92,6 +92,13 @@ const strategyQuery = z.object({
 
 /** Every route of the API. */
 export const OPERATIONS: readonly Operation[] = [
+  {
+    method: "get",
+    path: "/",
+    tag: "status",
+    summary: "A page pointing at this document and docs/api.md",
+    ok: { type: "text/html", description: "a small HTML page of links" },
+  },
   // Status
   {
     method: "get",
@@ -534,7 +541,13 @@ export const OPERATIONS: readonly Operation[] = [
     path: "/api/tracks/identify",
     tag: "tracks",
     summary: "Name unlabelled sessions",
+    body: {
+      schema: z.object({}).strict(),
+      required: false,
+      description: "none, empty, or {}: the request takes no fields",
+    },
     ok: { schema: identifyResultSchema },
+    problems: [413],
   },
   // Live
   {

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { App } from "../../app/create_app.ts";
-import { readJsonBody } from "../body.ts";
+import { readEmptyCommand, readJsonBody } from "../body.ts";
 import { idParam } from "../params.ts";
 
 /** A signature request is a few bytes; anything larger is not one. */
@@ -15,11 +15,15 @@ const MAX_TRACK_BYTES = 4096;
  * POST /api/tracks {name, lap_id} (201), GET /api/tracks (signatures and
  * reference lines), DELETE /api/tracks/{id}, POST /api/tracks/identify, and
  * GET /api/laps/{id}/identify (why a lap is named what it is, or nothing).
+ * Identify takes no fields: its body is absent, empty or `{}`.
  */
 export function trackRoutes(app: App): Hono {
   const r = new Hono();
   r.get("/tracks", async (c) => c.json(await app.tracks.listKnown()));
-  r.post("/tracks/identify", async (c) => c.json(await app.tracks.identifyUnlabelled()));
+  r.post("/tracks/identify", async (c) => {
+    await readEmptyCommand(c.req.raw);
+    return c.json(await app.tracks.identifyUnlabelled());
+  });
   r.post("/tracks", async (c) => {
     const body = await readJsonBody(c.req.raw, MAX_TRACK_BYTES);
     return c.json(await app.tracks.create(body), 201);
