@@ -13,6 +13,7 @@ const SYMBOLS = {
   setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
   getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
   recv: { parameters: ["i32", "buffer", "usize", "i32"], result: "isize" },
+  sendto: { parameters: ["i32", "buffer", "usize", "i32", "buffer", "u32"], result: "isize" },
 } as const;
 
 /** libc opened with the socket calls; close it when done. */
