@@ -172,10 +172,10 @@ export function loggerOptions(cmd: Command): Command {
       "relay the console's packets to apps that heartbeat this UDP port, as they would the console's 33739",
       port,
     )
-    .option(
-      "--forward <host:port[:format]>",
-      "also send every packet to this listening app (format A unless given; repeatable)",
-      collectForward,
-      [] as RelayTarget[],
+    .addOption(
+      new Option(
+        "--forward <host:port[:format]>",
+        "also send every packet to this listening app (format A unless given; repeatable)",
+      ).argParser(collectForward).default([] as RelayTarget[], "none"),
     );
 }
