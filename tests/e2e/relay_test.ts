@@ -7,6 +7,7 @@ import type { LapSummary } from "../../src/core/laps/lap.ts";
 import type { Session } from "../../src/core/laps/session.ts";
 import type { Logger, LoggerOptions } from "../../src/cli/logger_process.ts";
 import { runFakeConsole } from "../../src/server/fake_console.ts";
+import { statusSchema } from "../../src/server/openapi/status_schemas.ts";
 import { RELAY_TIMEOUT_MS } from "../../src/server/relay_hub.ts";
 import { enlargeReceiveBuffer, locateUdpSocket } from "../../src/server/socket_buffer.ts";
 import type { TelemetryRelayApp } from "../../src/app/telemetry_source.ts";
@@ -212,6 +213,16 @@ Deno.test({
       assert.ok(byAddress.get(appA.address)!.last_heartbeat_at !== null);
       assert.equal(byAddress.get(forwardA.address)!.last_heartbeat_at, null);
       assert.ok(silentFor >= RELAY_TIMEOUT_MS - 500, `dropped after ${silentFor} ms of silence`);
+
+      // GET /api/status shows the same, as the OpenAPI document describes it.
+      const served = statusSchema.parse(await getJson(logger, "/api/status")).telemetry!.relay!;
+      assert.deepEqual(served.apps.map((a) => [a.address, a.packets_sent]), [
+        [appA.address, 6420],
+        [appTilde.address, 6420],
+        [forwardA.address, 6420],
+        [forwardC.address, 6420],
+      ]);
+      assert.equal(served.listen, relay.listen);
 
       // The logger's own lap, as without a relay.
       const status = logger.udp.status();
