@@ -243,7 +243,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "relay: from the Spa capture (C) apps asking A, B, ~ and C each get their format's bytes, and the logger keeps --format A",
+    "relay: from the Spa capture (C) apps asking A, B, ~ and C each get their format's bytes; the console is asked for C only while an app needs it; the logger keeps --format A",
   ignore: noFixtures,
   async fn() {
     const packets = consolePackets("spa-full-lap.C.gt7.gz");
@@ -253,6 +253,8 @@ Deno.test({
     try {
       const run = await relayReplay(packets, { relay: 0, format: "A" }, async (sent, logger) => {
         if (sent > 0) return;
+        // Before any app, the console is asked for the logger's own format.
+        assert.equal(logger.udp.status().relay!.requested_format, "A");
         const port = Number(logger.udp.status().relay!.listen!.split(":")[1]);
         apps.push(...letters.map((l) => new TestApp(l, port)));
         await relayUntil(logger, (a) => a.length === 4);
@@ -279,6 +281,14 @@ Deno.test({
       const laps = await getJson<LapSummary[]>(logger, `/api/sessions/${session.id}/laps`);
       assert.equal(laps.length, 1);
       assert.equal(laps[0].time_ms, 115244);
+      // Once the apps fall silent and are dropped, the logger asks for its own format again.
+      for (const app of apps) app.stop();
+      await relayUntil(logger, (a, expired) => a.length === 0 && expired === 4);
+      const deadline = Date.now() + HANG_MS;
+      while (logger.udp.status().relay!.requested_format !== "A") {
+        if (Date.now() > deadline) throw new Error("the logger kept asking for C");
+        await sleep(10);
+      }
     } finally {
       await Promise.all(apps.map((a) => a.close()));
       await logger?.close();
