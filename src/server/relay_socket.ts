@@ -101,13 +101,13 @@ export function openRelay(
     async close() {
       if (closing) return;
       closing = true;
+      fast?.close();
       try {
         conn.close();
       } catch {
         // Already closed.
       }
       await loop;
-      fast?.close();
     },
   };
 }
@@ -125,13 +125,18 @@ function fastSender(local: Deno.NetAddr): { send: RelaySender; close(): void } |
   const libc = openSocketLibc();
   if (libc === null) return null;
   const { fd } = socket;
+  // Never a call into libc once it is closed (a packet relayed while the worker stops).
+  let closed = false;
   return {
     send(bytes: Uint8Array, peer: RelayPeer): boolean {
       const addr = (peer.scratch ??= sockaddrOf(peer)) as Uint8Array | null;
-      if (addr === null) return false;
+      if (addr === null || closed) return false;
       return libc.symbols.sendto(fd, bytes, BigInt(bytes.length), MSG_DONTWAIT, addr, 16) >= 0;
     },
-    close: () => libc.close(),
+    close() {
+      closed = true;
+      libc.close();
+    },
   };
 }
 

@@ -114,7 +114,8 @@ function startReceiver(opts: StartMessage): Receiver | null {
     } catch (err) {
       conn.close();
       recorder?.close();
-      post({ type: "failed", name: (err as Error).name, message: (err as Error).message });
+      // Not "AddrInUse": that name is the telemetry port's, and the message names --relay.
+      post({ type: "failed", name: "RelayError", message: (err as Error).message });
       scope.close();
       return null;
     }

@@ -295,3 +295,22 @@ Deno.test({
     }
   },
 });
+
+Deno.test("a relay port already in use is named with --relay", async () => {
+  const taken = Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });
+  const port = (taken.addr as Deno.NetAddr).port;
+  try {
+    await assert.rejects(
+      () => startTestLogger(9, undefined, { relay: port }),
+      (err: Error) => {
+        assert.equal(
+          err.message,
+          `relay port ${port} is already in use; choose another with --relay`,
+        );
+        return true;
+      },
+    );
+  } finally {
+    taken.close();
+  }
+});
