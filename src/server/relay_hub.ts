@@ -17,6 +17,7 @@ import {
 } from "../core/gt7/relay_packet.ts";
 import { formatOfSize, PACKET_FORMATS, type PacketFormat } from "../core/gt7/format.ts";
 import { type LocalNet, relayPeerAllowed } from "../core/relay_address.ts";
+import { isLoopback } from "../core/loopback.ts";
 
 /**
  * Silence after which a heartbeating app stops receiving: the console's
@@ -98,6 +99,14 @@ export interface RelayHubOptions {
   monotonic?: () => number;
   /** Wall clock, Unix ms; default Date.now. */
   wallClock?: () => number;
+  /**
+   * The logger's own telemetry port: a heartbeat from it on this machine is
+   * the logger heartbeating its own relay (`--console-port` set to the relay
+   * port), and relaying to it would feed every packet back in. Ignored, and
+   * `onSelf` told.
+   */
+  selfPort?: number;
+  onSelf?: () => void;
 }
 
 /** Keeps the relay's apps and sends each console packet on to them. */
@@ -149,6 +158,10 @@ export class RelayHub {
   heartbeat(data: Uint8Array, from: { hostname: string; port: number }): boolean {
     if (!relayPeerAllowed(from.hostname, this.#opts.nets)) {
       this.#refusedNotLocal++;
+      return false;
+    }
+    if (from.port === this.#opts.selfPort && this.#isThisMachine(from.hostname)) {
+      this.#opts.onSelf?.();
       return false;
     }
     const format = heartbeatFormat(data);
@@ -257,6 +270,10 @@ export class RelayHub {
       expired: this.#expired,
       sendErrors: this.#sendErrors,
     };
+  }
+
+  #isThisMachine(host: string): boolean {
+    return isLoopback(host) || this.#opts.nets.some((net) => net.address === host);
   }
 
   #targets(): RelayPeer[] {

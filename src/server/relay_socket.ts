@@ -52,13 +52,16 @@ export function machineNets(): LocalNet[] {
 /**
  * Binds the relay and starts taking heartbeats; `onApps` runs after each
  * heartbeat that was answered (the worker then re-asks the console for the
- * richest format wanted). Throws `Deno.errors.AddrInUse` (naming the port
- * and `--relay`) when the port is taken.
+ * richest format wanted). `self` is the logger's own telemetry port, whose
+ * heartbeats are never answered (see RelayHubOptions.selfPort). Throws
+ * `Deno.errors.AddrInUse` (naming the port and `--relay`) when the port is
+ * taken.
  */
 export function openRelay(
   opts: RelayOptions,
   onApps: () => void,
   nets: readonly LocalNet[] = machineNets(),
+  self: { port: number; onSelf: () => void } | null = null,
 ): RelaySocket {
   let conn: Deno.DatagramConn;
   try {
@@ -79,7 +82,13 @@ export function openRelay(
         () => true,
         () => false,
       ));
-  const hub = new RelayHub({ nets, forwards: opts.forwards, send });
+  const hub = new RelayHub({
+    nets,
+    forwards: opts.forwards,
+    send,
+    selfPort: self?.port,
+    onSelf: self?.onSelf,
+  });
   let closing = false;
   const loop = (async () => {
     // Heartbeats are one byte; a larger buffer only lets a bad datagram be counted as such.

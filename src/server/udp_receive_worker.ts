@@ -106,11 +106,26 @@ function startReceiver(opts: StartMessage): Receiver | null {
   let relayConsoleFormat: PacketFormat | null = null;
   if (opts.relay) {
     try {
-      relay = openRelay(opts.relay, () => {
-        if (askedFormat() !== lastAsked) sendHeartbeat();
-        countersDirty = true;
-        scheduleFlush();
-      });
+      let toldSelf = false;
+      relay = openRelay(
+        opts.relay,
+        () => {
+          if (askedFormat() !== lastAsked) sendHeartbeat();
+          countersDirty = true;
+          scheduleFlush();
+        },
+        undefined,
+        {
+          port: local.port,
+          onSelf: () => {
+            if (toldSelf) return;
+            toldSelf = true;
+            notice(
+              "the logger's own heartbeats reach its relay port (is --console-port the --relay port?); ignored",
+            );
+          },
+        },
+      );
     } catch (err) {
       conn.close();
       recorder?.close();

@@ -314,3 +314,23 @@ Deno.test("a relay port already in use is named with --relay", async () => {
     taken.close();
   }
 });
+
+Deno.test("a logger whose console port is its own relay port never relays to itself", async () => {
+  const probe = Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const told = Promise.withResolvers<string>();
+  const logger = await startTestLogger(port, undefined, {
+    relay: port,
+    onNotice: (line) => told.resolve(line),
+  });
+  try {
+    assert.equal(
+      await told.promise,
+      "the logger's own heartbeats reach its relay port (is --console-port the --relay port?); ignored",
+    );
+    assert.deepEqual(logger.udp.status().relay!.apps, []);
+  } finally {
+    await logger.close();
+  }
+});

@@ -173,3 +173,15 @@ Deno.test("one datagram per format per packet, shared by every app of that forma
   assert.notEqual(sent[2].bytes, sent[0].bytes, "a later packet never reuses an array sent before");
   assert.equal(new DataView(sent[2].bytes.buffer).getUint32(0x40, true), 1002);
 });
+
+Deno.test("the logger's own telemetry socket heartbeating its relay is never served", () => {
+  let told = 0;
+  const { hub, sent, relayOne } = testHub({ selfPort: 33740, onSelf: () => told++ });
+  assert.equal(hub.heartbeat(letter("C"), { hostname: "127.0.0.1", port: 33740 }), false);
+  assert.equal(hub.heartbeat(letter("C"), { hostname: "192.168.1.10", port: 33740 }), false);
+  // Another machine's tool on the same port number is an app like any other.
+  assert.equal(hub.heartbeat(letter("A"), { hostname: "192.168.1.50", port: 33740 }), true);
+  relayOne(1);
+  assert.deepEqual(sent.map((s) => s.to), ["192.168.1.50:33740"]);
+  assert.equal(told, 2);
+});
