@@ -99,7 +99,9 @@ export function openRelay(
         if (hub.heartbeat(data, from as Deno.NetAddr)) onApps();
       } catch {
         if (closing) break;
-        // A send to a closed port shows here on some platforms; the next receive goes on.
+        // A send to a closed port shows here on some platforms; the next receive goes on,
+        // a moment later so that an error that repeats can not spin the worker.
+        await new Promise((r) => setTimeout(r, 10));
       }
     }
   })();
