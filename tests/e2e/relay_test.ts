@@ -243,6 +243,59 @@ Deno.test({
 
 Deno.test({
   name:
+    "relay: a console streaming the Suzuka lap as ~ (its A bytes, the ~ fields zero): apps asking A and ~ each get their format's exact bytes; the lap is unchanged",
+  ignore: noFixtures,
+  async fn() {
+    // What a console asked for ~ sends for this lap, as far as the capture knows it: the
+    // A bytes it recorded, the B and ~ fields (not in the capture) zero.
+    const packets = consolePackets("suzuka-full-lap.A.gt7.gz").map((a) => {
+      const tilde = new Uint8Array(PACKET_SIZE["~"]);
+      tilde.set(a);
+      return tilde;
+    });
+    const apps: TestApp[] = [];
+    let logger: Logger | null = null;
+    try {
+      const run = await relayReplay(packets, { relay: 0 }, async (sent, logger) => {
+        if (sent > 0) return;
+        const port = Number(logger.udp.status().relay!.listen!.split(":")[1]);
+        apps.push(new TestApp("A", port), new TestApp("~", port));
+        await relayUntil(logger, (a) => a.length === 2);
+      });
+      logger = run.logger;
+      assert.equal(run.sent, 6420);
+      await Promise.all(apps.map((a) => a.waitFor(6420)));
+      for (const [app, format] of [[apps[0], "A"], [apps[1], "~"]] as const) {
+        assert.equal(app.received.length, 6420);
+        app.received.forEach((d, i) => {
+          assert.equal(d.length, PACKET_SIZE[format]);
+          assert.deepEqual(
+            decryptPacket(d, format),
+            packets[i].subarray(0, PACKET_SIZE[format]),
+            `${format} packet ${i}`,
+          );
+        });
+      }
+      const relay = logger.udp.status().relay!;
+      assert.deepEqual(relay.apps.map((a) => [a.format, a.packets_sent, a.packets_short]), [
+        ["A", 6420, 0],
+        ["~", 6420, 0],
+      ]);
+      const [session] = await getJson<Session[]>(logger, "/api/sessions");
+      const laps = await getJson<LapSummary[]>(logger, `/api/sessions/${session.id}/laps`);
+      assert.equal(laps.length, 1);
+      assert.equal(laps[0].time_ms, 99036);
+      assert.equal(laps[0].total_ticks, 5942);
+      assert.equal(laps[0].complete, true);
+    } finally {
+      await Promise.all(apps.map((a) => a.close()));
+      await logger?.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
     "relay: from the Spa capture (C) apps asking A, B, ~ and C each get their format's bytes; the console is asked for C only while an app needs it; the logger keeps --format A",
   ignore: noFixtures,
   async fn() {
