@@ -52,6 +52,46 @@ export interface TelemetryStatus {
   kernel_drops?: number | null;
   /** The `--record` file, or null when not recording. */
   record?: TelemetryRecordStatus | null;
+  /** The relay to other apps (`--relay`, `--forward`), or null when nothing is relayed. */
+  relay?: TelemetryRelayStatus | null;
+}
+
+/** The relay of the console's packets to other apps. */
+export interface TelemetryRelayStatus {
+  /** `IP:port` apps send heartbeats to (instead of the console's 33739), or null with `--forward` only. */
+  listen: string | null;
+  /** The letter the console is now asked for: the richest the logger or any app needs. */
+  requested_format: PacketFormat;
+  /** Format of the console's last packet, before it was cut for anyone; null before the first. */
+  console_format: PacketFormat | null;
+  /** Every app served now: heartbeating ones in arrival order, then `--forward` targets. */
+  apps: TelemetryRelayApp[];
+  /** Heartbeats from addresses neither loopback nor on this machine's subnet: never answered. */
+  refused_not_local: number;
+  /** Heartbeats from new apps while 8 were served. */
+  refused_full: number;
+  /** Datagrams on the relay port that were not one format letter. */
+  refused_not_a_format: number;
+  /** Apps dropped after 5 s without a heartbeat. */
+  expired: number;
+  /** Sends the kernel refused. */
+  send_errors: number;
+}
+
+/** One app the relay serves. */
+export interface TelemetryRelayApp {
+  /** `IP:port` the packets go to. */
+  address: string;
+  /** `heartbeat`: it asked on the relay port; `forward`: a `--forward` target. */
+  kind: "heartbeat" | "forward";
+  /** The format it asked for. */
+  format: PacketFormat;
+  /** Packets sent to it. */
+  packets_sent: number;
+  /** Of those, sent in a poorer format than asked because the console's packet was shorter. */
+  packets_short: number;
+  /** ISO time of its last heartbeat; null for a forward target. */
+  last_heartbeat_at: string | null;
 }
 
 /** The raw capture being written (`--record FILE`). */

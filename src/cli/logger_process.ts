@@ -15,6 +15,7 @@ import { memoryTidy } from "../server/memory_tidy.ts";
 import { type HttpServer, startHttp } from "../server/http.ts";
 import { startUdpClient, type UdpClient } from "../server/udp_client.ts";
 import type { RecordOptions } from "../server/record_writer.ts";
+import type { RelayTarget } from "../server/relay_hub.ts";
 
 /** Everything a logger needs to start. */
 export interface LoggerOptions {
@@ -42,6 +43,10 @@ export interface LoggerOptions {
   onNotice?: (line: string) => void;
   /** UDP receive buffer to ask for, bytes; 0 keeps the platform's (default 8 MiB). */
   receiveBufferBytes?: number;
+  /** `--relay`: the UDP port other apps heartbeat for the console's packets; 0 picks one. */
+  relay?: number | null;
+  /** `--forward` targets, sent every packet without a heartbeat. */
+  forwards?: readonly RelayTarget[];
 }
 
 /** A running logger. */
@@ -124,6 +129,13 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
         record: opts.record ?? null,
         onNotice: opts.onNotice,
         receiveBufferBytes: opts.receiveBufferBytes,
+        relay: (opts.relay ?? null) !== null || (opts.forwards?.length ?? 0) > 0
+          ? {
+            hostname: udpBindHost(opts.console),
+            port: opts.relay ?? null,
+            forwards: opts.forwards ?? [],
+          }
+          : null,
       }));
     app.attachTelemetry(udp);
     // A stored lap leaves garbage the engine is slow to give back (see memory_tidy.ts).

@@ -15,6 +15,9 @@ import {
 import { defaultDataDir } from "../storage/kv.ts";
 import { canonicalOrigin } from "../server/cors_origin.ts";
 import type { ReplaySpeed } from "../server/fake_console.ts";
+import { describeNets, ipv4Value, relayPeerAllowed } from "../core/relay_address.ts";
+import { MAX_RELAY_APPS, type RelayTarget } from "../server/relay_hub.ts";
+import { machineNets } from "../server/relay_socket.ts";
 
 /** A port number 0..65535; {@linkcode InvalidArgumentError} otherwise. */
 export function port(value: string): number {
@@ -71,6 +74,45 @@ export function count(value: string): number {
   return Number(value);
 }
 
+/**
+ * One `--forward HOST:PORT[:FORMAT]` target (format A when left out): HOST an
+ * IPv4 address or `localhost` (taken as 127.0.0.1) that is loopback or on
+ * this machine's subnet, as the relay's rule for heartbeats. `nets` defaults
+ * to the machine's.
+ */
+export function forwardTarget(value: string, nets = machineNets()): RelayTarget {
+  const parts = /^([^:]+):(\d{1,5})(?::(.))?$/.exec(value);
+  if (!parts || Number(parts[2]) < 1 || Number(parts[2]) > 65535) {
+    throw new InvalidArgumentError(
+      "must be HOST:PORT or HOST:PORT:FORMAT, such as 127.0.0.1:20777:A (port 1..65535)",
+    );
+  }
+  const hostname = parts[1] === "localhost" ? "127.0.0.1" : parts[1];
+  if (ipv4Value(hostname) === null) {
+    throw new InvalidArgumentError(`HOST must be an IPv4 address or localhost, got ${parts[1]}`);
+  }
+  const letter = parts[3] ?? "A";
+  if (!isPacketFormat(letter)) {
+    throw new InvalidArgumentError(`FORMAT must be one of A, B, ~, C, got ${letter}`);
+  }
+  if (!relayPeerAllowed(hostname, nets)) {
+    throw new InvalidArgumentError(
+      `HOST ${hostname} is neither loopback nor on this machine's subnet (${
+        describeNets(nets)
+      }); the logger relays only there`,
+    );
+  }
+  return { hostname, port: Number(parts[2]), format: letter };
+}
+
+/** Adds one `--forward` target to those before it, at most {@linkcode MAX_RELAY_APPS}. */
+export function collectForward(value: string, previous: RelayTarget[]): RelayTarget[] {
+  if (previous.length >= MAX_RELAY_APPS) {
+    throw new InvalidArgumentError(`at most ${MAX_RELAY_APPS} targets`);
+  }
+  return [...previous, forwardTarget(value)];
+}
+
 /** Adds the one `--data` option; `fallback` is the default store (the user's data dir). */
 export function dataOption(cmd: Command, fallback: string = defaultDataDir()): Command {
   return cmd.option("--data <dir>", 'data directory, or ":memory:"', fallback);
@@ -90,6 +132,10 @@ export interface LoggerFlags {
   record?: string;
   recordMaxMb: number;
   recordKeep: number;
+  /** `--relay PORT`: take other apps' heartbeats there. */
+  relay?: number;
+  /** `--forward` targets, in the order given. */
+  forward: RelayTarget[];
 }
 
 /** Adds the logger's flags to `cmd`. */
@@ -120,5 +166,16 @@ export function loggerOptions(cmd: Command): Command {
       "write every datagram received (raw, with arrival times) to FILE, for replay or import",
     )
     .option("--record-max-mb <n>", "start a new record file past N MiB", positive, 256)
-    .option("--record-keep <n>", "full record files kept as FILE.1..FILE.N", count, 4);
+    .option("--record-keep <n>", "full record files kept as FILE.1..FILE.N", count, 4)
+    .option(
+      "--relay <port>",
+      "relay the console's packets to apps that heartbeat this UDP port, as they would the console's 33739",
+      port,
+    )
+    .addOption(
+      new Option(
+        "--forward <host:port[:format]>",
+        "also send every packet to this listening app (format A unless given; repeatable)",
+      ).argParser(collectForward).default([] as RelayTarget[], "none"),
+    );
 }

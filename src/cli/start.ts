@@ -53,6 +53,8 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     record: flags.record
       ? { path: flags.record, maxBytes: flags.recordMaxMb * 2 ** 20, keep: flags.recordKeep }
       : null,
+    relay: flags.relay ?? null,
+    forwards: flags.forward,
   });
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
   const notices = new TuiNotices();
@@ -66,6 +68,15 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
       `recording every datagram to ${flags.record} (new file past ${flags.recordMaxMb} MiB, ` +
         `${flags.recordKeep} kept)`,
     );
+  }
+  const relay = logger.udp.status().relay;
+  if (relay?.listen) {
+    console.log(
+      `relaying the console's packets to apps that heartbeat UDP ${relay.listen} (at most 8)`,
+    );
+  }
+  for (const target of flags.forward) {
+    console.log(`forwarding every packet to ${target.hostname}:${target.port} as ${target.format}`);
   }
   if (!flags.console) {
     console.log(

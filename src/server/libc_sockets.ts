@@ -16,6 +16,7 @@ const SYMBOLS = {
   shutdown: { parameters: ["i32", "i32"], result: "i32" },
   getsockname: { parameters: ["i32", "buffer", "buffer"], result: "i32" },
   getpeername: { parameters: ["i32", "buffer", "buffer"], result: "i32" },
+  sendto: { parameters: ["i32", "buffer", "usize", "i32", "buffer", "u32"], result: "isize" },
 } as const;
 
 /** `SHUT_RDWR`: shutdown() both ways. */

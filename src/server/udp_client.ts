@@ -18,6 +18,8 @@ import type { Frame } from "../core/gt7/frame.ts";
 import { decodeFrame } from "../core/gt7/decode.ts";
 import type { TelemetrySource, TelemetryStatus } from "../app/telemetry_source.ts";
 import type { RecordOptions } from "./record_writer.ts";
+import type { RelayOptions } from "./relay_socket.ts";
+import { relayStatus } from "./relay_status.ts";
 import { WANTED_RECEIVE_BUFFER_BYTES } from "./socket_buffer.ts";
 import type {
   BatchMessage,
@@ -47,6 +49,8 @@ export interface UdpClientOptions {
   receiveBufferBytes?: number;
   /** Where announcements go (a record file rotated, a socket error); default stderr. */
   onNotice?: (line: string) => void;
+  /** Apps to relay the console's packets to (`--relay`, `--forward`); null for none. */
+  relay?: RelayOptions | null;
 }
 
 /** A running client. */
@@ -157,6 +161,7 @@ export async function startUdpClient(opts: UdpClientOptions): Promise<UdpClient>
     acks: acksAllowed(opts.console),
     receiveBufferBytes: opts.receiveBufferBytes ?? WANTED_RECEIVE_BUFFER_BYTES,
     record: opts.record ?? null,
+    relay: opts.relay ?? null,
   });
   let info: ListeningMessage;
   try {
@@ -194,6 +199,7 @@ export async function startUdpClient(opts: UdpClientOptions): Promise<UdpClient>
         receive_buffer_note: info.receiveBufferNote,
         kernel_drops: c.kernelDrops,
         record: c.record,
+        relay: relayStatus(c.relay ?? null),
       };
     },
     close() {

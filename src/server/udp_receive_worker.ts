@@ -12,10 +12,12 @@
  */
 import { decryptPacket } from "../core/gt7/cipher.ts";
 import { readPacketId } from "../core/gt7/decode.ts";
-import { formatOfSize, PACKET_SIZE } from "../core/gt7/format.ts";
+import { formatOfSize, PACKET_SIZE, type PacketFormat } from "../core/gt7/format.ts";
+import { richestFormat } from "../core/gt7/relay_packet.ts";
 import { collector } from "./memory_tidy.ts";
 import { PacketAccounting } from "./packet_accounting.ts";
 import { RecordWriter } from "./record_writer.ts";
+import { openRelay, type RelaySocket } from "./relay_socket.ts";
 import {
   enlargeReceiveBuffer,
   locateUdpSocket,
@@ -99,6 +101,40 @@ function startReceiver(opts: StartMessage): Receiver | null {
       return null;
     }
   }
+  // The relay (--relay, --forward): see relay_socket.ts; hooks below are marked "relay".
+  let relay: RelaySocket | null = null;
+  let relayConsoleFormat: PacketFormat | null = null;
+  if (opts.relay) {
+    try {
+      let toldSelf = false;
+      relay = openRelay(
+        opts.relay,
+        () => {
+          if (askedFormat() !== lastAsked) sendHeartbeat();
+          countersDirty = true;
+          scheduleFlush();
+        },
+        undefined,
+        {
+          port: local.port,
+          onSelf: () => {
+            if (toldSelf) return;
+            toldSelf = true;
+            notice(
+              "the logger's own heartbeats reach its relay port (is --console-port the --relay port?); ignored",
+            );
+          },
+        },
+      );
+    } catch (err) {
+      conn.close();
+      recorder?.close();
+      // Not "AddrInUse": that name is the telemetry port's, and the message names --relay.
+      post({ type: "failed", name: "RelayError", message: (err as Error).message });
+      scope.close();
+      return null;
+    }
+  }
   const socket = locateUdpSocket(local.hostname, local.port);
   const buffer = opts.receiveBufferBytes > 0
     ? enlargeReceiveBuffer(socket, opts.receiveBufferBytes)
@@ -125,14 +161,25 @@ function startReceiver(opts: StartMessage): Receiver | null {
     counters.missing = accounting.missing;
     counters.restarts = accounting.restarts;
     counters.record = recorder?.status() ?? null;
+    if (relay !== null) {
+      counters.relay = {
+        ...relay.hub.counters(),
+        listen: relay.listen,
+        requestedFormat: lastAsked,
+        consoleFormat: relayConsoleFormat,
+      };
+    }
     return { ...counters };
   };
 
   const consoleAddr: Deno.NetAddr | null = opts.console
     ? { transport: "udp", hostname: opts.console, port: opts.consolePort }
     : null;
-  const heartbeat = new TextEncoder().encode(opts.format);
   const encoder = new TextEncoder();
+  // relay: the console is asked for the richest format the logger or any relayed app needs.
+  const askedFormat = (): PacketFormat =>
+    relay === null ? opts.format : richestFormat([opts.format, relay.hub.wanted() ?? "A"])!;
+  let lastAsked = opts.format;
   let closing = false;
 
   // Batching: packets are decrypted straight into `staging`; a batch goes out
@@ -218,7 +265,8 @@ function startReceiver(opts: StartMessage): Receiver | null {
   let lastPacketAt = -Infinity;
   const sendHeartbeat = () => {
     lastHeartbeatAt = performance.now();
-    send(heartbeat, () => {
+    lastAsked = askedFormat();
+    send(encoder.encode(lastAsked), () => {
       counters.heartbeats++;
       // An acknowledgement follows each heartbeat, so a replay started after
       // this logger learns at once that it will be paced.
@@ -249,6 +297,7 @@ function startReceiver(opts: StartMessage): Receiver | null {
       counters.kernelDrops = drops;
     }
     recorder?.tick(Date.now());
+    if (relay?.hub.sweep()) countersDirty = true;
     const stalled = now - lastPacketAt > STALL_MS;
     const due = now - lastHeartbeatAt >= HEARTBEAT_INTERVAL_MS;
     if (due || (stalled && now - lastHeartbeatAt >= 500)) sendHeartbeat();
@@ -280,14 +329,24 @@ function startReceiver(opts: StartMessage): Receiver | null {
       countersDirty = true;
       return;
     }
+    // relay: the logger keeps its own format whatever an app made it ask for.
+    const kept = relay === null ? data.length : Math.min(data.length, PACKET_SIZE[opts.format]);
     accounting.see(readPacketId(plain));
-    counters.lastFormat = format;
+    counters.lastFormat = formatOfSize(kept);
     counters.lastPacketAtMs = atMs;
     lastPacketAt = performance.now();
     collectedSinceStall = false;
     windowCount++;
-    sizes[stagedCount++] = data.length;
-    stagedBytes += data.length;
+    sizes[stagedCount++] = kept;
+    stagedBytes += kept;
+    if (relay !== null) {
+      relayConsoleFormat = format;
+      try {
+        relay.hub.relay(data, plain);
+      } catch (err) {
+        notice(`relaying a packet failed: ${(err as Error).message}`);
+      }
+    }
     if (stagedCount === MAX_BATCH) postBatch();
   };
 
@@ -358,7 +417,7 @@ function startReceiver(opts: StartMessage): Receiver | null {
       } catch {
         // Already closed.
       }
-      loop.then(() => {
+      Promise.all([loop, relay?.close()]).then(() => {
         postBatch();
         recorder?.close();
         post({ type: "closed", counters: snapshot() });

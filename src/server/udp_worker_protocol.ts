@@ -8,6 +8,8 @@
  */
 import type { PacketFormat } from "../core/gt7/format.ts";
 import type { RecordOptions, RecordStatus } from "./record_writer.ts";
+import type { RelayCounters } from "./relay_hub.ts";
+import type { RelayOptions } from "./relay_socket.ts";
 
 /** Settings of the worker's socket. */
 export interface StartMessage {
@@ -22,6 +24,8 @@ export interface StartMessage {
   /** Receive buffer to ask the kernel for, bytes; 0 keeps the default. */
   readonly receiveBufferBytes: number;
   readonly record: RecordOptions | null;
+  /** `--relay` / `--forward`: other apps to send the console's packets on to; null for none. */
+  readonly relay?: RelayOptions | null;
 }
 
 /** The main thread delivered batch `seq`, the last of whose packets had id `packetId`. */
@@ -55,6 +59,18 @@ export interface WorkerCounters {
   packetsPerSecond: number;
   kernelDrops: number | null;
   record: RecordStatus | null;
+  /** The relay's state, or null (or absent) when nothing is relayed. */
+  relay?: RelayWorkerCounters | null;
+}
+
+/** The relay as the worker reports it. */
+export interface RelayWorkerCounters extends RelayCounters {
+  /** `IP:port` apps heartbeat, or null with `--forward` targets only. */
+  readonly listen: string | null;
+  /** The letter the logger now heartbeats the console with: the richest anyone needs. */
+  readonly requestedFormat: PacketFormat;
+  /** Format of the console's last packet before any cut, or null before the first. */
+  readonly consoleFormat: PacketFormat | null;
 }
 
 /** Bound: the local address and what became of the receive buffer. */

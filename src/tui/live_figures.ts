@@ -30,6 +30,8 @@ export interface LinkState {
   kernelDrops: number | null;
   /** The `--record` capture: its size in MB (one decimal), or why it stopped; null when not recording. */
   record: { mb: number; error: string | null } | null;
+  /** Apps the relay serves now (`--relay`, `--forward`); null when nothing is relayed. */
+  relayApps?: number | null;
   /** Whole seconds since the last packet, or null before any. */
   lastPacketS: number | null;
   /** True once a packet came and none for more than {@linkcode STALE_AFTER_MS}. */
@@ -108,6 +110,7 @@ export function linkState(
     record: t.record
       ? { mb: Math.round(t.record.bytes / 2 ** 20 * 10) / 10, error: t.record.error }
       : null,
+    relayApps: t.relay ? t.relay.apps.length : null,
     ...common,
   };
 }

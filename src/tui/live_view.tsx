@@ -271,7 +271,10 @@ export function linkText(link: LinkState): string {
       ? ""
       : link.record.error === null
       ? `  rec ${link.record.mb.toFixed(1)} MB`
-      : "  rec STOPPED");
+      : "  rec STOPPED") +
+    (link.relayApps == null
+      ? ""
+      : `  relay ${link.relayApps} app${link.relayApps === 1 ? "" : "s"}`);
   const stats = `format ${link.format ?? "-"}  ${link.pps} pkt/s  drops ${link.drops}${capture}`;
   if (link.stale) {
     const where = link.console ? `  console ${link.console}` : "";

@@ -51,6 +51,26 @@ export const telemetryStatusSchema = z.strictObject({
     files_rotated: count,
     error: z.string().nullable(),
   }).nullable().optional(),
+  relay: z.strictObject({
+    listen: z.string().nullable(),
+    requested_format: packetFormat,
+    console_format: packetFormat.nullable(),
+    apps: z.array(z.strictObject({
+      address: z.string(),
+      kind: z.enum(["heartbeat", "forward"]),
+      format: packetFormat,
+      packets_sent: count,
+      packets_short: count,
+      last_heartbeat_at: z.string().nullable(),
+    })).max(8),
+    refused_not_local: count,
+    refused_full: count,
+    refused_not_a_format: count,
+    expired: count,
+    send_errors: count,
+  }).nullable().optional().meta({
+    description: "the relay to other apps (--relay, --forward); null when nothing is relayed",
+  }),
 }).meta({ id: "TelemetryStatus" });
 
 /** The live session's state. */
