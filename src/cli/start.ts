@@ -5,9 +5,10 @@
  * @module
  */
 import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { DB_FILE, defaultDataDir } from "../storage/kv.ts";
+import { DB_FILE } from "../storage/kv.ts";
 import { describeEvent } from "../server/console_output.ts";
 import { TuiNotices } from "../tui/notices.ts";
 import { startLogger } from "./logger_process.ts";
@@ -19,12 +20,17 @@ export const EXPORTS_FOLDER = "exports";
 
 /**
  * Where the dashboard writes exports for a store in `data`: its `exports`
- * folder, as an absolute path; for an in-memory store, the one of the
- * default data directory (never the current directory, which may be a
- * source tree). The folder is created by the first export, not here.
+ * folder, as an absolute path. An in-memory store (the demo's) gets a folder
+ * of this process's own under the system's temporary directory: never the
+ * real data folder, where its lap 1 would sit beside (or once replaced) a
+ * real lap's export, nor the current directory, which may be a source
+ * tree. The folder is created by the first export, not here.
  */
 export function exportsDir(data: string): string {
-  return join(resolve(data === ":memory:" ? defaultDataDir() : data), EXPORTS_FOLDER);
+  if (data === ":memory:") {
+    return join(tmpdir(), `sim-datalogger-memory-${Deno.pid}`, EXPORTS_FOLDER);
+  }
+  return join(resolve(data), EXPORTS_FOLDER);
 }
 
 /**
@@ -60,6 +66,9 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     console.log(`sim-datalogger: ${created}`);
     // Shown once in the dashboard too: its screen hides the lines above.
     notices.post(created);
+  }
+  if (flags.data === ":memory:") {
+    console.log(`sim-datalogger: in-memory store; exports go to ${exportsDir(flags.data)}`);
   }
   if (flags.record) {
     console.log(
