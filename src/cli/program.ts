@@ -11,6 +11,7 @@ import { addDemoCommand } from "./demo.ts";
 import { addExportCommands } from "./export.ts";
 import { addIdentifyCommand } from "./identify.ts";
 import { addImportCommand } from "./import.ts";
+import { addListingCommands } from "./listing.ts";
 import { addReplayCommand } from "./replay.ts";
 import { addLoggerCommands } from "./start.ts";
 
@@ -28,6 +29,7 @@ export function createProgram(): Command {
   addImportCommand(program);
   addExportCommands(program);
   addIdentifyCommand(program);
+  addListingCommands(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }
