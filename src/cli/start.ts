@@ -11,8 +11,8 @@ import type { Command } from "commander";
 import { DB_FILE } from "../storage/kv.ts";
 import { describeEvent } from "../server/console_output.ts";
 import { TuiNotices } from "../tui/notices.ts";
-import { startLogger } from "./logger_process.ts";
-import { type LoggerFlags, loggerOptions } from "./options.ts";
+import { type LoggerOptions, startLogger } from "./logger_process.ts";
+import { type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
 
 /** The folder the dashboard's exports go to: `exports` in the data directory. */
@@ -43,22 +43,42 @@ export function newStoreNotice(data: string): string | null {
   return `new store created at ${resolve(data)}`;
 }
 
-/** Runs a logger with `flags` until the driver quits (start) or a signal arrives (serve). */
-export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Promise<void> {
-  const created = newStoreNotice(flags.data);
-  const logger = await startLogger({
+/**
+ * The logger settings of the shared flags (see `serverOptions`): the store,
+ * the API's address, its token (`--token`, else $SIM_DATALOGGER_TOKEN) and
+ * browser origin, and the record file.
+ */
+export function serverSettings(
+  flags: ServerFlags,
+): Pick<LoggerOptions, "data" | "host" | "port" | "token" | "cors" | "record"> {
+  return {
     data: flags.data,
     host: flags.host,
     port: flags.port,
-    console: flags.console ?? null,
-    consolePort: flags.consolePort,
-    udpPort: flags.udpPort,
-    format: flags.format,
     token: flags.token ?? Deno.env.get("SIM_DATALOGGER_TOKEN") ?? null,
     cors: flags.cors ?? null,
     record: flags.record
       ? { path: flags.record, maxBytes: flags.recordMaxMb * 2 ** 20, keep: flags.recordKeep }
       : null,
+  };
+}
+
+/** The line announcing a record file, or null without `--record`. */
+export function recordNotice(flags: ServerFlags): string | null {
+  if (!flags.record) return null;
+  return `recording every datagram to ${flags.record} (new file past ${flags.recordMaxMb} MiB, ` +
+    `${flags.recordKeep} kept)`;
+}
+
+/** Runs a logger with `flags` until the driver quits (start) or a signal arrives (serve). */
+export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Promise<void> {
+  const created = newStoreNotice(flags.data);
+  const logger = await startLogger({
+    ...serverSettings(flags),
+    console: flags.console ?? null,
+    consolePort: flags.consolePort,
+    udpPort: flags.udpPort,
+    format: flags.format,
   });
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
   const notices = new TuiNotices();
@@ -70,12 +90,8 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
   if (flags.data === ":memory:") {
     console.log(`sim-datalogger: in-memory store; exports go to ${exportsDir(flags.data)}`);
   }
-  if (flags.record) {
-    console.log(
-      `recording every datagram to ${flags.record} (new file past ${flags.recordMaxMb} MiB, ` +
-        `${flags.recordKeep} kept)`,
-    );
-  }
+  const recording = recordNotice(flags);
+  if (recording) console.log(recording);
   if (!flags.console) {
     console.log(
       "no --console given: listening only; pass --console <PlayStation IP> to start the stream",
