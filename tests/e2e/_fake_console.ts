@@ -27,7 +27,11 @@ export async function startTestConsole(laps = 1): Promise<TestConsole> {
     speed: "max",
     signal: stopping.signal,
     onListen: (p) => listening.resolve(p),
-  }).then(() => {}, () => {});
+  }).then(() => {}, (err) => {
+    // A failure before it listened (the port, the platform) must fail the caller, not hang it;
+    // one after (the stop) ends the drive as meant.
+    listening.reject(err);
+  });
   return {
     port: await listening.promise,
     async stop() {
