@@ -4,6 +4,16 @@
  *
  * @module
  */
+import { alive, descendants, HAS_PROC } from "./_process_tree.ts";
+
+/** How a command ended. */
+export interface Stopped {
+  code: number;
+  signal: Deno.Signal | null;
+  stderr: string;
+  /** Processes it started that outlived it (and were then killed). */
+  left: number[];
+}
 
 /** A command running in the background. */
 export interface Running {
@@ -15,8 +25,12 @@ export interface Running {
    * `timeoutMs` (a hang must fail the test, not stall the suite).
    */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
-  /** Sends `signal` and resolves with the exit status and standard error once it has ended. */
-  stop(signal?: Deno.Signal): Promise<{ code: number; signal: Deno.Signal | null; stderr: string }>;
+  /**
+   * Sends `signal` and resolves once it has ended, with its exit status, its
+   * standard error, and the ids of the processes it started that were still
+   * running after it ended (Linux; killed then, so nothing outlives the test).
+   */
+  stop(signal?: Deno.Signal): Promise<Stopped>;
   /** The process. */
   readonly child: Deno.ChildProcess;
 }
@@ -85,14 +99,25 @@ export function run(
       });
     },
     async stop(signal = "SIGINT") {
+      const tree = HAS_PROC ? descendants(child.pid) : [];
       try {
         child.kill(signal);
       } catch {
         // Already ended: its status says how.
       }
       const status = await child.status;
+      // A process it started and left running (a task runner killed outright, or one that did
+      // not pass the signal on) would hold the output pipe open forever: end it here.
+      const left = tree.filter(alive);
+      for (const pid of left) {
+        try {
+          Deno.kill(pid, "SIGKILL");
+        } catch {
+          // Gone meanwhile.
+        }
+      }
       await reading;
-      return { code: status.code, signal: status.signal, stderr: await stderr };
+      return { code: status.code, signal: status.signal, stderr: await stderr, left };
     },
   };
 }

@@ -28,7 +28,6 @@ import { fileURLToPath } from "node:url";
 import { SHARED_FIXTURES } from "../_fixtures.ts";
 import { DB_FILE } from "../../src/storage/kv.ts";
 import { startTestConsole, type TestConsole } from "./_fake_console.ts";
-import { alive, descendants, HAS_PROC } from "./_process_tree.ts";
 import { run, type Running } from "./_running.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -135,12 +134,11 @@ async function started(s: Scene, args: string[]): Promise<{ running: Running; ur
  * says "stopping..." as it goes.
  */
 async function stopped(running: Running, signal: Deno.Signal, says = true): Promise<void> {
-  const tree = HAS_PROC ? [running.child.pid, ...descendants(running.child.pid)] : [];
   const end = await running.stop(signal);
+  assert.deepEqual(end.left, [], `processes left running after ${signal}`);
   assert.equal(end.code, 0, `${running.lines.join("\n")}\n${end.stderr}`);
   assert.equal(end.signal, null, "exited by itself, not killed by the signal");
   if (says) assert.ok(running.lines.includes("stopping..."), running.lines.join("\n"));
-  for (const pid of tree) assert.ok(!alive(pid), `process ${pid} left running after ${signal}`);
 }
 
 async function getJson<T>(url: string): Promise<T> {
