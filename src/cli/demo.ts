@@ -114,10 +114,13 @@ async function runDemo(flags: DemoFlags): Promise<void> {
       apiUrl: logger.http.url,
       notices,
     });
-    quit.dispose();
     drive.abort();
-    await over.catch(() => {});
-    await logger.close();
+    try {
+      await over.catch(() => {});
+      await logger.close();
+    } finally {
+      quit.dispose();
+    }
     return;
   }
   logger.app.bus.subscribe((event) => {

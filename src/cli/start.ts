@@ -109,8 +109,11 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
       apiUrl: logger.http.url,
       notices,
     });
-    stop.dispose();
-    await logger.close();
+    try {
+      await logger.close();
+    } finally {
+      stop.dispose();
+    }
     return;
   }
   logger.app.bus.subscribe((event) => {

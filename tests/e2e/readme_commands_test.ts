@@ -240,7 +240,7 @@ async function check(s: Scene, line: string): Promise<void> {
       try {
         const out = await once(s, [...args, "--port", String(logger.port)]);
         assert.match(out.stdout, /^replay: sent \d+ packets/m);
-        await logger.running.waitFor(/^lap 1 1:39\.036/);
+        await logger.running.waitFor(/^lap 1 +1:39\.036/);
         const laps = await getJson<{ time_ms: number }[]>(`${logger.url}/api/laps`);
         assert.deepEqual(laps.map((l) => l.time_ms), [99036]);
         await stopped(logger.running, "SIGINT");
