@@ -11,7 +11,9 @@ import { isAbsolute, join, resolve } from "node:path";
 import { serialiseBundle } from "../core/bundle/serialise.ts";
 import { BUNDLE_FORMAT } from "../core/bundle/types.ts";
 import type { CaptureFile } from "../core/gt7/capture_file.ts";
+import { slugify } from "../core/bundle/slug.ts";
 import { LAP_FILE_FORMAT } from "../core/laps/lap_file.ts";
+import type { Lap } from "../core/laps/lap.ts";
 import type { BundleImportResult, BundleService } from "./bundles.ts";
 import type { CaptureImportProgress, CaptureImportResult } from "./capture_import.ts";
 import { importContent, jsonText, parseJson, readInChunks } from "./file_content.ts";
@@ -70,9 +72,24 @@ export function bundleFilename(slug: string): string {
   return `sim-datalogger-bundle-${slug}.json`;
 }
 
-/** The file name of lap `id`'s JSON export. */
-export function lapJsonFilename(id: number): string {
-  return `sim-datalogger-lap-${id}.json`;
+/**
+ * The file name a lap's export gets in a folder:
+ * `sim-datalogger-lap-<id>-<circuit>-s<session>-<yyyymmdd-hhmmss>.<ext>`,
+ * the circuit slugified (`unnamed` when it has no name) and the time the
+ * lap finished in UTC (left out when unknown). Lap ids restart in every
+ * store (an in-memory demo's lap 1 is not the real lap 1): the circuit,
+ * session and time keep one store's export from replacing another's.
+ */
+export function lapExportFilename(
+  lap: Pick<Lap, "id" | "session_id" | "finished_at">,
+  track: string,
+  kind: LapExportKind,
+): string {
+  const when = Date.parse(lap.finished_at);
+  const stamp = Number.isNaN(when)
+    ? ""
+    : "-" + new Date(when).toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-");
+  return `sim-datalogger-lap-${lap.id}-${slugify(track)}-s${lap.session_id}${stamp}.${kind}`;
 }
 
 /** What the file service calls on the other services. */
@@ -169,8 +186,8 @@ export class FileService {
 
   /**
    * Writes lap `id` to `to`: as the version 2 lap file the API serves
-   * (`json`), or as MoTeC CSV streamed line by line under the name the CSV
-   * export gives (`csv`). Returns the file written (absolute when written
+   * (`json`), or as MoTeC CSV streamed line by line (`csv`); into a folder
+   * under {@linkcode lapExportFilename}. Returns the file written (absolute when written
    * into a folder), or null for a stream.
    *
    * @throws {NotFound} for an unknown lap, and the file system's error when
@@ -179,10 +196,11 @@ export class FileService {
   async exportLap(id: number, kind: LapExportKind, to: ExportTarget): Promise<string | null> {
     if (kind === "json") {
       const doc = await this.#laps.exportFile(id);
-      return await write(to, lapJsonFilename(id), [JSON.stringify(doc) + "\n"]);
+      const name = lapExportFilename(doc.lap, doc.lap.track_name, "json");
+      return await write(to, name, [JSON.stringify(doc) + "\n"]);
     }
     const csv = await this.#laps.exportCsv(id);
-    return await write(to, csv.filename, csv.lines);
+    return await write(to, lapExportFilename(csv.lap, csv.venue, "csv"), csv.lines);
   }
 
   /** Writes a MoTeC i2 log into `dir`; see {@linkcode exportMotecFiles}. */

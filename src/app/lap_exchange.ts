@@ -19,7 +19,8 @@ import { lapCsvFilename, lapCsvLines } from "../core/laps/csv.ts";
 import type { CaptureFile } from "../core/gt7/capture_file.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
-import { carName } from "../core/catalog/cars.ts";
+import { carName, isKnownCar } from "../core/catalog/cars.ts";
+import type { Lap } from "../core/laps/lap.ts";
 import { createSession, deleteSession, getSession } from "../storage/sessions.ts";
 import { saveLap } from "../storage/laps.ts";
 import {
@@ -41,6 +42,10 @@ import {
 export interface CsvExport {
   filename: string;
   lines: Generator<string>;
+  /** The lap exported, for naming a file after it. */
+  lap: Pick<Lap, "id" | "session_id" | "number" | "finished_at">;
+  /** Its session's circuit name (the CSV's Venue), "" when unnamed. */
+  venue: string;
 }
 
 /** What a lap file import did. */
@@ -72,18 +77,34 @@ export class LapExchange {
     this.#captures = new CaptureImporter(deps, services.tracks);
   }
 
-  /** Lap `id` as a version 2 lap file; NotFound when unknown. */
+  /**
+   * Lap `id` as a version 2 lap file carrying its session's circuit and car
+   * names; NotFound when unknown.
+   */
   async exportFile(id: number): Promise<LapFileV2> {
-    return toLapFile(await this.#sessions.lap(id));
+    const lap = await this.#sessions.lap(id);
+    const session = await getSession(this.#deps.kv, lap.session_id);
+    return toLapFile(lap, {
+      track_name: session?.track_name ?? "",
+      car_name: session?.car_name ?? carName(lap.car_id),
+    });
   }
 
   /** Lap `id` as MoTeC CSV; NotFound when unknown. */
   async exportCsv(id: number): Promise<CsvExport> {
     const lap = await this.#sessions.lap(id);
     const session = await getSession(this.#deps.kv, lap.session_id);
+    const venue = session?.track_name ?? "";
     return {
       filename: lapCsvFilename(lap),
-      lines: lapCsvLines(lap, { carName: carName(lap.car_id), venue: session?.track_name ?? "" }),
+      lines: lapCsvLines(lap, { carName: carName(lap.car_id), venue }),
+      lap: {
+        id: lap.id,
+        session_id: lap.session_id,
+        number: lap.number,
+        finished_at: lap.finished_at,
+      },
+      venue,
     };
   }
 
@@ -106,7 +127,9 @@ export class LapExchange {
    * in a new `imported` session of its own, never in the live session, even
    * while telemetry is recording. Its coverage is judged from its samples
    * (see {@linkcode buildImportedLap}); an incomplete lap is stored but
-   * never counts for best.
+   * never counts for best. The new session takes the circuit name the file
+   * carries (as a name the user gave, so identification leaves it alone),
+   * and its car name when the car catalogue does not know the car.
    */
   async importFile(json: unknown): Promise<LapImportResult> {
     const { kv } = this.#deps;
@@ -117,7 +140,11 @@ export class LapExchange {
       kind: "imported",
       started_at: now,
       car_id: lap.car_id,
-      car_name: carName(lap.car_id),
+      car_name: isKnownCar(lap.car_id) || parsed.car_name === ""
+        ? carName(lap.car_id)
+        : parsed.car_name,
+      track_name: parsed.track_name,
+      track_source: parsed.track_name === "" ? "" : "user",
     });
     try {
       // Stored now: the file's finish time may be long before this session began.

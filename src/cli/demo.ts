@@ -1,6 +1,8 @@
 /**
  * `demo`: a logger fed by the built-in synthetic drive, one command, so a
- * new user sees everything work without a PlayStation.
+ * new user sees everything work without a PlayStation. It drives until
+ * quit (or `--laps N`), and takes the logger's API and record flags from the
+ * one definition `start` and `serve` use.
  *
  * @module
  */
@@ -10,35 +12,46 @@ import { type ReplaySpeed, runFakeConsole } from "../server/fake_console.ts";
 import { openReplaySource } from "../server/replay_source.ts";
 import { TuiNotices } from "../tui/notices.ts";
 import { startLogger } from "./logger_process.ts";
-import { dataOption, port, positive, speed } from "./options.ts";
+import { dataOption, positive, type ServerFlags, serverOptions, speed } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
-import { exportsDir, newStoreNotice } from "./start.ts";
+import { exportsDir, newStoreNotice, recordNotice, serverSettings } from "./start.ts";
 
-interface DemoFlags {
+interface DemoFlags extends ServerFlags {
   speed: ReplaySpeed;
   seed: number;
-  laps: number;
-  host: string;
-  port: number;
-  data: string;
+  laps?: number;
 }
+
+/**
+ * Timed laps of one pass of the endless drive, then it is driven again (a
+ * new session, as after a pit stop): few enough that no circuit's car runs
+ * its tank dry within a pass.
+ */
+export const ENDLESS_PASS_LAPS = 10;
+
+/** Most laps `--laps` takes: the most the synthetic drive makes in one go. */
+export const MAX_DEMO_LAPS = 100;
 
 /** Adds `demo` to `program`. */
 export function addDemoCommand(program: Command): void {
-  dataOption(
+  serverOptions(dataOption(
     program.command("demo")
-      .description("run a logger fed by the built-in synthetic drive, one command")
+      .description("run a logger fed by the built-in synthetic drive until quit, one command")
       .option("--speed <n|max>", "times real time", speed, 4 as ReplaySpeed)
       .option("--seed <n>", "synthetic circuit seed", (v) => Number.parseInt(v, 10), 7)
-      .option("--laps <n>", "laps to drive", positive, 5)
-      .option("--host <address>", "HTTP bind address", "127.0.0.1")
-      .option("--port <port>", "HTTP port", port, 8765),
+      .option("--laps <n>", "stop the drive after N laps (default: drive until quit)", positive),
     ":memory:",
-  ).action(runDemo);
+  )).action(runDemo);
 }
 
 async function runDemo(flags: DemoFlags): Promise<void> {
-  const source = await openReplaySource(`synthetic:${flags.seed}`, { laps: flags.laps });
+  if (flags.laps !== undefined && flags.laps > MAX_DEMO_LAPS) {
+    throw new Error(`--laps must be at most ${MAX_DEMO_LAPS}, not ${flags.laps}`);
+  }
+  const endless = flags.laps === undefined;
+  const source = await openReplaySource(`synthetic:${flags.seed}`, {
+    laps: flags.laps ?? ENDLESS_PASS_LAPS,
+  });
   const drive = new AbortController();
   const listening = Promise.withResolvers<number>();
   const replay = runFakeConsole({
@@ -46,6 +59,7 @@ async function runDemo(flags: DemoFlags): Promise<void> {
     port: 0,
     packets: source.packets,
     speed: flags.speed,
+    loop: endless,
     signal: drive.signal,
     onListen: (p) => listening.resolve(p),
   });
@@ -53,25 +67,32 @@ async function runDemo(flags: DemoFlags): Promise<void> {
   // a send rejects, and left uncaught that would end the process before the
   // logger stored the last lap.
   const over = replay.then(
-    (r) => r,
+    (r) => drive.signal.aborted ? null : r,
     (err) => {
       if (drive.signal.aborted) return null;
       throw err;
     },
   );
+  const pace = flags.speed === "max" ? "max speed" : `${flags.speed}x`;
   const created = newStoreNotice(flags.data);
   const logger = await startLogger({
-    data: flags.data,
-    host: flags.host,
-    port: flags.port,
+    ...serverSettings(flags),
     console: "127.0.0.1",
     consolePort: await listening.promise,
     udpPort: 0,
     format: "C",
   });
-  console.log(`demo: ${source.description} at ${flags.speed}x`);
+  console.log(
+    endless
+      ? `demo: synthetic drive (seed ${flags.seed}) at ${pace} until quit, ` +
+        `a new session every ${ENDLESS_PASS_LAPS} laps`
+      : `demo: ${source.description} at ${pace}`,
+  );
   console.log(`demo: API on ${logger.http.url} (try ${logger.http.url}/api/sessions)`);
   if (created) console.log(`demo: ${created}`);
+  console.log(`demo: exports go to ${exportsDir(flags.data)}`);
+  const recording = recordNotice(flags);
+  if (recording) console.log(`demo: ${recording}`);
   // Loaded here, not at the top: every command would load the dashboard's modules (see start.ts).
   const { runTui, tuiMode } = await import("../tui/run_tui.tsx");
   if (tuiMode() === "ink") {
@@ -93,10 +114,13 @@ async function runDemo(flags: DemoFlags): Promise<void> {
       apiUrl: logger.http.url,
       notices,
     });
-    quit.dispose();
     drive.abort();
-    await over.catch(() => {});
-    await logger.close();
+    try {
+      await over.catch(() => {});
+      await logger.close();
+    } finally {
+      quit.dispose();
+    }
     return;
   }
   logger.app.bus.subscribe((event) => {

@@ -41,16 +41,29 @@ export function addImportCommand(program: Command): void {
       } finally {
         bar.clear();
       }
-      for (const line of describeImport(file, done)) console.log(line);
+      const lapIds = done.kind === "capture"
+        ? await Promise.all(done.result.sessions.map(async (s) => ({
+          session: s,
+          laps: (await app.sessions.laps(s)).map((l) => l.id),
+        })))
+        : [];
+      for (const line of describeImport(file, done, lapIds)) console.log(line);
     });
   });
 }
 
+/** The laps stored in one session a capture import created. */
+interface SessionLaps {
+  session: number;
+  /** Lap ids, ascending. */
+  laps: number[];
+}
+
 /** What an import did, in lines for the terminal. */
-function describeImport(file: string, done: FileImportResult): string[] {
+function describeImport(file: string, done: FileImportResult, lapIds: SessionLaps[]): string[] {
   switch (done.kind) {
     case "capture":
-      return describeCaptureImport(file, done.file, done.result);
+      return describeCaptureImport(file, done.file, done.result, lapIds);
     case "bundle": {
       const r = done.result;
       return [
@@ -84,11 +97,15 @@ function idRanges(ids: readonly number[]): string {
   return parts.join(", ");
 }
 
-/** The summary of a capture import: one line, then a line per note. */
+/**
+ * The summary of a capture import: one line, the new laps' ids by session
+ * (for `export lap ID`), then a line per note.
+ */
 function describeCaptureImport(
   name: string,
   file: CaptureFile,
   r: CaptureImportResult,
+  lapIds: SessionLaps[],
 ): string[] {
   const n = (v: number) => v.toLocaleString("en-US");
   const what = file.kind === "record"
@@ -103,6 +120,13 @@ function describeCaptureImport(
     `${n(r.laps)} lap${r.laps === 1 ? "" : "s"} stored` +
     (r.incomplete_laps === null ? "" : ` (${n(r.incomplete_laps)} incomplete)`) + sessions,
   ];
+  const stored = lapIds.filter((s) => s.laps.length > 0);
+  if (stored.length > 0) {
+    lines.push(
+      "new lap ids: " +
+        stored.map((s) => `${idRanges(s.laps)} (session ${s.session})`).join(", "),
+    );
+  }
   for (const s of r.named) lines.push(`session ${s.session} identified as "${s.track}"`);
   if (r.trailing_bytes > 0) {
     lines.push(

@@ -118,12 +118,8 @@ export function dataOption(cmd: Command, fallback: string = defaultDataDir()): C
   return cmd.option("--data <dir>", 'data directory, or ":memory:"', fallback);
 }
 
-/** The flags of a logger command (`start`, `serve`). */
-export interface LoggerFlags {
-  console?: string;
-  consolePort: number;
-  udpPort: number;
-  format: PacketFormat;
+/** The flags every logger face shares (`start`, `serve`, `demo`): its API and its record file. */
+export interface ServerFlags {
   host: string;
   port: number;
   data: string;
@@ -138,20 +134,23 @@ export interface LoggerFlags {
   forward: RelayTarget[];
 }
 
-/** Adds the logger's flags to `cmd`. */
-export function loggerOptions(cmd: Command): Command {
-  return dataOption(
-    cmd
-      .option("--console <ip>", "the PlayStation's address (heartbeats go there)", address)
-      .option("--console-port <port>", "the console's heartbeat port", port, CONSOLE_PORT)
-      .option("--udp-port <port>", "local UDP port for telemetry", port, TELEMETRY_PORT)
-      .addOption(
-        new Option("--format <letter>", "packet format to request: A, B, ~ or C")
-          .default("C").argParser(format),
-      )
-      .option("--host <address>", "HTTP bind address", "127.0.0.1")
-      .option("--port <port>", "HTTP port", port, 8765),
-  )
+/** The flags of a logger command (`start`, `serve`). */
+export interface LoggerFlags extends ServerFlags {
+  console?: string;
+  consolePort: number;
+  udpPort: number;
+  format: PacketFormat;
+}
+
+/**
+ * Adds the flags of the logger's API and record file to `cmd`: the one
+ * definition `start`, `serve` and `demo` share, so each spells and checks
+ * them alike.
+ */
+export function serverOptions(cmd: Command): Command {
+  return cmd
+    .option("--host <address>", "HTTP bind address", "127.0.0.1")
+    .option("--port <port>", "HTTP port", port, 8765)
     .option(
       "--token <token>",
       "bearer token other machines must send to make changes (default: $SIM_DATALOGGER_TOKEN; none: refused)",
@@ -178,4 +177,18 @@ export function loggerOptions(cmd: Command): Command {
         "also send every packet to this listening app (format A unless given; repeatable)",
       ).argParser(collectForward).default([] as RelayTarget[], "none"),
     );
+}
+
+/** Adds the logger's flags to `cmd`: the console's, then {@linkcode serverOptions}. */
+export function loggerOptions(cmd: Command): Command {
+  return serverOptions(dataOption(
+    cmd
+      .option("--console <ip>", "the PlayStation's address (heartbeats go there)", address)
+      .option("--console-port <port>", "the console's heartbeat port", port, CONSOLE_PORT)
+      .option("--udp-port <port>", "local UDP port for telemetry", port, TELEMETRY_PORT)
+      .addOption(
+        new Option("--format <letter>", "packet format to request: A, B, ~ or C")
+          .default("C").argParser(format),
+      ),
+  ));
 }

@@ -11,6 +11,7 @@ import { addDemoCommand } from "./demo.ts";
 import { addExportCommands } from "./export.ts";
 import { addIdentifyCommand } from "./identify.ts";
 import { addImportCommand } from "./import.ts";
+import { addListingCommands } from "./listing.ts";
 import { addReplayCommand } from "./replay.ts";
 import { addLoggerCommands } from "./start.ts";
 
@@ -28,6 +29,7 @@ export function createProgram(): Command {
   addImportCommand(program);
   addExportCommands(program);
   addIdentifyCommand(program);
+  addListingCommands(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }
@@ -54,6 +56,15 @@ export function describeError(err: unknown): string {
 }
 
 /**
+ * Whether `err` says the other end of a pipe was closed (EPIPE): what a
+ * write to standard output gets once `head` has read enough.
+ */
+export function isClosedPipe(err: unknown): boolean {
+  return err instanceof Deno.errors.BrokenPipe ||
+    (err as { code?: unknown } | null)?.code === "EPIPE";
+}
+
+/**
  * Runs the command line on `args` and returns the exit code: 0 on success,
  * 1 after printing what went wrong.
  */
@@ -71,6 +82,8 @@ export async function runCli(args: string[]): Promise<number> {
   } catch (err) {
     // Commander has already printed its own message (and help) for usage errors.
     if (err instanceof CommanderError) return err.exitCode;
+    // The reader of standard output went away (`| head`): a normal end, not a failure.
+    if (isClosedPipe(err)) return 0;
     console.error(`sim-datalogger: ${describeError(err)}`);
     return 1;
   }

@@ -8,16 +8,16 @@
 const SIGNALS: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
 
 /**
- * An AbortSignal that fires on the first shutdown signal. `dispose()`
- * removes the listeners (and is safe to call twice), so a later signal
- * falls back to the default: ending the process.
+ * An AbortSignal that fires on the first shutdown signal. Later signals are
+ * taken and ignored until `dispose()` removes the listeners (it is safe to
+ * call twice): call it once the store is closed, so a repeated Ctrl-C, or a
+ * SIGTERM passed on twice by a task runner or service manager, cannot end
+ * the process halfway through closing. After `dispose()` a signal falls
+ * back to the default: ending the process.
  */
 export function shutdownSignal(): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
-  const stop = () => {
-    dispose();
-    controller.abort();
-  };
+  const stop = () => controller.abort();
   let disposed = false;
   const dispose = () => {
     if (disposed) return;
@@ -28,10 +28,17 @@ export function shutdownSignal(): { signal: AbortSignal; dispose(): void } {
   return { signal: controller.signal, dispose };
 }
 
-/** Resolves once a shutdown signal arrived and `onStop` finished. */
+/**
+ * Resolves once a shutdown signal arrived and `onStop` finished; signals
+ * meanwhile are ignored (see {@linkcode shutdownSignal}).
+ */
 export async function untilShutdown(onStop: () => Promise<void>): Promise<void> {
-  const { signal } = shutdownSignal();
+  const { signal, dispose } = shutdownSignal();
   await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
   console.log("\nstopping...");
-  await onStop();
+  try {
+    await onStop();
+  } finally {
+    dispose();
+  }
 }

@@ -5,13 +5,14 @@
  * @module
  */
 import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { DB_FILE, defaultDataDir } from "../storage/kv.ts";
+import { DB_FILE } from "../storage/kv.ts";
 import { describeEvent } from "../server/console_output.ts";
 import { TuiNotices } from "../tui/notices.ts";
-import { startLogger } from "./logger_process.ts";
-import { type LoggerFlags, loggerOptions } from "./options.ts";
+import { type LoggerOptions, startLogger } from "./logger_process.ts";
+import { type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
 
 /** The folder the dashboard's exports go to: `exports` in the data directory. */
@@ -19,12 +20,17 @@ export const EXPORTS_FOLDER = "exports";
 
 /**
  * Where the dashboard writes exports for a store in `data`: its `exports`
- * folder, as an absolute path; for an in-memory store, the one of the
- * default data directory (never the current directory, which may be a
- * source tree). The folder is created by the first export, not here.
+ * folder, as an absolute path. An in-memory store (the demo's) gets a folder
+ * of this process's own under the system's temporary directory: never the
+ * real data folder, where its lap 1 would sit beside (or once replaced) a
+ * real lap's export, nor the current directory, which may be a source
+ * tree. The folder is created by the first export, not here.
  */
 export function exportsDir(data: string): string {
-  return join(resolve(data === ":memory:" ? defaultDataDir() : data), EXPORTS_FOLDER);
+  if (data === ":memory:") {
+    return join(tmpdir(), `sim-datalogger-memory-${Deno.pid}`, EXPORTS_FOLDER);
+  }
+  return join(resolve(data), EXPORTS_FOLDER);
 }
 
 /**
@@ -37,17 +43,21 @@ export function newStoreNotice(data: string): string | null {
   return `new store created at ${resolve(data)}`;
 }
 
-/** Runs a logger with `flags` until the driver quits (start) or a signal arrives (serve). */
-export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Promise<void> {
-  const created = newStoreNotice(flags.data);
-  const logger = await startLogger({
+/**
+ * The logger settings of the shared flags (see `serverOptions`): the store,
+ * the API's address, its token (`--token`, else $SIM_DATALOGGER_TOKEN) and
+ * browser origin, the record file, and the relay and forward targets.
+ */
+export function serverSettings(
+  flags: ServerFlags,
+): Pick<
+  LoggerOptions,
+  "data" | "host" | "port" | "token" | "cors" | "record" | "relay" | "forwards"
+> {
+  return {
     data: flags.data,
     host: flags.host,
     port: flags.port,
-    console: flags.console ?? null,
-    consolePort: flags.consolePort,
-    udpPort: flags.udpPort,
-    format: flags.format,
     token: flags.token ?? Deno.env.get("SIM_DATALOGGER_TOKEN") ?? null,
     cors: flags.cors ?? null,
     record: flags.record
@@ -55,6 +65,25 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
       : null,
     relay: flags.relay ?? null,
     forwards: flags.forward,
+  };
+}
+
+/** The line announcing a record file, or null without `--record`. */
+export function recordNotice(flags: ServerFlags): string | null {
+  if (!flags.record) return null;
+  return `recording every datagram to ${flags.record} (new file past ${flags.recordMaxMb} MiB, ` +
+    `${flags.recordKeep} kept)`;
+}
+
+/** Runs a logger with `flags` until the driver quits (start) or a signal arrives (serve). */
+export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Promise<void> {
+  const created = newStoreNotice(flags.data);
+  const logger = await startLogger({
+    ...serverSettings(flags),
+    console: flags.console ?? null,
+    consolePort: flags.consolePort,
+    udpPort: flags.udpPort,
+    format: flags.format,
   });
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
   const notices = new TuiNotices();
@@ -63,12 +92,11 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     // Shown once in the dashboard too: its screen hides the lines above.
     notices.post(created);
   }
-  if (flags.record) {
-    console.log(
-      `recording every datagram to ${flags.record} (new file past ${flags.recordMaxMb} MiB, ` +
-        `${flags.recordKeep} kept)`,
-    );
+  if (flags.data === ":memory:") {
+    console.log(`sim-datalogger: in-memory store; exports go to ${exportsDir(flags.data)}`);
   }
+  const recording = recordNotice(flags);
+  if (recording) console.log(recording);
   const relay = logger.udp.status().relay;
   if (relay?.listen) {
     console.log(
@@ -95,8 +123,11 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
       apiUrl: logger.http.url,
       notices,
     });
-    stop.dispose();
-    await logger.close();
+    try {
+      await logger.close();
+    } finally {
+      stop.dispose();
+    }
     return;
   }
   logger.app.bus.subscribe((event) => {

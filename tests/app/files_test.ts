@@ -9,7 +9,7 @@ import { type App, createApp } from "../../src/app/create_app.ts";
 import {
   bundleFilename,
   type ImportProgress,
-  lapJsonFilename,
+  lapExportFilename,
   UnreadableFile,
 } from "../../src/app/files.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
@@ -151,13 +151,47 @@ Deno.test("exports go into a folder under their own name, to a path, or onto a s
     assert.equal(await app.files.exportBundle(slug, { stream }), null);
     assert.equal(streamed, expected);
 
-    const { lap } = await app.laps.importFile(minimalLapFile(120));
+    const { lap } = await app.laps.importFile(
+      minimalLapFile(120, { finished_at: "2026-11-24T10:01:02.345Z", track_name: "Lago Maggiore" }),
+    );
     const json = await app.files.exportLap(lap.id, "json", { dir });
-    assert.equal(json, join(dir, lapJsonFilename(lap.id)));
+    assert.equal(
+      json,
+      join(dir, `sim-datalogger-lap-${lap.id}-lago-maggiore-s1-20261124-100102.json`),
+    );
     assert.deepEqual(JSON.parse(await Deno.readTextFile(json!)), await app.laps.exportFile(lap.id));
     const csvPath = join(dir, "lap.csv");
     assert.equal(await app.files.exportLap(lap.id, "csv", { path: csvPath }), csvPath);
     const csv = await app.laps.exportCsv(lap.id);
     assert.equal(await Deno.readTextFile(csvPath), [...csv.lines].join(""));
+    assert.equal(
+      await app.files.exportLap(lap.id, "csv", { dir }),
+      join(dir, `sim-datalogger-lap-${lap.id}-lago-maggiore-s1-20261124-100102.csv`),
+    );
   });
+});
+
+Deno.test("lap export names differ by circuit, session and time; an unnamed circuit says so", () => {
+  const lap = { id: 1, session_id: 1, finished_at: "2026-11-24T10:01:02.345Z" };
+  assert.equal(
+    lapExportFilename(lap, "Suzuka Circuit", "json"),
+    "sim-datalogger-lap-1-suzuka-circuit-s1-20261124-100102.json",
+  );
+  assert.equal(
+    lapExportFilename({ ...lap, session_id: 4 }, "", "csv"),
+    "sim-datalogger-lap-1-unnamed-s4-20261124-100102.csv",
+  );
+  assert.equal(
+    lapExportFilename(
+      { ...lap, finished_at: "2026-11-27T00:00:00.000Z" },
+      "Suzuka Circuit",
+      "json",
+    ),
+    "sim-datalogger-lap-1-suzuka-circuit-s1-20261127-000000.json",
+  );
+  // No time known (a version 1 file imported without one): the rest still names it.
+  assert.equal(
+    lapExportFilename({ ...lap, finished_at: "" }, "Suzuka Circuit", "json"),
+    "sim-datalogger-lap-1-suzuka-circuit-s1.json",
+  );
 });

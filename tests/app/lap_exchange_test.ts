@@ -17,6 +17,7 @@ import { finishRecordedLap } from "../../src/core/laps/recorded_lap.ts";
 import { ImportRejected } from "../../src/core/errors.ts";
 import { getLap, listLaps } from "../../src/storage/laps.ts";
 import { getSession, listSessions } from "../../src/storage/sessions.ts";
+import { minimalLapFile } from "../_lap_files.ts";
 
 const NOW = new Date("2026-11-21T12:00:00.000Z");
 
@@ -317,4 +318,30 @@ Deno.test({
       });
     }
   },
+});
+
+Deno.test("a lap file carries its circuit and car: a re-import names its new session", async () => {
+  await withApp(async (app, kv) => {
+    const base = minimalLapFile(200, { car_id: 999_999, time_ms: 3400 });
+    // A car the catalogue does not know keeps the name the file carries.
+    const first = await app.laps.importFile({
+      ...base,
+      lap: { ...base.lap, track_name: "Lago Maggiore", car_name: "Homebuilt Special" },
+    });
+    assert.equal(first.session.track_name, "Lago Maggiore");
+    assert.equal(first.session.track_source, "user");
+    assert.equal(first.session.car_name, "Homebuilt Special");
+    const exported = JSON.parse(JSON.stringify(await app.laps.exportFile(first.lap.id)));
+    assert.equal(exported.lap.track_name, "Lago Maggiore");
+    assert.equal(exported.lap.car_name, "Homebuilt Special");
+    const again = await app.laps.importFile(exported);
+    const session = await getSession(kv, again.session.id);
+    assert.equal(session?.track_name, "Lago Maggiore");
+    assert.equal(session?.car_name, "Homebuilt Special");
+    // A file without the names (older, or an unnamed session's) imports unnamed.
+    const unnamed = await app.laps.importFile(base);
+    assert.equal(unnamed.session.track_name, "");
+    assert.equal(unnamed.session.track_source, "");
+    assert.equal(unnamed.session.car_name, "Car 999999");
+  });
 });

@@ -21,7 +21,17 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
 
 Deno.test("every command is registered once, start is the default", () => {
   const names = createProgram().commands.map((c) => c.name());
-  assert.deepEqual(names, ["start", "serve", "replay", "demo", "import", "export", "identify"]);
+  assert.deepEqual(names, [
+    "start",
+    "serve",
+    "replay",
+    "demo",
+    "import",
+    "export",
+    "identify",
+    "sessions",
+    "laps",
+  ]);
 });
 
 Deno.test("unknownCommand names a mistyped command instead of passing it to start", () => {

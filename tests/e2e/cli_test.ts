@@ -139,6 +139,7 @@ Deno.test({
         new RegExp(
           `^imported ${capture.replaceAll(".", "\\.")} \\(capture, format A, decrypted, gzip\\): ` +
             "6,420 packets read, 0 rejected, 1 lap stored( \\(0 incomplete\\))? in new session 1\n" +
+            "new lap ids: 1 \\(session 1\\)\n" +
             // Named from its reference line on a fresh store.
             'session 1 identified as "Suzuka Circuit"\n' +
             "note: ignored 224 bytes after the last whole packet\n$",
@@ -175,6 +176,7 @@ Deno.test({
         new RegExp(
           "^imported .*session\\.rec\\.gz \\(record file, gzip\\): 7,062 packets read, 642 rejected, " +
             "1 lap stored( \\(0 incomplete\\))? in new session 1\n" +
+            "new lap ids: 1 \\(session 1\\)\n" +
             'session 1 identified as "Suzuka Circuit"\n' +
             "note: the file ends in a truncated entry \\(256 bytes; a recorder stopped mid-write\\): " +
             "it was ignored, and everything before it imported\n$",

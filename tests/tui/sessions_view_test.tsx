@@ -6,7 +6,7 @@ import { SessionsView } from "../../src/tui/sessions_view.tsx";
 import { AppView } from "../../src/tui/app_view.tsx";
 import type { App } from "../../src/app/create_app.ts";
 import { exportsDir } from "../../src/cli/start.ts";
-import { defaultDataDir } from "../../src/storage/kv.ts";
+import { lapExportFilename } from "../../src/app/files.ts";
 import {
   feed,
   frames,
@@ -112,7 +112,8 @@ Deno.test({
     r.stdin.write(KEY.enter);
     await waitFor(r.lastFrame, (t) => /^> {5}1 {4}1 {2}1:39\.036/m.test(t));
     r.stdin.write("j");
-    const json = join(dir, "sim-datalogger-lap-1.json");
+    const lap1 = await app.laps.exportCsv(1);
+    const json = join(dir, lapExportFilename(lap1.lap, lap1.venue, "json"));
     let text = await waitFor(r.lastFrame, (t) => t.includes("wrote"));
     assert.ok(text.includes(`wrote ${json}`), text);
     const doc = JSON.parse(await Deno.readTextFile(json));
@@ -123,7 +124,7 @@ Deno.test({
     assert.equal(doc.lap.samples.t.length, 5942);
 
     r.stdin.write("c");
-    const csv = join(dir, "sim-datalogger-lap-1.csv");
+    const csv = join(dir, lapExportFilename(lap1.lap, lap1.venue, "csv"));
     text = await waitFor(r.lastFrame, (t) => t.includes(`wrote ${csv}`));
     const lines = (await Deno.readTextFile(csv)).split("\r\n");
     assert.equal(lines[0], '"Format","MoTeC CSV File"');
@@ -150,18 +151,17 @@ Deno.test({
     // What `start --data DIR` hands the dashboard: the folder does not exist yet.
     const out = exportsDir(dir);
     assert.equal(out, join(dir, "exports"));
-    assert.equal(exportsDir(":memory:"), join(defaultDataDir(), "exports"));
     const r = sessionsView(app, out);
     await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
     r.stdin.write(KEY.enter);
     await waitFor(r.lastFrame, (t) => t.includes("Esc back"));
     r.stdin.write("c");
-    const csv = join(dir, "exports", "sim-datalogger-lap-1.csv");
+    const lap1 = await app.laps.exportCsv(1);
+    const csvName = lapExportFilename(lap1.lap, lap1.venue, "csv");
+    const csv = join(dir, "exports", csvName);
     const text = await waitFor(r.lastFrame, (t) => t.includes("wrote"));
     assert.ok(text.includes(`wrote ${csv}`), text);
-    assert.deepEqual([...Deno.readDirSync(join(dir, "exports"))].map((e) => e.name), [
-      "sim-datalogger-lap-1.csv",
-    ]);
+    assert.deepEqual([...Deno.readDirSync(join(dir, "exports"))].map((e) => e.name), [csvName]);
     // A file where the folder should be: the failure is said, nothing thrown.
     const blocked = join(dir, "blocked");
     await Deno.writeTextFile(blocked, "");

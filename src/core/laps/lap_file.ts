@@ -86,8 +86,19 @@ export const LAP_FILE_FIELDS = [
   "gearing",
 ] as const satisfies readonly (keyof Lap)[];
 
+/** The names of a lap's session a lap file carries, "" where unknown. */
+export interface LapFileNames {
+  /** The session's circuit name. */
+  track_name: string;
+  /** The session's car name. */
+  car_name: string;
+}
+
 /** The `lap` object of a version 2 file. */
-export type LapFileLap = Pick<Lap, typeof LAP_FILE_FIELDS[number]> & { samples: LapSamples };
+export type LapFileLap =
+  & Pick<Lap, typeof LAP_FILE_FIELDS[number]>
+  & LapFileNames
+  & { samples: LapSamples };
 
 /** A version 2 lap file. */
 export interface LapFileV2 {
@@ -108,12 +119,16 @@ export interface ParsedLap extends LapFields {
 }
 
 /**
- * The version 2 lap file of `lap`: every field of {@linkcode LAP_FILE_FIELDS}
- * and every sample column present, in canonical order. The sample arrays are
- * shared with `lap`, not copied. `JSON.stringify` of the result round-trips
- * every finite double exactly, except that -0 is written as 0.
+ * The version 2 lap file of `lap`: every field of {@linkcode LAP_FILE_FIELDS},
+ * then its session's `track_name` and `car_name` (from `names`, "" when not
+ * given), and every sample column present, in canonical order. The sample
+ * arrays are shared with `lap`, not copied. `JSON.stringify` of the result
+ * round-trips every finite double exactly, except that -0 is written as 0.
  */
-export function toLapFile(lap: Lap): LapFileV2 {
+export function toLapFile(
+  lap: Lap,
+  names: LapFileNames = { track_name: "", car_name: "" },
+): LapFileV2 {
   const fields: Record<string, unknown> = {};
   for (const f of LAP_FILE_FIELDS) fields[f] = lap[f];
   const samples: Partial<Record<SampleColumn, number[]>> = {};
@@ -123,6 +138,8 @@ export function toLapFile(lap: Lap): LapFileV2 {
     version: LAP_FILE_VERSION,
     lap: {
       ...(fields as Pick<Lap, typeof LAP_FILE_FIELDS[number]>),
+      track_name: names.track_name,
+      car_name: names.car_name,
       samples: samples as LapSamples,
     },
   };

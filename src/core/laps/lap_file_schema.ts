@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { REQUIRED_COLUMNS, SAMPLE_COLUMNS, WHEEL_CODES } from "./columns.ts";
+import { isTrackName, MAX_TRACK_CHARS } from "../track_name.ts";
 
 /** The `format` of every lap file. */
 export const LAP_FILE_FORMAT = "sim-datalogger-lap";
@@ -26,6 +27,19 @@ export const MAX_CAR_CATEGORY = 16;
 
 /** Most gear ratios accepted in `gearing.ratios`. */
 export const MAX_GEAR_RATIOS = 16;
+
+/**
+ * A circuit or car name a lap file carries: "" when unknown, else a name by
+ * the one circuit-name rule (1 to 80 characters, no control characters),
+ * kept trimmed. Added within version 2: a reader that predates the fields
+ * drops them as unknown keys, and a file without them reads as unknown.
+ */
+const carriedName = z.string().max(MAX_TRACK_CHARS * 4).default("")
+  .refine((v) => v.trim() === "" || isTrackName(v), {
+    message:
+      `must be "" or a name of 1 to ${MAX_TRACK_CHARS} characters with no control characters`,
+  })
+  .transform((v) => v.trim());
 
 /** The car's gearing, as the lap file carries it. */
 export const gearingSchema = z.object({
@@ -58,6 +72,9 @@ export const lapFieldsSchema = z.object({
   // they can never make a lap complete (see buildImportedLap).
   samples_filled: z.int().min(0).default(0),
   longest_gap_packets: z.int().min(-1).default(0),
+  // The session's circuit and car names, so an import names its new session.
+  track_name: carriedName.describe('The circuit\'s name, or "" when it was unnamed.'),
+  car_name: carriedName.describe("The car's name as the exporting logger knew it."),
 });
 
 /** The lap fields after validation and defaults. */

@@ -173,7 +173,16 @@ Deno.test("toLapFile: envelope, field order and canonical column order", () => {
   assert.equal(LAP_FILE_FORMAT, "sim-datalogger-lap");
   assert.equal(file.version, 2);
   assert.equal(LAP_FILE_VERSION, 2);
-  assert.deepStrictEqual(Object.keys(file.lap), [...LAP_FILE_FIELDS, "samples"]);
+  assert.deepStrictEqual(Object.keys(file.lap), [
+    ...LAP_FILE_FIELDS,
+    "track_name",
+    "car_name",
+    "samples",
+  ]);
+  assert.equal(file.lap.track_name, "");
+  const named = toLapFile(original, { track_name: "Suzuka Circuit", car_name: "McLaren VGT" });
+  assert.equal(named.lap.track_name, "Suzuka Circuit");
+  assert.equal(named.lap.car_name, "McLaren VGT");
   assert.deepStrictEqual(
     Object.keys(file.lap.samples),
     SAMPLE_COLUMNS.filter((c) => c !== "steer"),
@@ -340,11 +349,28 @@ Deno.test("unknown sample columns and lap keys are dropped", () => {
   const file = JSON.parse(text);
   assert.equal(Object.hasOwn(samplesOf(file), "__proto__"), true);
   samplesOf(file).foo = Array(10).fill(1);
-  file.lap.car_name = "not ours";
+  file.lap.driver = "not ours";
   const parsed = parseLapFile(file);
   assert.equal("foo" in parsed.samples, false);
   assert.equal(Object.hasOwn(parsed.samples, "__proto__"), false);
-  assert.equal("car_name" in parsed, false);
+  assert.equal("driver" in parsed, false);
+});
+
+Deno.test("the circuit and car names a file carries are read, trimmed, and checked", () => {
+  const file = fileJson();
+  assert.equal(parseLapFile(file).track_name, "");
+  assert.equal(parseLapFile(file).car_name, "");
+  file.lap.track_name = "  Suzuka Circuit ";
+  file.lap.car_name = "McLaren VGT";
+  assert.equal(parseLapFile(file).track_name, "Suzuka Circuit");
+  assert.equal(parseLapFile(file).car_name, "McLaren VGT");
+  file.lap.track_name = "Suzuka\u001b[2J";
+  file.lap.car_name = 7;
+  assert.deepEqual(rejected(file).map((i) => i.path), ["$.lap.track_name", "$.lap.car_name"]);
+  assert.equal(
+    rejected(file)[0].message,
+    'must be "" or a name of 1 to 80 characters with no control characters',
+  );
 });
 
 Deno.test("an optional column of the wrong length is dropped, not refused", () => {
