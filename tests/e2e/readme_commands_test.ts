@@ -154,21 +154,42 @@ interface SessionItem {
 }
 
 /** A logger with `--console` pointed at a fake console: a lap lands and the API lists it. */
-async function loggerWithConsole(s: Scene, args: string[], signal: Deno.Signal): Promise<void> {
+async function loggerWithConsole(
+  s: Scene,
+  args: string[],
+  signal: Deno.Signal,
+  data: string | null = null,
+): Promise<void> {
   const at = args.indexOf("--console");
   assert.equal(args[at + 1], "192.168.1.23");
+  const relayAt = args.indexOf("--relay");
+  // The README's relay port may be taken on this machine: the same command on a free one.
+  const relayPort = relayAt < 0 ? null : freeUdpPort();
   const fake: TestConsole = await startTestConsole(1);
   try {
-    const swapped = args.map((a, i) => i === at + 1 ? "127.0.0.1" : a);
+    const swapped = args.map((a, i) =>
+      i === at + 1 ? "127.0.0.1" : i === relayAt + 1 && relayPort ? String(relayPort) : a
+    );
     const extra = ["--console-port", String(fake.port), "--port", "0", "--udp-port", "0"];
+    // A second logger beside the first needs a store of its own: one process holds a store.
+    if (data) extra.push("--data", data);
     const { running, url } = await started(s, [...swapped, ...extra]);
     let done = false;
     try {
       await running.waitFor(/^lap 1 /);
       const sessions = await getJson<SessionItem[]>(`${url}/api/sessions`);
       assert.deepEqual(sessions.map((x) => x.lap_count), [1]);
-      // Stored in the default data folder, as the README says.
-      const db = join(s.env.XDG_DATA_HOME, "sim-datalogger", DB_FILE);
+      if (relayPort) {
+        await running.waitFor(
+          new RegExp(`^relaying the console's packets .* UDP \\S*\\b${relayPort} `),
+        );
+        const status = await getJson<{ telemetry: { relay: { listen: string | null } | null } }>(
+          `${url}/api/status`,
+        );
+        assert.match(status.telemetry.relay?.listen ?? "", new RegExp(`:${relayPort}$`));
+      }
+      // Stored in the default data folder, as the README says (or the one given).
+      const db = join(data ?? join(s.env.XDG_DATA_HOME, "sim-datalogger"), DB_FILE);
       assert.ok(existsSync(db), db);
       await stopped(running, signal, args[1] === "serve");
       done = true;
@@ -216,6 +237,8 @@ async function check(s: Scene, line: string): Promise<void> {
     }
     case "start --console 192.168.1.23":
       return await loggerWithConsole(s, args, "SIGINT");
+    case "start --console 192.168.1.23 --relay 33739":
+      return await loggerWithConsole(s, args, "SIGINT", join(s.clone, ".relay-data"));
     case "serve --console 192.168.1.23":
       // The service form: stopped as a service manager stops it.
       assert.ok(line.startsWith("deno task "), "the service form runs deno itself");

@@ -27,7 +27,7 @@ Deno.test(".ci/run runs the gate, then the hardening suite, and installs chromiu
   // Best effort: only where apt-get exists and chromium is missing, and a failure goes on.
   assert.match(
     script,
-    /if command -v apt-get .* && ! command -v chromium .*; then\n.*\n\s+apt-get install -y chromium \|\| echo/,
+    /if command -v apt-get .* && ! command -v chromium .*; then\n.*\n\s+\{ apt-get update -qq && apt-get install -y -qq chromium; \} \|\| echo/,
   );
   const readme = await Deno.readTextFile(new URL("README.md", root));
   for (const step of steps) assert.ok(readme.includes(step), `the README shows "${step}"`);
