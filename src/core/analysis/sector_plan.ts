@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Corner, Point, Section } from "../bundle/types.ts";
+import type { Corner, Official, Point, Section } from "../bundle/types.ts";
 import { resolveAnchors } from "./anchors.ts";
 import { lapCorners } from "./corners.ts";
 import { type LapTrace, valueAt } from "./lap_trace.ts";
@@ -107,6 +107,8 @@ export function authoredSectorPlan(trace: LapTrace, sections: readonly Section[]
 export interface BundleMarks {
   corners?: readonly Corner[] | null;
   sections?: readonly Section[] | null;
+  /** The official configuration a person confirmed the circuit is, when known. */
+  official?: Official | null;
 }
 
 /**

@@ -12,6 +12,7 @@ const FIELDS = [
   "apex_m",
   "entry_m",
   "exit_m",
+  "apex",
   "entry_kmh",
   "min_kmh",
   "exit_kmh",
@@ -40,7 +41,7 @@ Deno.test("rows carry the API's fields in its order, sorted by time lost", () =>
   const ref = asLap(1, braking([500, 1150], 120));
   const lap = asLap(2, braking([520, 1100], 110));
   const report = cornerReport(lap, ref);
-  assert.equal(report.source, "detected");
+  assert.equal(report.source, "lap");
   assert.equal(report.corners.length, 2);
   for (const row of report.corners) assert.deepEqual(Object.keys(row), FIELDS);
   const deltas = report.corners.map((r) => r.delta_s!);
@@ -139,7 +140,7 @@ Deno.test({
   fn() {
     const [one, two] = broadBeanLaps();
     const report = cornerReport(one, two);
-    assert.equal(report.source, "detected");
+    assert.equal(report.source, "lap");
     assert.equal(report.corners.length, 4);
     const deltas = report.corners.map((r) => r.delta_s!);
     assert.deepEqual(deltas, [...deltas].sort((a, b) => b - a));

@@ -1,0 +1,174 @@
+/**
+ * The shape of a path given as world positions in driving order (a
+ * reference line, or a lap's positions): heading and signed curvature every
+ * metre of the path's own length. Unlike {@linkcode lineProfile}, which
+ * reads a lap at its speed-integrated distance, this walks the positions
+ * themselves, so a recorder's repeated, missing or jittery samples cannot
+ * stretch or squeeze a bend: repeats add no length, a hole is bridged by
+ * the straight line across it, and jitter is averaged out over a few metres
+ * of path before any heading is taken.
+ *
+ * A loop is measured across its closing point, and its profile is rotated
+ * to start on its straightest metre, so no bend is ever cut in two by the
+ * start of the arrays.
+ *
+ * @module
+ */
+import {
+  CURVATURE_HALF_WINDOW_M,
+  HEADING_HALF_CHORD_M,
+  type LineProfile,
+  PROFILE_STEP_M,
+} from "./curvature.ts";
+
+/** Positions are averaged over this much path on each side before headings are taken, metres. */
+export const SMOOTH_HALF_M = 3;
+
+/** Consecutive positions closer than this are one position (a car at rest, a repeat), metres. */
+const SAME_POINT_M = 0.05;
+
+/**
+ * A path's profile. Its arrays are {@linkcode LineProfile}'s, indexed from
+ * `offset` metres along the path (0 for an open path); `dist` holds the
+ * path distance of each point, so `dist[k]` need not grow from 0 on a loop.
+ */
+export interface PathProfile extends LineProfile {
+  /** Index of the path's own start (distance 0) in the arrays. */
+  readonly offset: number;
+  /** Length of the path, metres (a loop's includes the closing segment). */
+  readonly length: number;
+  readonly loop: boolean;
+}
+
+/**
+ * Profiles the path through `x`, `z` (parallel, in driving order). Points
+ * that are not finite are skipped. A loop (`loop`) is closed from its last
+ * point back to its first. Throws an Error when fewer than two distinct
+ * finite points remain.
+ */
+export function pathProfile(
+  x: ArrayLike<number>,
+  z: ArrayLike<number>,
+  loop: boolean,
+): PathProfile {
+  const px: number[] = [];
+  const pz: number[] = [];
+  const n0 = Math.min(x.length, z.length);
+  for (let i = 0; i < n0; i++) {
+    const a = x[i];
+    const b = z[i];
+    if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
+    const k = px.length;
+    if (k > 0 && Math.hypot(a - px[k - 1], b - pz[k - 1]) < SAME_POINT_M) continue;
+    px.push(a);
+    pz.push(b);
+  }
+  if (loop && px.length > 1 && Math.hypot(px[0] - px.at(-1)!, pz[0] - pz.at(-1)!) < SAME_POINT_M) {
+    px.pop();
+    pz.pop();
+  }
+  if (px.length < 2) throw new Error("path: needs at least 2 distinct finite positions");
+  if (loop) {
+    px.push(px[0]);
+    pz.push(pz[0]);
+  }
+  // Cumulative length, then resampled every PROFILE_STEP_M.
+  const cum = new Float64Array(px.length);
+  for (let i = 1; i < px.length; i++) {
+    cum[i] = cum[i - 1] + Math.hypot(px[i] - px[i - 1], pz[i] - pz[i - 1]);
+  }
+  const length = cum[cum.length - 1];
+  const n = loop
+    ? Math.max(3, Math.round(length / PROFILE_STEP_M))
+    : Math.floor(length / PROFILE_STEP_M) + 1;
+  const step = loop ? length / n : PROFILE_STEP_M;
+  const rx = new Float64Array(n);
+  const rz = new Float64Array(n);
+  let j = 1;
+  for (let k = 0; k < n; k++) {
+    const s = k * step;
+    while (j < cum.length - 1 && cum[j] < s) j++;
+    const seg = cum[j] - cum[j - 1];
+    const f = seg > 0 ? (s - cum[j - 1]) / seg : 0;
+    rx[k] = px[j - 1] + (px[j] - px[j - 1]) * f;
+    rz[k] = pz[j - 1] + (pz[j] - pz[j - 1]) * f;
+  }
+  const at = loop
+    ? (k: number) => ((k % n) + n) % n
+    : (k: number) => Math.min(n - 1, Math.max(0, k));
+  const sx = smooth(rx, at, Math.round(SMOOTH_HALF_M / step));
+  const sz = smooth(rz, at, Math.round(SMOOTH_HALF_M / step));
+  // Heading by chords, and curvature as the heading change across a window, both wrapping on a loop.
+  const c = Math.max(1, Math.round(HEADING_HALF_CHORD_M / step));
+  const raw = new Float64Array(n);
+  let prev = 0;
+  for (let k = 0; k < n; k++) {
+    const a = at(k - c);
+    const b = at(k + c);
+    const dx = sx[b] - sx[a];
+    const dz = sz[b] - sz[a];
+    raw[k] = Math.hypot(dx, dz) > 0 ? Math.atan2(dx, dz) : prev;
+    prev = raw[k];
+  }
+  const w = Math.max(1, Math.round(CURVATURE_HALF_WINDOW_M / step));
+  const curv = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const a = at(k - w);
+    const b = at(k + w);
+    const span = loop ? 2 * w * step : (b - a) * step;
+    curv[k] = span > 0 ? angleStep(raw[a], raw[b]) / span : 0;
+  }
+  const offset = loop ? quietest(curv) : 0;
+  const dist = new Float64Array(n);
+  const ox = new Float64Array(n);
+  const oz = new Float64Array(n);
+  const heading = new Float64Array(n);
+  const curvature = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const src = (k + offset) % n;
+    dist[k] = src * step;
+    ox[k] = sx[src];
+    oz[k] = sz[src];
+    curvature[k] = curv[src];
+    heading[k] = k === 0 ? raw[src] : heading[k - 1] + angleStep(raw[(src - 1 + n) % n], raw[src]);
+  }
+  return {
+    dist,
+    x: ox,
+    z: oz,
+    heading,
+    curvature,
+    offset: loop ? (n - offset) % n : 0,
+    length,
+    loop,
+  };
+}
+
+/** The signed short way from heading `a` to heading `b`, radians. */
+function angleStep(a: number, b: number): number {
+  let d = b - a;
+  d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
+  return d;
+}
+
+/** Moving average over `half` points each side (indices mapped by `at`). */
+function smooth(v: Float64Array, at: (k: number) => number, half: number): Float64Array {
+  if (half < 1) return v;
+  const out = new Float64Array(v.length);
+  for (let k = 0; k < v.length; k++) {
+    let sum = 0;
+    for (let d = -half; d <= half; d++) sum += v[at(k + d)];
+    out[k] = sum / (2 * half + 1);
+  }
+  return out;
+}
+
+/**
+ * The index the rotated profile starts at: the straightest point of the
+ * loop (the first of equals from the line), so no bend is cut in two.
+ */
+function quietest(curv: Float64Array): number {
+  let best = 0;
+  for (let k = 1; k < curv.length; k++) if (Math.abs(curv[k]) < Math.abs(curv[best])) best = k;
+  return best;
+}
