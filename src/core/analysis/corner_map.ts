@@ -85,8 +85,9 @@ export interface CornerMap {
   length_m: number;
   /**
    * The corners in track order from the line, numbered 1.. and named
-   * "Turn n", each with its apex, and its entry and exit unless the bend
-   * runs across the line (then the default window stands in).
+   * "Turn n", each with its apex (where the bend has made half its turn),
+   * and its entry and exit unless the bend runs across the line (then the
+   * default window stands in).
    */
   corners: Corner[];
 }
@@ -224,7 +225,7 @@ export function cornerMapOfPath(
   const sOf = (i: number) => p.dist[i];
   const at = (i: number) => ({ x: round2(p.x[i]), z: round2(p.z[i]) });
   const bends = chooseBends(p, turns)
-    .map((b) => ({ b, apex: sOf(b.apex) }))
+    .map((b) => ({ b: { ...b, apex: halfTurn(p, b) }, apex: sOf(halfTurn(p, b)) }))
     .sort((a, b) => a.apex - b.apex);
   const corners: Corner[] = bends.map(({ b, apex }, k) => ({
     n: k + 1,
@@ -237,6 +238,18 @@ export function cornerMapOfPath(
     note: "",
   }));
   return { version: CORNER_MAP_VERSION, length_m: round2(p.length), corners };
+}
+
+/**
+ * The apex the map keeps: where the bend has made half its turn. Unlike
+ * the tightest point, it sits mid-bend on a bend of even radius, and moves
+ * little with noise in the curvature.
+ */
+function halfTurn(p: PathProfile, b: Bend): number {
+  const h0 = p.heading[b.start];
+  const half = Math.abs(p.heading[b.end] - h0) / 2;
+  for (let i = b.start; i <= b.end; i++) if (Math.abs(p.heading[i] - h0) >= half) return i;
+  return b.apex;
 }
 
 function round2(v: number): number {

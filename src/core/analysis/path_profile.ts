@@ -4,9 +4,10 @@
  * metre of the path's own length. Unlike {@linkcode lineProfile}, which
  * reads a lap at its speed-integrated distance, this walks the positions
  * themselves, so a recorder's repeated, missing or jittery samples cannot
- * stretch or squeeze a bend: repeats add no length, a hole is bridged by
- * the straight line across it, and jitter is averaged out over a few metres
- * of path before any heading is taken.
+ * stretch or squeeze a bend: positions are thinned to one every
+ * {@linkcode THIN_M} (repeats add no length), a hole is bridged by the
+ * straight line across it, and jitter is averaged out over a few metres of
+ * path before any heading is taken.
  *
  * A loop is measured across its closing point, and its profile is rotated
  * to start on its straightest metre, so no bend is ever cut in two by the
@@ -22,9 +23,17 @@ import {
 } from "./curvature.ts";
 
 /** Positions are averaged over this much path on each side before headings are taken, metres. */
-export const SMOOTH_HALF_M = 3;
+export const SMOOTH_HALF_M = 4;
 
-/** Consecutive positions closer than this are one position (a car at rest, a repeat), metres. */
+/**
+ * A position is kept only this far from the last one kept, metres: a car
+ * at rest or a repeated sample adds nothing, and jitter between close
+ * samples cannot add length (0.5 m of noise on samples 1 m apart would
+ * add a tenth).
+ */
+export const THIN_M = 3;
+
+/** Ends of a loop closer than this are one point, metres. */
 const SAME_POINT_M = 0.05;
 
 /**
@@ -59,7 +68,7 @@ export function pathProfile(
     const b = z[i];
     if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
     const k = px.length;
-    if (k > 0 && Math.hypot(a - px[k - 1], b - pz[k - 1]) < SAME_POINT_M) continue;
+    if (k > 0 && Math.hypot(a - px[k - 1], b - pz[k - 1]) < THIN_M) continue;
     px.push(a);
     pz.push(b);
   }
