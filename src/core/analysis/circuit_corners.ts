@@ -24,9 +24,12 @@ export interface ReferenceSource {
  * layout's backwards; null when the project ships none of them.
  */
 export function referenceSourceOf(c: OfficialConfiguration): ReferenceSource | null {
-  for (const line of referenceLines()) {
-    const forward = line.configuration;
-    if (!c.reverse && (forward === c || line.twins.includes(c))) return { line, reversed: false };
+  const lines = referenceLines();
+  // Its own line first: twins drive one road, but may start from different lines (Spa's 24h grid).
+  const own = lines.find((l) => l.configuration === c);
+  if (own) return { line: own, reversed: false };
+  for (const line of lines) {
+    if (!c.reverse && line.twins.includes(c)) return { line, reversed: false };
     if (c.reverse && line.reverse === c) return { line, reversed: true };
   }
   return null;
