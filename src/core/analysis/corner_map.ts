@@ -17,7 +17,7 @@
  */
 import type { Corner, Side } from "../bundle/types.ts";
 import { type Bend, DETECT_DEFAULTS, type DetectOptions, findBends } from "./corners_detect.ts";
-import { type PathProfile, pathProfile } from "./path_profile.ts";
+import { type PathOptions, type PathProfile, pathProfile } from "./path_profile.ts";
 
 /**
  * Version of the corner map's rules. A map stored or cached with another
@@ -154,11 +154,15 @@ export function withoutJogs(p: PathProfile, bends: readonly Bend[]): Bend[] {
 /**
  * The bends of `p` chosen for a map of `target` corners (see the module);
  * with a null target, the bends {@linkcode findBends} finds with the
- * detection defaults. Fewer than `target` only when the path has fewer
+ * detection defaults (overridden by `detect`). Fewer than `target` only when the path has fewer
  * candidate bends.
  */
-export function chooseBends(p: PathProfile, target: number | null): Bend[] {
-  if (target === null) return withoutJogs(p, findBends(p, DETECT_DEFAULTS));
+export function chooseBends(
+  p: PathProfile,
+  target: number | null,
+  detect: Partial<DetectOptions> = {},
+): Bend[] {
+  if (target === null) return withoutJogs(p, findBends(p, { ...DETECT_DEFAULTS, ...detect }));
   let bends: Bend[] = [];
   for (const f of RELAX_FACTORS) {
     bends = withoutJogs(
@@ -209,7 +213,8 @@ export function chooseBends(p: PathProfile, target: number | null): Bend[] {
 /**
  * The corner map of the path through `x`, `z` (driving order; `loop` when
  * it closes on itself), with `turns` corners when the catalogue gives the
- * count (null: detected with the defaults). Corners are numbered from the
+ * count (null: detected with the defaults, or `detect`), the path profiled
+ * with `path`'s options. Corners are numbered from the
  * path's start, which is the start line. Throws an Error when the path has
  * fewer than two distinct finite positions.
  */
@@ -218,13 +223,15 @@ export function cornerMapOfPath(
   z: ArrayLike<number>,
   loop: boolean,
   turns: number | null,
+  detect: Partial<DetectOptions> = {},
+  path: PathOptions = {},
 ): CornerMap {
-  const p = pathProfile(x, z, loop);
+  const p = pathProfile(x, z, loop, path);
   const n = p.dist.length;
   // Path distance of profile index i, measured from the start line.
   const sOf = (i: number) => p.dist[i];
   const at = (i: number) => ({ x: round2(p.x[i]), z: round2(p.z[i]) });
-  const bends = chooseBends(p, turns)
+  const bends = chooseBends(p, turns, detect)
     .map((b) => ({ b: { ...b, apex: halfTurn(p, b) }, apex: sOf(halfTurn(p, b)) }))
     .sort((a, b) => a.apex - b.apex);
   const corners: Corner[] = bends.map(({ b, apex }, k) => ({

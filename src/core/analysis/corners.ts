@@ -7,8 +7,8 @@
  */
 import type { Corner } from "../bundle/types.ts";
 import { authoredCorners } from "./corners_authored.ts";
-import { detectCorners, type DetectOptions } from "./corners_detect.ts";
-import type { CornerMap } from "./corner_map.ts";
+import type { DetectOptions } from "./corners_detect.ts";
+import { type CornerMap, cornerMapOfPath } from "./corner_map.ts";
 import type { LapTrace } from "./lap_trace.ts";
 import type { LapCorners } from "./types.ts";
 
@@ -46,5 +46,42 @@ export function lapCorners(
       best = { source: "circuit", corners, definitions: map.corners };
     }
   }
-  return best ?? { source: "lap", corners: detectCorners(trace, detect), definitions: null };
+  return best ?? ownCorners(trace, detect);
+}
+
+/**
+ * A lap's positions are averaged over this much of its distance each side
+ * before its own corners are found, metres: enough to ride out 0.3 m of
+ * noise on every 60 Hz sample (0.5 m can still split a long even bend in
+ * two), where a reference line's clean points need less.
+ */
+export const LAP_SMOOTH_HALF_M = 10;
+
+/** A lap whose ends are this close is a loop: a bend across its line is one bend, metres. */
+export const CLOSED_LAP_M = 60;
+
+/**
+ * A lap's own corners (`source: "lap"`): the map of its own positions
+ * (walked by the lap's distance and averaged over
+ * {@linkcode LAP_SMOOTH_HALF_M} each side, so repeated, jittery, thrown or
+ * missing samples cannot bend the line; see path_profile.ts), made with the
+ * defaults (or `detect`) and located on the lap like any map. The
+ * definitions are returned so a reference lap finds the same corners
+ * itself. A lap without two distinct positions has none.
+ */
+function ownCorners(trace: LapTrace, detect: Partial<DetectOptions>): LocatedCorners {
+  const { pos_x: x, pos_z: z } = trace.samples;
+  const n = Math.min(x.length, z.length);
+  const closed = n > 1 && Math.hypot(x[0] - x[n - 1], z[0] - z[n - 1]) <= CLOSED_LAP_M;
+  let map: CornerMap;
+  try {
+    map = cornerMapOfPath(x, z, closed, null, detect, {
+      dist: trace.samples.dist,
+      smoothHalfM: LAP_SMOOTH_HALF_M,
+    });
+  } catch {
+    return { source: "lap", corners: [], definitions: null };
+  }
+  const definitions = map.corners;
+  return { source: "lap", corners: authoredCorners(trace, definitions), definitions };
 }

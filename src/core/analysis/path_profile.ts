@@ -6,8 +6,9 @@
  * themselves, so a recorder's repeated, missing or jittery samples cannot
  * stretch or squeeze a bend: positions are thinned to one every
  * {@linkcode THIN_M} (repeats add no length), a hole is bridged by the
- * straight line across it, and jitter is averaged out over a few metres of
- * path before any heading is taken.
+ * straight line across it, a single position thrown off its neighbours is
+ * left out, and jitter is averaged out over a few metres of path before any
+ * heading is taken.
  *
  * A loop is measured across its closing point, and its profile is rotated
  * to start on its straightest metre, so no bend is ever cut in two by the
@@ -33,6 +34,12 @@ export const SMOOTH_HALF_M = 4;
  */
 export const THIN_M = 3;
 
+/**
+ * A position further than this from both its neighbours, which lie closer
+ * than this to each other, is a glitch and is left out, metres.
+ */
+export const GLITCH_M = 8;
+
 /** Ends of a loop closer than this are one point, metres. */
 const SAME_POINT_M = 0.05;
 
@@ -49,6 +56,19 @@ export interface PathProfile extends LineProfile {
   readonly loop: boolean;
 }
 
+/** Options of {@linkcode pathProfile}. */
+export interface PathOptions {
+  /**
+   * The distance of each position along the path (a lap's speed-integrated
+   * `dist`), used instead of the positions' own spacing: noise on the
+   * positions then adds no length at all. Positions that do not move the
+   * distance on (repeats) are left out.
+   */
+  dist?: ArrayLike<number>;
+  /** Half the span positions are averaged over, metres (default {@linkcode SMOOTH_HALF_M}). */
+  smoothHalfM?: number;
+}
+
 /**
  * Profiles the path through `x`, `z` (parallel, in driving order). Points
  * that are not finite are skipped. A loop (`loop`) is closed from its last
@@ -59,32 +79,49 @@ export function pathProfile(
   x: ArrayLike<number>,
   z: ArrayLike<number>,
   loop: boolean,
+  opts: PathOptions = {},
 ): PathProfile {
+  const along = opts.dist;
   const px: number[] = [];
   const pz: number[] = [];
+  const ps: number[] = [];
   const n0 = Math.min(x.length, z.length);
+  const ok = (i: number) => i >= 0 && i < n0 && Number.isFinite(x[i]) && Number.isFinite(z[i]);
+  const gap = (i: number, j: number) => Math.hypot(x[i] - x[j], z[i] - z[j]);
   for (let i = 0; i < n0; i++) {
     const a = x[i];
     const b = z[i];
-    if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
+    if (!ok(i)) continue;
+    // A glitch: one position thrown off from neighbours that lie close together.
+    if (
+      ok(i - 1) && ok(i + 1) && gap(i - 1, i + 1) < GLITCH_M &&
+      Math.min(gap(i, i - 1), gap(i, i + 1)) > GLITCH_M
+    ) continue;
     const k = px.length;
-    if (k > 0 && Math.hypot(a - px[k - 1], b - pz[k - 1]) < THIN_M) continue;
+    if (along) {
+      const d = along[i];
+      if (!Number.isFinite(d) || (k > 0 && d < ps[k - 1] + SAME_POINT_M)) continue;
+      ps.push(d);
+    } else if (k > 0 && Math.hypot(a - px[k - 1], b - pz[k - 1]) < THIN_M) continue;
     px.push(a);
     pz.push(b);
   }
   if (loop && px.length > 1 && Math.hypot(px[0] - px.at(-1)!, pz[0] - pz.at(-1)!) < SAME_POINT_M) {
     px.pop();
     pz.pop();
+    ps.pop();
   }
   if (px.length < 2) throw new Error("path: needs at least 2 distinct finite positions");
   if (loop) {
+    const closing = Math.hypot(px[0] - px.at(-1)!, pz[0] - pz.at(-1)!);
     px.push(px[0]);
     pz.push(pz[0]);
+    if (along) ps.push(ps.at(-1)! + closing);
   }
-  // Cumulative length, then resampled every PROFILE_STEP_M.
+  // Cumulative length (or the distances given, from 0), then resampled every PROFILE_STEP_M.
   const cum = new Float64Array(px.length);
   for (let i = 1; i < px.length; i++) {
-    cum[i] = cum[i - 1] + Math.hypot(px[i] - px[i - 1], pz[i] - pz[i - 1]);
+    cum[i] = along ? ps[i] - ps[0] : cum[i - 1] + Math.hypot(px[i] - px[i - 1], pz[i] - pz[i - 1]);
   }
   const length = cum[cum.length - 1];
   const n = loop
@@ -105,8 +142,9 @@ export function pathProfile(
   const at = loop
     ? (k: number) => ((k % n) + n) % n
     : (k: number) => Math.min(n - 1, Math.max(0, k));
-  const sx = smooth(rx, at, Math.round(SMOOTH_HALF_M / step));
-  const sz = smooth(rz, at, Math.round(SMOOTH_HALF_M / step));
+  const half = Math.round((opts.smoothHalfM ?? SMOOTH_HALF_M) / step);
+  const sx = smooth(rx, at, half);
+  const sz = smooth(rz, at, half);
   // Heading by chords, and curvature as the heading change across a window, both wrapping on a loop.
   const c = Math.max(1, Math.round(HEADING_HALF_CHORD_M / step));
   const raw = new Float64Array(n);
