@@ -213,7 +213,8 @@ export class AnalysisService {
 
   /**
    * Consistency over the fastest `n` (2 to 100, default 5) laps that count
-   * for best of circuit `track` in car `car`; only those `n` are read.
+   * for best of circuit `track` in car `car`; only those `n` are read. The
+   * hotspots are named by the circuit's corners (authored, else its map).
    *
    * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} when no
    *   lap of that circuit and car counts.
@@ -225,7 +226,8 @@ export class AnalysisService {
     const marks = await this.#bundles.marks(circuit);
     return await this.#overRanked(circuit, track, car, async (rows) => {
       const laps = await this.#loadCounting(rows.slice(0, n), circuit, car);
-      return consistency(laps, { n, corners: marks?.corners ?? null });
+      const maps = await this.#maps.of(track, marks?.official ?? null);
+      return consistency(laps, { n, corners: marks?.corners ?? null, circuit: maps });
     });
   }
 

@@ -327,12 +327,17 @@ Deno.test({
       const laps = await broadBean(url, app);
       await importLap(url, app, 5, 30_000, holed(), BROAD_BEAN);
       const base = `${url}/api/analysis/consistency?track=${encodeURIComponent(BROAD_BEAN)}`;
+      // The hotspots are named by the circuit's map: Broad Bean both ways round, as named.
+      const circuit = ["1fb373", "092b5e"].map((id) => referenceCornerMap(configurationById(id)!)!);
       const three = await get(`${base}&car=${CAR}&n=3`);
       assert.equal(three.status, 200);
-      assert.deepEqual(three.body, json(consistency([laps[1], laps[3], laps[2]], { n: 3 })));
+      assert.deepEqual(
+        three.body,
+        json(consistency([laps[1], laps[3], laps[2]], { n: 3, circuit })),
+      );
       assert.deepEqual(three.body.lap_ids, [laps[1].id, laps[3].id, laps[2].id]);
       const all = await get(`${base}&car=${CAR}`);
-      assert.deepEqual(all.body, json(consistency(laps, { n: 5 })));
+      assert.deepEqual(all.body, json(consistency(laps, { n: 5, circuit })));
       assert.equal(all.body.lap_ids.length, 4);
       await refused(`${base}&car=${CAR}&n=1`, ["n"], /from 2 to 100/);
       await refused(`${base}&car=${CAR}&n=101`, ["n"], /from 2 to 100/);

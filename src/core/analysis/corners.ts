@@ -6,6 +6,7 @@
  * @module
  */
 import type { Corner } from "../bundle/types.ts";
+import { resolveAnchors } from "./anchors.ts";
 import { authoredCorners } from "./corners_authored.ts";
 import type { DetectOptions } from "./corners_detect.ts";
 import { type CornerMap, cornerMapOfPath } from "./corner_map.ts";
@@ -24,8 +25,8 @@ export interface LocatedCorners extends LapCorners {
  * is one and the lap passed at least one of its corners; otherwise those
  * detected from the lap's line (`source: "lap"`). `circuit` may offer
  * several maps (a circuit named without its direction: its layout driven
- * either way round); the lap takes the one it passes most corners of, the
- * first of equals.
+ * either way round); the lap takes the one whose anchors it passes most of
+ * in order, the first of equals.
  */
 export function lapCorners(
   trace: LapTrace,
@@ -37,16 +38,20 @@ export function lapCorners(
     const corners = authoredCorners(trace, authored);
     if (corners.length > 0) return { source: "authored", corners, definitions: authored };
   }
-  const maps = circuit === null ? [] : "corners" in circuit ? [circuit] : circuit;
-  let best: LocatedCorners | null = null;
-  for (const map of maps) {
-    if (map.corners.length === 0) continue;
-    const corners = authoredCorners(trace, map.corners);
-    if (corners.length > 0 && (best === null || corners.length > best.corners.length)) {
-      best = { source: "circuit", corners, definitions: map.corners };
-    }
+  const maps = (circuit === null ? [] : "corners" in circuit ? [circuit] : circuit)
+    .filter((m) => m.corners.length > 0);
+  // Of several maps, the one the lap passes most anchors of in order: driven the other way round,
+  // a corner's entry comes after its exit.
+  const passed = (m: CornerMap) =>
+    resolveAnchors(trace, m.corners.flatMap((c) => [c.entry, c.apex, c.exit]))
+      .filter((d) => d !== null).length;
+  const scores = maps.length > 1 ? maps.map(passed) : [1];
+  const order = maps.map((_, k) => k).sort((a, b) => scores[b] - scores[a] || a - b);
+  for (const k of order) {
+    const corners = authoredCorners(trace, maps[k].corners);
+    if (corners.length > 0) return { source: "circuit", corners, definitions: maps[k].corners };
   }
-  return best ?? ownCorners(trace, detect);
+  return ownCorners(trace, detect);
 }
 
 /**
