@@ -13,7 +13,10 @@ import { type CornerMap, cornerMapOfPath } from "./corner_map.ts";
 import type { LapTrace } from "./lap_trace.ts";
 import type { LapCorners } from "./types.ts";
 
-/** A lap's corners, and the definitions they were located from (null: the lap's own line). */
+/**
+ * A lap's corners, and the definitions they were located from: authored
+ * corners, a circuit's map, or the lap's own map (null when it has none).
+ */
 export interface LocatedCorners extends LapCorners {
   definitions: readonly Corner[] | null;
 }
