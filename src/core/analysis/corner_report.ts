@@ -2,8 +2,9 @@
  * The per-corner report of a lap against a reference: speeds through each
  * corner, where the driver braked for it, and the time the corner window
  * took on both laps. Each corner is the same stretch of road on both laps:
- * the reference finds the lap's entry, apex and exit positions on its own
- * line.
+ * the reference locates the same corner definitions (authored corners, the
+ * circuit's map, or the analysed lap's own map) on its own line, so a lap's
+ * window through a circuit's corner is the same whichever lap is analysed.
  *
  * @module
  */
