@@ -39,6 +39,7 @@ import { circuitOf, type LapRow, rankingCircuit, ranks, rowOf } from "../storage
 import { getLap } from "../storage/laps.ts";
 import { getSession } from "../storage/sessions.ts";
 import type { BundleService } from "./bundles.ts";
+import { CornerMaps } from "./corner_maps.ts";
 import type { AppDeps } from "./deps.ts";
 import {
   idListParamSchema,
@@ -100,11 +101,13 @@ export interface AnalysisServices {
 export class AnalysisService {
   readonly #kv: Deno.Kv;
   readonly #bundles: AnalysisServices["bundles"];
+  readonly #maps: CornerMaps;
 
   /** Reads laps from `deps.kv` and bundles through `services.bundles`. */
   constructor(deps: Pick<AppDeps, "kv">, services: AnalysisServices) {
     this.#kv = deps.kv;
     this.#bundles = services.bundles;
+    this.#maps = new CornerMaps(deps);
   }
 
   /**
@@ -137,8 +140,9 @@ export class AnalysisService {
   /**
    * The corner report of lap `lap` against lap `ref` (optional: without it
    * the `ref_*` fields and `delta_s` are null), on the authored corners of
-   * the lap's circuit's bundle when it has any the lap passed, otherwise
-   * on corners detected from the lap's line.
+   * the lap's circuit's bundle when it has any the lap passed, else on the
+   * circuit's corner map (see corner_maps.ts), otherwise (an unnamed
+   * circuit) on corners detected from the lap's line.
    *
    * @throws {BadRequest} for a bad parameter or laps of different
    *   circuits; {@linkcode NotFound} for an unknown lap.
@@ -153,7 +157,8 @@ export class AnalysisService {
     const [mine] = loaded;
     const ref = refId === null ? null : loaded[wanted.indexOf(refId)].lap;
     const marks = await this.#bundles.marks(circuitOf(mine.session.track_name));
-    return cornerReport(mine.lap, ref, marks?.corners ?? null);
+    const circuit = await this.#maps.of(mine.session.track_name, marks?.official ?? null);
+    return cornerReport(mine.lap, ref, marks?.corners ?? null, { circuit });
   }
 
   /**
@@ -209,7 +214,8 @@ export class AnalysisService {
 
   /**
    * Consistency over the fastest `n` (2 to 100, default 5) laps that count
-   * for best of circuit `track` in car `car`; only those `n` are read.
+   * for best of circuit `track` in car `car`; only those `n` are read. The
+   * hotspots are named by the circuit's corners (authored, else its map).
    *
    * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} when no
    *   lap of that circuit and car counts.
@@ -221,7 +227,8 @@ export class AnalysisService {
     const marks = await this.#bundles.marks(circuit);
     return await this.#overRanked(circuit, track, car, async (rows) => {
       const laps = await this.#loadCounting(rows.slice(0, n), circuit, car);
-      return consistency(laps, { n, corners: marks?.corners ?? null });
+      const maps = await this.#maps.of(track, marks?.official ?? null);
+      return consistency(laps, { n, corners: marks?.corners ?? null, circuit: maps });
     });
   }
 

@@ -145,7 +145,11 @@ export class BundleService {
   async marks(slug: string | null): Promise<BundleMarks | null> {
     if (slug === null) return null;
     const stored = await readBundleTable(this.#deps.kv, bundleSlug(slug));
-    return stored && { corners: stored.bundle.corners, sections: stored.bundle.sections };
+    return stored && {
+      corners: stored.bundle.corners,
+      sections: stored.bundle.sections,
+      official: stored.bundle.meta.official,
+    };
   }
 
   /**

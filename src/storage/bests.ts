@@ -248,3 +248,26 @@ class Batch {
     if (++this.#count >= PER_COMMIT) await this.flush();
   }
 }
+
+/**
+ * The fastest lap that counts for best in `circuit` in any car, from the
+ * index's per-car bests (fastest, then first stored), or null when none
+ * counts. The caller reads and checks the lap it names.
+ */
+export async function fastestOfCircuit(
+  kv: Deno.Kv,
+  circuit: string,
+): Promise<{ lap_id: number; time_ms: number } | null> {
+  let best: { lap_id: number; time_ms: number } | null = null;
+  for await (const e of kv.list({ prefix: ["circuit_best", circuit] })) {
+    const v = e.value;
+    if (!isCircuitBest(v)) continue;
+    if (
+      best === null || v.time_ms < best.time_ms ||
+      (v.time_ms === best.time_ms && v.lap_id < best.lap_id)
+    ) {
+      best = { lap_id: v.lap_id, time_ms: v.time_ms };
+    }
+  }
+  return best;
+}

@@ -4,6 +4,8 @@ import { compareLaps } from "../../src/core/analysis/compare.ts";
 import { consistency } from "../../src/core/analysis/consistency.ts";
 import { cornerReport } from "../../src/core/analysis/corner_report.ts";
 import { lapCorners } from "../../src/core/analysis/corners.ts";
+import { referenceCornerMap } from "../../src/core/analysis/circuit_corners.ts";
+import { configurationById } from "../../src/core/catalog/tracks.ts";
 import { traceOf } from "../../src/core/analysis/lap_trace.ts";
 import { bestSectors } from "../../src/core/analysis/sectors.ts";
 import type { Corner } from "../../src/core/bundle/types.ts";
@@ -198,21 +200,26 @@ Deno.test({
 });
 
 Deno.test({
-  name: "corners: detected on Broad Bean, authored once the circuit's bundle has corners",
+  name: "corners: the circuit's map on Broad Bean, authored once the bundle has corners",
   ignore: noFixtures,
   async fn() {
     await withServer(async (url, app) => {
       const laps = await broadBean(url, app);
       const base = `${url}/api/analysis/corners`;
+      // Named by its venue, driven the other way round: the reverse layout's map, 5 turns.
+      const maps = ["1fb373", "092b5e"].map((id) => referenceCornerMap(configurationById(id)!)!);
       const detected = await get(`${base}?lap=${laps[0].id}&ref=${laps[1].id}`);
       assert.equal(detected.status, 200);
-      assert.deepEqual(detected.body, json(cornerReport(laps[0], laps[1], null)));
-      assert.equal(detected.body.source, "detected");
-      assert.equal(detected.body.corners.length, 4);
+      assert.deepEqual(
+        detected.body,
+        json(cornerReport(laps[0], laps[1], null, { circuit: maps[1] })),
+      );
+      assert.equal(detected.body.source, "circuit");
+      assert.equal(detected.body.corners.length, 5);
       const deltas = detected.body.corners.map((c) => c.delta_s!);
       assert.deepEqual(deltas, [...deltas].sort((a, b) => b - a));
       const alone = await get(`${base}?lap=${laps[0].id}`);
-      assert.deepEqual(alone.body, json(cornerReport(laps[0], null, null)));
+      assert.deepEqual(alone.body, json(cornerReport(laps[0], null, null, { circuit: maps })));
       assert.equal(alone.body.corners[0].delta_s, null);
 
       // A bundle of the circuit with its corners authored where lap 2 found them.
@@ -320,12 +327,17 @@ Deno.test({
       const laps = await broadBean(url, app);
       await importLap(url, app, 5, 30_000, holed(), BROAD_BEAN);
       const base = `${url}/api/analysis/consistency?track=${encodeURIComponent(BROAD_BEAN)}`;
+      // The hotspots are named by the circuit's map: Broad Bean both ways round, as named.
+      const circuit = ["1fb373", "092b5e"].map((id) => referenceCornerMap(configurationById(id)!)!);
       const three = await get(`${base}&car=${CAR}&n=3`);
       assert.equal(three.status, 200);
-      assert.deepEqual(three.body, json(consistency([laps[1], laps[3], laps[2]], { n: 3 })));
+      assert.deepEqual(
+        three.body,
+        json(consistency([laps[1], laps[3], laps[2]], { n: 3, circuit })),
+      );
       assert.deepEqual(three.body.lap_ids, [laps[1].id, laps[3].id, laps[2].id]);
       const all = await get(`${base}&car=${CAR}`);
-      assert.deepEqual(all.body, json(consistency(laps, { n: 5 })));
+      assert.deepEqual(all.body, json(consistency(laps, { n: 5, circuit })));
       assert.equal(all.body.lap_ids.length, 4);
       await refused(`${base}&car=${CAR}&n=1`, ["n"], /from 2 to 100/);
       await refused(`${base}&car=${CAR}&n=101`, ["n"], /from 2 to 100/);
@@ -351,7 +363,9 @@ Deno.test({
       // The same drive twice: no delta anywhere.
       assert.ok(cmp.body.laps[1].delta_s.every((d: number) => d === 0));
       const corners = await get(`${url}/api/analysis/corners?lap=${again.id}&ref=${lap.id}`);
-      assert.deepEqual(corners.body, json(cornerReport(again, lap, null)));
+      const map = referenceCornerMap(configurationById("6e378b")!);
+      assert.deepEqual(corners.body, json(cornerReport(again, lap, null, { circuit: map })));
+      assert.equal(corners.body.source, "circuit");
       assert.equal(corners.body.corners.length, 20);
       const sectors = await get(
         `${url}/api/analysis/sectors?track=Suzuka%20Circuit&car=${lap.car_id}`,

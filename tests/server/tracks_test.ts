@@ -265,7 +265,9 @@ Deno.test("GET /api/laps/{id}/identify explains the verdict stage by stage; 404 
     // The synthetic circuit lies near no reference line: every one is listed, none fits.
     assert.equal(body.reference.match, null);
     assert.equal(body.reference.candidates.length, 84);
+    assert.ok("margin_m" in body.reference);
     assert.deepEqual(Object.keys(body.reference.candidates[0]).sort(), [
+      "close",
       "covered_m",
       "covered_share",
       "direction",
@@ -274,6 +276,7 @@ Deno.test("GET /api/laps/{id}/identify explains the verdict stage by stage; 404 
       "misfit",
       "missed_m",
       "names",
+      "near_m",
       "near_share",
       "off_m",
       "official_id",

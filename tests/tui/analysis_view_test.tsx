@@ -114,7 +114,7 @@ Deno.test("analysis opens on the newest session's last lap against the circuit's
 
   // Corners in the engine's order, the worst first, marked.
   const report = await app.analysis.corners({ lap: String(lap.id), ref: String(ref.id) });
-  assert.equal(report.source, "detected");
+  assert.equal(report.source, "circuit");
   const rows = report.corners.slice(0, layout.tableRows - 1);
   const heading = lines.findIndex((l) => l.startsWith("  Corner "));
   assert.ok(heading > 0, text);

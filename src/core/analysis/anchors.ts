@@ -13,6 +13,17 @@ import type { LapTrace } from "./lap_trace.ts";
 /** Farthest a lap may pass from an anchor and still be said to pass it, metres. */
 export const ANCHOR_TOLERANCE_M = 30;
 
+/**
+ * Where the lap's positions have a hole (two consecutive samples further
+ * apart than the tolerance: lost packets), an anchor the lap would
+ * have passed in the hole is placed across it: when the anchor lies within
+ * this many times the hole's straight length, summed from its two ends
+ * (an ellipse around the hole), at the share of the hole's distance its
+ * ends' distances give. Such a pass counts as missing the anchor by the
+ * tolerance, so a real pass is always preferred.
+ */
+export const HOLE_ELLIPSE = 2;
+
 /** One pass of the lap near an anchor. */
 interface Pass {
   /** Lap distance of the closest point, metres. */
@@ -99,12 +110,43 @@ function refine(trace: LapTrace, p: Point, i: number): Pass {
   return { at, miss };
 }
 
+/** Index of the first sample of each hole of the lap (see {@linkcode HOLE_ELLIPSE}). */
+function holesOf(trace: LapTrace, tolerance: number): number[] {
+  const x = trace.samples.pos_x;
+  const z = trace.samples.pos_z;
+  const out: number[] = [];
+  const gap2 = tolerance * tolerance;
+  for (let i = 0; i + 1 < x.length; i++) {
+    const dx = x[i + 1] - x[i];
+    const dz = z[i + 1] - z[i];
+    if (dx * dx + dz * dz > gap2) out.push(i);
+  }
+  return out;
+}
+
+/** The passes of `p` across the lap's holes `holes` (see {@linkcode HOLE_ELLIPSE}). */
+function passesAcross(trace: LapTrace, p: Point, holes: readonly number[], tolerance: number) {
+  const x = trace.samples.pos_x;
+  const z = trace.samples.pos_z;
+  const d = trace.dist; // trace index k is sample k - 1
+  const out: Pass[] = [];
+  for (const i of holes) {
+    const a = Math.hypot(p.x - x[i], p.z - z[i]);
+    const b = Math.hypot(p.x - x[i + 1], p.z - z[i + 1]);
+    const span = Math.hypot(x[i + 1] - x[i], z[i + 1] - z[i]);
+    if (a + b > HOLE_ELLIPSE * span) continue;
+    out.push({ at: d[i + 1] + (d[i + 2] - d[i + 1]) * (a / (a + b)), miss: tolerance });
+  }
+  return out;
+}
+
 /**
  * Lap distances of `anchors` (in track order), non-decreasing along the
  * list; null for an anchor the lap never passed within `tolerance` or
  * could not pass in order. Among the orderly choices it takes the one whose
  * passes lie closest to their anchors, leaving out as few anchors as it can.
- * A null anchor stays null.
+ * An anchor in a hole of the lap's positions is placed across the hole
+ * (see {@linkcode HOLE_ELLIPSE}). A null anchor stays null.
  */
 export function resolveAnchors(
   trace: LapTrace,
@@ -112,7 +154,13 @@ export function resolveAnchors(
   tolerance = ANCHOR_TOLERANCE_M,
 ): (number | null)[] {
   const m = anchors.length;
-  const passes = anchors.map((a) => (a ? passesNear(trace, a, tolerance) : []));
+  const holes = holesOf(trace, tolerance);
+  const passes = anchors.map((a) => {
+    if (!a) return [];
+    const near = passesNear(trace, a, tolerance);
+    if (holes.length === 0) return near;
+    return [...near, ...passesAcross(trace, a, holes, tolerance)].sort((p, q) => p.at - q.at);
+  });
   // Leaving an anchor out costs more than any pass could, so the fewest are left out.
   const skip = 2 * tolerance;
   // best[j][c]: least cost of anchors 0..j with anchor j at pass c; from[j][c] the previous choice.

@@ -9,6 +9,7 @@ import type { Corner } from "../bundle/types.ts";
 import { BadRequest } from "../errors.ts";
 import { round } from "../laps/sample.ts";
 import { lapCorners } from "./corners.ts";
+import type { CornerMap } from "./corner_map.ts";
 import { alignedChannel, alignedTimes, alignTo, distanceGrid } from "./distance_grid.ts";
 import { lapTimeMs, type LapTrace, traceOf } from "./lap_trace.ts";
 import type { AnalysedLap, Consistency, ConsistencyHotspot } from "./types.ts";
@@ -36,6 +37,8 @@ export interface ConsistencyOptions {
   step?: number;
   /** The circuit's authored corners, naming the hotspots; null to detect them. */
   corners?: readonly Corner[] | null;
+  /** The circuit's corner map (or maps), naming the hotspots when no authored corner does. */
+  circuit?: CornerMap | readonly CornerMap[] | null;
 }
 
 /** Mean and population standard deviation of `values`. */
@@ -105,7 +108,14 @@ export function consistency(
     distance: Array.from(grid, (d) => round(d, 2)),
     mean_kmh: mean,
     spread_kmh: spread,
-    hotspots: hotspots(traces, median.trace, grid, spread, opts.corners ?? null),
+    hotspots: hotspots(
+      traces,
+      median.trace,
+      grid,
+      spread,
+      opts.corners ?? null,
+      opts.circuit ?? null,
+    ),
   };
 }
 
@@ -120,6 +130,7 @@ function hotspots(
   grid: Float64Array,
   spread: readonly number[],
   authored: readonly Corner[] | null,
+  circuit: CornerMap | readonly CornerMap[] | null,
 ): ConsistencyHotspot[] {
   const length = median.length;
   const cuts = distanceGrid(length, HOTSPOT_SEGMENT_M);
@@ -132,7 +143,7 @@ function hotspots(
     if (sd > 0) ranked.push({ s, sd });
   }
   ranked.sort((a, b) => b.sd - a.sd || a.s - b.s);
-  const corners = ranked.length > 0 ? lapCorners(median, authored).corners : [];
+  const corners = ranked.length > 0 ? lapCorners(median, authored, {}, circuit).corners : [];
   return ranked.slice(0, HOTSPOT_COUNT).map(({ s, sd }) => {
     const start = cuts[s];
     const end = cuts[s + 1];

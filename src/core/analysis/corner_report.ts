@@ -2,16 +2,19 @@
  * The per-corner report of a lap against a reference: speeds through each
  * corner, where the driver braked for it, and the time the corner window
  * took on both laps. Each corner is the same stretch of road on both laps:
- * the reference finds the lap's entry, apex and exit positions on its own
- * line.
+ * the reference locates the same corner definitions (authored corners, the
+ * circuit's map, or the analysed lap's own map) on its own line, so a lap's
+ * window through a circuit's corner is the same whichever lap is analysed.
  *
  * @module
  */
 import type { Corner } from "../bundle/types.ts";
 import { round } from "../laps/sample.ts";
 import { resolveAnchors } from "./anchors.ts";
+import { authoredCorners } from "./corners_authored.ts";
 import { lapCorners } from "./corners.ts";
 import type { DetectOptions } from "./corners_detect.ts";
+import type { CornerMap } from "./corner_map.ts";
 import { type LapTrace, locateOne, timeAt, traceOf, valueAt } from "./lap_trace.ts";
 import type { AnalysedLap, CornerReport, CornerReportRow, LapCorner, LapCorners } from "./types.ts";
 
@@ -27,6 +30,11 @@ export interface CornerReportOptions {
   brakeThreshold?: number;
   /** Tuning of corner detection, when corners are detected. */
   detect?: Partial<DetectOptions>;
+  /**
+   * The circuit's corner map (or the maps of its layout driven either way
+   * round), used when there are no authored corners the lap passed.
+   */
+  circuit?: CornerMap | readonly CornerMap[] | null;
 }
 
 /**
@@ -83,17 +91,33 @@ interface Span {
 /**
  * Where `corners` (located on a lap of `fromLength` metres) lie on another
  * lap: found by their world positions, or, for a position the other lap did
- * not pass, at the same fraction of its length.
+ * not pass, at the same fraction of its length. When the corners are
+ * located from `definitions` (authored corners, a circuit's map), the other
+ * lap locates those itself, so each lap's window through a corner is its
+ * own and does not depend on which lap is analysed; only a corner it did
+ * not pass is carried over as above.
  */
 export function spansOn(
   trace: LapTrace,
   corners: readonly LapCorner[],
   fromLength: number,
+  definitions: readonly Corner[] | null = null,
 ): Span[] {
-  const at = resolveAnchors(trace, corners.flatMap((c) => [c.entry, c.apex, c.exit]));
+  const own = definitions === null
+    ? new Map<number, LapCorner>()
+    : new Map(authoredCorners(trace, definitions).map((c) => [c.n, c]));
+  const missing = corners.filter((c) => !own.has(c.n));
+  const at = resolveAnchors(trace, missing.flatMap((c) => [c.entry, c.apex, c.exit]));
   const scale = trace.length / fromLength;
   let floor = 0;
-  return corners.map((c, j) => {
+  let j = -1;
+  return corners.map((c) => {
+    const mine = own.get(c.n);
+    if (mine !== undefined) {
+      floor = mine.entry_m;
+      return { entry: mine.entry_m, apex: mine.apex_m, exit: mine.exit_m };
+    }
+    j++;
     const entry = Math.max(floor, at[3 * j] ?? c.entry_m * scale);
     const apex = Math.max(entry, at[3 * j + 1] ?? c.apex_m * scale);
     const exit = Math.max(apex, at[3 * j + 2] ?? c.exit_m * scale);
@@ -114,10 +138,11 @@ export function reportCorners(
   ref: LapTrace | null,
   corners: LapCorners,
   opts: CornerReportOptions = {},
+  definitions: readonly Corner[] | null = null,
 ): CornerReport {
   const threshold = opts.brakeThreshold ?? BRAKE_THRESHOLD_PCT;
   const list = corners.corners;
-  const theirs = ref ? spansOn(ref, list, lap.length) : null;
+  const theirs = ref ? spansOn(ref, list, lap.length, definitions) : null;
   const rows: CornerReportRow[] = list.map((c, j) => {
     const from = j > 0 ? list[j - 1].apex_m : 0;
     const time = round(timeAt(lap, c.exit_m) - timeAt(lap, c.entry_m), 3);
@@ -138,6 +163,7 @@ export function reportCorners(
       apex_m: round(c.apex_m, 1),
       entry_m: round(c.entry_m, 1),
       exit_m: round(c.exit_m, 1),
+      apex: { x: round(c.apex.x, 2), z: round(c.apex.z, 2) },
       entry_kmh: round(valueAt(lap, lap.samples.speed, c.entry_m), 1),
       min_kmh: round(minSpeed(lap, c.entry_m, c.exit_m), 1),
       exit_kmh: round(valueAt(lap, lap.samples.speed, c.exit_m), 1),
@@ -161,7 +187,8 @@ export function reportCorners(
 
 /**
  * The body of `/api/analysis/corners`: `lap`'s corners (the bundle's
- * authored `corners` when given and passed, otherwise detected on `lap`)
+ * authored `corners` when given and passed, else the circuit's map
+ * `opts.circuit` located on the lap, otherwise detected on `lap`)
  * against `ref` (null for none). Throws BadRequest when a lap has fewer than
  * two samples or covers no distance.
  */
@@ -173,5 +200,6 @@ export function cornerReport(
 ): CornerReport {
   const mine = traceOf(lap.samples, `lap ${lap.id}`);
   const theirs = ref ? traceOf(ref.samples, `lap ${ref.id}`) : null;
-  return reportCorners(mine, theirs, lapCorners(mine, authored, opts.detect), opts);
+  const { definitions, ...corners } = lapCorners(mine, authored, opts.detect, opts.circuit ?? null);
+  return reportCorners(mine, theirs, corners, opts, definitions);
 }

@@ -6,9 +6,10 @@
  *
  * @module
  */
-import type { Corner, Point, Section } from "../bundle/types.ts";
+import type { Corner, Official, Point, Section } from "../bundle/types.ts";
 import { resolveAnchors } from "./anchors.ts";
-import { lapCorners } from "./corners.ts";
+import { authoredCorners } from "./corners_authored.ts";
+import { detectCorners } from "./corners_detect.ts";
 import { type LapTrace, valueAt } from "./lap_trace.ts";
 import type { LapCorner, SectorDef, SectorPlan } from "./types.ts";
 
@@ -107,6 +108,8 @@ export function authoredSectorPlan(trace: LapTrace, sections: readonly Section[]
 export interface BundleMarks {
   corners?: readonly Corner[] | null;
   sections?: readonly Section[] | null;
+  /** The official configuration a person confirmed the circuit is, when known. */
+  official?: Official | null;
 }
 
 /**
@@ -118,5 +121,10 @@ export function sectorPlan(trace: LapTrace, bundle: BundleMarks | null = null): 
   if (bundle?.sections && bundle.sections.length > 0) {
     return authoredSectorPlan(trace, bundle.sections);
   }
-  return defaultSectorPlan(trace, lapCorners(trace, bundle?.corners ?? null).corners);
+  const authored = bundle?.corners && bundle.corners.length > 0
+    ? authoredCorners(trace, bundle.corners)
+    : [];
+  // Split at the corners detected on the lap's own line, as sectors always have been, so a
+  // circuit's default sectors do not move.
+  return defaultSectorPlan(trace, authored.length > 0 ? authored : detectCorners(trace));
 }

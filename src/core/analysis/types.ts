@@ -19,8 +19,13 @@ export interface AnalysedLap {
   samples: LapSamples;
 }
 
-/** Where a corner comes from: the circuit's bundle or the lap's own line. */
-export type CornerSource = "authored" | "detected";
+/**
+ * Where a lap's corners come from: the circuit's bundle (`authored`), the
+ * circuit's corner map (`circuit`: made once from its reference line or its
+ * best lap, and located on every lap), or the lap's own line (`lap`: only a
+ * lap of an unnamed circuit).
+ */
+export type CornerSource = "authored" | "circuit" | "lap";
 
 /**
  * A corner located on one lap, in that lap's own distance from the start
@@ -62,6 +67,8 @@ export interface CornerReportRow {
   apex_m: number;
   entry_m: number;
   exit_m: number;
+  /** Where the analysed lap passed the apex, world metres (0.01), so a tool can draw it. */
+  apex: Point;
   entry_kmh: number;
   min_kmh: number;
   exit_kmh: number;

@@ -2,23 +2,32 @@
  * Following a lap along every reference line at once. Positions are taken
  * about {@linkcode STEP_M} apart (closer ones are skipped, further ones up
  * to {@linkcode MAX_FILL_M} apart are filled in along the straight line
- * between them, as a thinned capture needs), and each is looked up in the {@linkcode ReferenceIndex}. Per line
- * the follower keeps: the lap metres driven on it (within NEAR_M), the
- * recorded metres of the line the lap passed, and the metres of progress
- * with and against the line's driving order. The whole-lap matcher reads
- * these at the end of a lap; the live matcher after every step.
+ * between them, as a thinned capture needs), and each is looked up in the
+ * {@linkcode ReferenceIndex}. Per line the follower keeps: the lap metres
+ * driven on it (within the line's near distance), the recorded metres of
+ * the line the lap passed, and the metres of progress with and against the
+ * line's driving order. A hole in the positions is bridged on a line when
+ * the lap comes back onto it further along, about as far as the hole is
+ * long: the line's road across the hole counts as passed. The whole-lap
+ * matcher reads these at the end of a lap; the live matcher after every
+ * step.
  *
  * @module
  */
 import { cellHash, NEAR_M, type ReferenceIndex } from "./reference_index.ts";
+
+// The near distance of most lines (those listed plainly in the index's entries), squared.
+const NEAR2 = NEAR_M * NEAR_M;
 
 /** Distance between the positions the follower looks at, metres. */
 export const STEP_M = 4;
 /**
  * Two positions further apart than this are a hole, metres: lost packets, a
  * reset or a rewind. Where the car went in between is unknown, so a hole
- * counts neither on nor off any line and breaks the lap's continuity; its
- * straight-line length is added to {@linkcode LineFollower.hole_m}. (Thinned
+ * counts neither on nor off any line, and keeps the lap's continuity on a
+ * line only where the lap comes back onto it about as far along as the
+ * hole is long (see {@linkcode HOLE_REACH}); its straight-line length is
+ * added to {@linkcode LineFollower.hole_m}. (Thinned
  * captures keep positions at most 50 m apart; at 60 Hz a car moves about 1 m.)
  */
 export const MAX_FILL_M = 60;
@@ -28,11 +37,20 @@ export const MAX_FILL_M = 60;
  * another part of the line (a crossover, a parallel stretch).
  */
 export const CONTINUITY_SLACK_M = 15;
+/**
+ * Across a hole, progress along a line counts (and the line's road across
+ * it is passed) when it is at most this many times the hole's straight
+ * length plus {@linkcode CONTINUITY_SLACK_M}: the road may curve where the
+ * positions are missing.
+ */
+export const HOLE_REACH = 1.6;
 // Preference (added to a squared distance) for a continuous hit over a nearer one elsewhere
 // along the same line.
 const DISCONTINUITY_PENALTY = 1e6;
 // Coverage marking walks at most this many segments per step (a guard, never reached by driving).
 const MAX_MARK = 64;
+// Across a bridged hole, at most this many segments (5 km of a line kept every 5 m).
+const MAX_BRIDGE_MARK = 1000;
 
 /**
  * The per-line tallies of one lap. Arrays are indexed by line number (the
@@ -54,7 +72,8 @@ export class LineFollower {
   total_m = 0;
   /** Straight-line metres of the holes in the lap (see {@linkcode MAX_FILL_M}). */
   hole_m = 0;
-  readonly #near2: number;
+  /** Per point: the square of its line's near distance, so the hot loop reads one array. */
+  readonly #near2: Float64Array;
   readonly #lastStep: Int32Array;
   readonly #lastS: Float64Array;
   readonly #lastPoint: Int32Array;
@@ -67,16 +86,15 @@ export class LineFollower {
   #x = 0;
   #z = 0;
 
-  /** A follower over `index`'s lines, counting a position within `near_m` of a line as on it. */
-  constructor(index: ReferenceIndex, near_m = NEAR_M) {
-    if (!(near_m > 0 && near_m <= index.cell_m)) {
-      throw new Error(
-        `near_m must be greater than 0 and at most the index's cell (${index.cell_m} m)`,
-      );
-    }
+  /**
+   * A follower over `index`'s lines, counting a position within a line's
+   * near distance (`index.nearM`) as on it.
+   */
+  constructor(index: ReferenceIndex) {
     this.index = index;
     const n = index.lines.length;
-    this.#near2 = near_m * near_m;
+    this.#near2 = new Float64Array(index.points);
+    for (let g = 0; g < index.points; g++) this.#near2[g] = index.nearM[index.pointLine[g]] ** 2;
     this.on_m = new Float64Array(n);
     this.covered_m = new Float64Array(n);
     this.with_m = new Float64Array(n);
@@ -110,8 +128,10 @@ export class LineFollower {
    * Takes the next position of the lap. Non-finite positions are ignored;
    * a position under {@linkcode STEP_M} from the last one looked at is
    * skipped; a longer move is looked at in steps of at most STEP_M along the
-   * straight line; a move over {@linkcode MAX_FILL_M} is a hole. Returns how
-   * many positions were looked at (0 when skipped).
+   * straight line; a move over {@linkcode MAX_FILL_M} is a hole, bridged on
+   * each line the lap comes back onto about as far along as the hole is
+   * long (see {@linkcode HOLE_REACH}). Returns how many positions were
+   * looked at (0 when skipped).
    */
   push(x: number, z: number): number {
     if (!Number.isFinite(x) || !Number.isFinite(z)) return 0;
@@ -119,7 +139,7 @@ export class LineFollower {
       this.#has = true;
       this.#x = x;
       this.#z = z;
-      this.#visit(x, z, 0);
+      this.#visit(x, z, 0, 0);
       return 1;
     }
     const dx = x - this.#x;
@@ -133,12 +153,11 @@ export class LineFollower {
     this.#z = z;
     if (d > MAX_FILL_M) {
       this.hole_m += d;
-      this.steps++;
-      this.#visit(x, z, 0);
+      this.#visit(x, z, 0, d);
       return 1;
     }
     const n = d < 2 * STEP_M ? 1 : Math.ceil(d / STEP_M);
-    for (let k = 1; k <= n; k++) this.#visit(x0 + (dx * k) / n, z0 + (dz * k) / n, d / n);
+    for (let k = 1; k <= n; k++) this.#visit(x0 + (dx * k) / n, z0 + (dz * k) / n, d / n, 0);
     return n;
   }
 
@@ -151,11 +170,11 @@ export class LineFollower {
     return delta;
   }
 
-  #visit(x: number, z: number, l: number): void {
+  #visit(x: number, z: number, l: number, hole: number): void {
     const ix = this.index;
     const step = ++this.steps;
     this.total_m += l;
-    const reach = 2 * l + CONTINUITY_SLACK_M;
+    const reach = hole > 0 ? HOLE_REACH * hole + CONTINUITY_SLACK_M : 2 * l + CONTINUITY_SLACK_M;
     const cell = ix.cell_m;
     const cx = Math.floor(x / cell);
     const cz = Math.floor(z / cell);
@@ -179,11 +198,16 @@ export class LineFollower {
         if (n <= 0) continue;
         const end = start[slot] + n;
         for (let e = start[slot]; e < end; e++) {
-          const g = entries[e];
+          let g = entries[e];
+          let limit = NEAR2;
+          if (g < 0) {
+            g = ~g;
+            limit = near2[g];
+          }
           const ex = x - px[g];
           const ez = z - pz[g];
           let score = ex * ex + ez * ez;
-          if (score > near2) continue;
+          if (score > limit) continue;
           const line = pointLine[g];
           if (lastStep[line] === step - 1) {
             let delta = ps[g] - lastS[line];
@@ -210,10 +234,17 @@ export class LineFollower {
       this.on_m[line] += l;
       if (lastStep[line] === step - 1) {
         const delta = this.#wrap(line, s - lastS[line]);
-        if (Math.abs(delta) <= reach) {
+        // Across a hole only progress of about the hole's length bridges it; more is a jump.
+        if (Math.abs(delta) <= reach && (hole === 0 || Math.abs(delta) >= hole / HOLE_REACH)) {
           if (delta >= 0) this.with_m[line] += delta;
           else this.against_m[line] -= delta;
-          this.#mark(line, this.#lastPoint[line], g, delta >= 0);
+          this.#mark(
+            line,
+            this.#lastPoint[line],
+            g,
+            delta >= 0,
+            hole > 0 ? MAX_BRIDGE_MARK : MAX_MARK,
+          );
         }
       }
       lastStep[line] = step;
@@ -223,7 +254,7 @@ export class LineFollower {
   }
 
   /** Marks the segments between points `from` and `to` (global ids of one line) as passed. */
-  #mark(line: number, from: number, to: number, forward: boolean): void {
+  #mark(line: number, from: number, to: number, forward: boolean, most: number): void {
     const ix = this.index;
     const first = ix.lineStart[line];
     const segments = ix.lineStart[line + 1] - first - 1;
@@ -233,7 +264,7 @@ export class LineFollower {
     let j = to - first;
     if (loop && i === segments) i = 0;
     if (loop && j === segments) j = 0;
-    for (let k = 0; k < MAX_MARK && i !== j; k++) {
+    for (let k = 0; k < most && i !== j; k++) {
       let seg = i;
       if (forward) {
         i++;

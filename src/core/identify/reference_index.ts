@@ -8,11 +8,14 @@
  */
 import { decodeReferenceLine, type ReferenceLine } from "../catalog/reference_lines.ts";
 import { REFERENCE_LINE_ROWS } from "../catalog/reference_lines_data.ts";
+import { nearDistanceM } from "../catalog/road_widths.ts";
 
 /**
  * A lap position within this of one of a line's points is on the line,
- * metres. Lines keep a point at least every 5 m, so a position up to about
- * 9.7 m from the line itself is always on it.
+ * metres, on a road of the default width (half of 12 m plus a 4 m margin;
+ * see road_widths.ts). Lines keep a point at least every 5 m, so a position
+ * up to about 9.7 m from the line itself is always on it. It is also the
+ * side of the index's cells.
  */
 export const NEAR_M = 10;
 
@@ -20,8 +23,12 @@ export const NEAR_M = 10;
  * The points of a set of reference lines, flattened into typed arrays, and
  * an open-addressing hash of square cells of {@linkcode NEAR_M} listing the
  * points in each cell: every point within NEAR_M of a position lies in one
- * of the 3 x 3 cells around it. Immutable once built; the arrays are
- * exposed for the followers' inner loop and must not be written.
+ * of the 3 x 3 cells around it. A line whose near distance is wider than a
+ * cell (a wide road) has each point listed also in every neighbouring cell
+ * it lies within (near distance - cell) of, so the same 3 x 3 look-up finds
+ * it from any position within its near distance.
+ * Immutable once built; the arrays are exposed for the followers' inner
+ * loop and must not be written.
  */
 export class ReferenceIndex {
   /** The lines, in the order their numbers (0..n-1) refer to. */
@@ -35,6 +42,8 @@ export class ReferenceIndex {
   /** Per line: 1 for a loop, 0 for a point-to-point line; and its length, metres. */
   readonly loop: Uint8Array;
   readonly lengthM: Float64Array;
+  /** Per line: how far from it a position is on it (its road's half-width plus a margin), metres. */
+  readonly nearM: Float64Array;
   /** Per point: its line, position and distance along its line. */
   readonly pointLine: Uint16Array;
   readonly px: Float64Array;
@@ -53,7 +62,11 @@ export class ReferenceIndex {
   readonly keyZ: Int32Array;
   readonly start: Int32Array;
   readonly count: Int32Array;
-  /** Point ids listed cell by cell. */
+  /**
+   * Point ids listed cell by cell; the id of a point of a line whose near
+   * distance is not NEAR_M (a wide road) is stored complemented (`~g`, so
+   * negative), so the hot loop reads a line's near distance only for those.
+   */
   readonly entries: Int32Array;
 
   /**
@@ -68,6 +81,7 @@ export class ReferenceIndex {
     this.recordedM = a.recordedM;
     this.loop = a.loop;
     this.lengthM = a.lengthM;
+    this.nearM = a.nearM;
     this.pointLine = a.pointLine;
     this.px = a.px;
     this.pz = a.pz;
@@ -95,6 +109,7 @@ export type ReferenceIndexArrays = Pick<
   | "recordedM"
   | "loop"
   | "lengthM"
+  | "nearM"
   | "pointLine"
   | "px"
   | "pz"
@@ -108,6 +123,9 @@ export type ReferenceIndexArrays = Pick<
   | "count"
   | "entries"
 >;
+
+/** Points per slot the cell hash starts with (the shipped lines hold about 3.4 points per cell). */
+const HASH_POINTS_PER_SLOT = 1;
 
 /** Points handled between two yields of {@linkcode indexArrays}. */
 const POINTS_PER_STEP = 4096;
@@ -135,6 +153,7 @@ export function* indexArrays(
   const recordedM = new Float64Array(n);
   const loop = new Uint8Array(n);
   const lengthM = new Float64Array(n);
+  const nearM = new Float64Array(n);
   const pointLine = new Uint16Array(points);
   const px = new Float64Array(points);
   const pz = new Float64Array(points);
@@ -147,6 +166,7 @@ export function* indexArrays(
     const line = lines[k];
     loop[k] = line.loop ? 1 : 0;
     lengthM[k] = line.length_m;
+    nearM[k] = Math.min(2 * cell_m, nearDistanceM(line.configuration));
     const first = lineStart[k];
     for (let i = 0; i < line.x.length; i++) {
       const g = first + i;
@@ -164,29 +184,72 @@ export function* indexArrays(
     }
     yield;
   }
-  let size = 1024;
-  while (size < points * 2) size *= 2;
-  const mask = size - 1;
-  const keyX = new Int32Array(size);
-  const keyZ = new Int32Array(size);
-  const start = new Int32Array(size);
-  const count = new Int32Array(size).fill(-1);
-  const slotOf = new Int32Array(points);
-  yield;
+  // Entries: every point in its own cell; a wide line's point also in each neighbouring cell it
+  // lies within (near - cell) of, so a position up to its near distance away finds it.
+  const sides = (p: number, c: number, reach: number): number[] => {
+    const inCell = p - c * cell_m;
+    const out = [0];
+    if (inCell < reach) out.push(-1);
+    if (cell_m - inCell < reach) out.push(1);
+    return out;
+  };
+  const entryPoint: number[] = [];
+  const cellXs: number[] = [];
+  const cellZs: number[] = [];
   for (let g = 0; g < points; g++) {
-    const x = cellX[g];
-    const z = cellZ[g];
+    const reach = nearM[pointLine[g]] - cell_m;
+    if (reach <= 0) {
+      entryPoint.push(g);
+      cellXs.push(cellX[g]);
+      cellZs.push(cellZ[g]);
+      continue;
+    }
+    for (const a of sides(px[g], cellX[g], reach)) {
+      for (const b of sides(pz[g], cellZ[g], reach)) {
+        entryPoint.push(g);
+        cellXs.push(cellX[g] + a);
+        cellZs.push(cellZ[g] + b);
+      }
+    }
+  }
+  const total = entryPoint.length;
+  // Sized for a cell per HASH_POINTS_PER_SLOT points, and doubled (starting over) should the
+  // cells fill more than half of it: a compact table keeps look-ups in the cache.
+  let size = 1024;
+  while (size * HASH_POINTS_PER_SLOT < points) size *= 2;
+  let mask = 0;
+  let keyX = new Int32Array(0);
+  let keyZ = new Int32Array(0);
+  let count = new Int32Array(0);
+  const slotOf = new Int32Array(total);
+  yield;
+  for (let e = 0, used = 0; e < total; e++) {
+    if (e === 0) {
+      mask = size - 1;
+      keyX = new Int32Array(size);
+      keyZ = new Int32Array(size);
+      count = new Int32Array(size).fill(-1);
+    }
+    const x = cellXs[e];
+    const z = cellZs[e];
     let slot = cellHash(x, z) & mask;
     while (count[slot] !== -1 && (keyX[slot] !== x || keyZ[slot] !== z)) slot = (slot + 1) & mask;
     if (count[slot] === -1) {
+      if (2 * ++used > size) {
+        size *= 2;
+        used = 0;
+        e = -1;
+        continue;
+      }
       count[slot] = 0;
       keyX[slot] = x;
       keyZ[slot] = z;
     }
     count[slot]++;
-    slotOf[g] = slot;
-    if (g % POINTS_PER_STEP === POINTS_PER_STEP - 1) yield;
+    slotOf[e] = slot;
+    if (e % POINTS_PER_STEP === POINTS_PER_STEP - 1) yield;
   }
+  const start = new Int32Array(size);
   let offset = 0;
   for (let slot = 0; slot < size; slot++) {
     if (count[slot] <= 0) continue;
@@ -194,18 +257,21 @@ export function* indexArrays(
     offset += count[slot];
   }
   yield;
-  const entries = new Int32Array(points);
+  const entries = new Int32Array(total);
   const filled = new Int32Array(size);
-  for (let g = 0; g < points; g++) {
-    const slot = slotOf[g];
-    entries[start[slot] + filled[slot]++] = g;
-    if (g % POINTS_PER_STEP === POINTS_PER_STEP - 1) yield;
+  for (let e = 0; e < total; e++) {
+    const slot = slotOf[e];
+    const g = entryPoint[e];
+    const at = start[slot] + filled[slot]++;
+    entries[at] = nearM[pointLine[g]] === NEAR_M ? g : ~g;
+    if (e % POINTS_PER_STEP === POINTS_PER_STEP - 1) yield;
   }
   return {
     lineStart,
     recordedM,
     loop,
     lengthM,
+    nearM,
     pointLine,
     px,
     pz,

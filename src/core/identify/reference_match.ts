@@ -15,8 +15,13 @@
  * when GT7 has no reverse of it). A name is given only when every line that
  * passes names the same configuration, or the same set of twins (layouts
  * GT7 gives the same length and turns and that drive the same road: those
- * name the circuit). Otherwise the lap stays unnamed and the candidates are
- * returned as suggestions. A wrong name is worse than none.
+ * name the circuit). When no line passes, a line that fits closely (at most
+ * {@linkcode CLOSE_SHARE} of the lap off it and of its road missed: a
+ * driver on their own line of a wide road) names the lap when it fits
+ * clearly better than every line that would name anything else (by
+ * {@linkcode MARGIN_M} and by half). Otherwise the lap stays unnamed and
+ * the candidates are returned as suggestions. A wrong name is worse than
+ * none.
  *
  * @module
  */
@@ -24,15 +29,37 @@ import type { OfficialConfiguration } from "../catalog/tracks.ts";
 import type { ReferenceLine } from "../catalog/reference_lines.ts";
 import { forwardShare, type TravelDirection, travelDirection } from "./direction.ts";
 import { LineFollower } from "./reference_follow.ts";
-import { defaultReferenceIndex, NEAR_M, type ReferenceIndex } from "./reference_index.ts";
+import { defaultReferenceIndex, type ReferenceIndex } from "./reference_index.ts";
 
 /** Most lap metres off a line (further than NEAR_M) for the line to fit. */
 export const OFF_ALLOW_M = 60;
 /**
  * Most metres of holes in a lap (positions more than 60 m apart) for it to
- * be named at all: an unseen stretch could hide where two layouts part.
+ * be named at all: this, or {@linkcode HOLE_ALLOW_SHARE} of the lap,
+ * whichever is more. A hole is bridged on a line the lap comes back onto
+ * (reference_follow.ts), and a longer one could hide where two layouts part.
  */
-export const HOLE_ALLOW_M = 60;
+export const HOLE_ALLOW_M = 120;
+/** See {@linkcode HOLE_ALLOW_M}. */
+export const HOLE_ALLOW_SHARE = 0.05;
+/**
+ * A line fits closely when at most this share of the lap is off it (or
+ * {@linkcode OFF_ALLOW_M}, whichever is more) and at most this share of its
+ * recorded road is missed (or {@linkcode MISS_ALLOW_M}).
+ */
+export const CLOSE_SHARE = 0.05;
+/**
+ * A closely fitting line names the lap only when every line that would name
+ * something else misfits by this many metres more (off plus missed) ...
+ */
+export const MARGIN_M = 150;
+/** ... and by at least this many times as much. */
+export const MARGIN_RATIO = 2;
+
+/** The metres of holes a lap of `lap_m` followed metres may have and still be named. */
+export function holeAllowance(lap_m: number): number {
+  return Math.max(HOLE_ALLOW_M, HOLE_ALLOW_SHARE * lap_m);
+}
 /** Most recorded metres of a line a lap may miss: this, ... */
 export const MISS_ALLOW_M = 100;
 /** ... or this share of the line's recorded metres, whichever is larger. */
@@ -78,10 +105,15 @@ export interface ReferenceCandidate {
    * driven backwards that GT7 has no reverse of, or no direction yet).
    */
   names: { name: string; official_ids: string[] } | null;
-  /** Lap metres within NEAR_M of the line, and their share of the lap. */
+  /**
+   * How far from the line a position is on it: its road's half-width plus
+   * a margin (see road_widths.ts), metres.
+   */
+  near_m: number;
+  /** Lap metres within near_m of the line, and their share of the lap. */
   on_m: number;
   near_share: number;
-  /** Lap metres further than NEAR_M from the line. */
+  /** Lap metres further than near_m from the line. */
   off_m: number;
   /** Recorded metres of the line the lap passed, and their share. */
   covered_m: number;
@@ -98,6 +130,11 @@ export interface ReferenceCandidate {
   misfit: number;
   /** True when the line fits the lap (the three tests pass). */
   fits: boolean;
+  /**
+   * True when it fits closely (see {@linkcode CLOSE_SHARE}) and goes round
+   * one way, naming something: it may name the lap by margin when no line fits.
+   */
+  close: boolean;
   /** Why the line fits or does not, in words. */
   reason: string;
 }
@@ -113,6 +150,12 @@ export interface ReferenceVerdict {
   /** Lap metres followed, and straight-line metres of its holes (unseen stretches). */
   lap_m: number;
   hole_m: number;
+  /**
+   * How much better the best line fits than the best line naming anything
+   * else, in metres of off plus missed; null when the lap comes near no
+   * line, or near none that would name anything else.
+   */
+  margin_m: number | null;
   /** Every reference line, those that fit first, then by how closely they fit. */
   candidates: ReferenceCandidate[];
 }
@@ -201,7 +244,8 @@ function judgeLine(follower: LineFollower, k: number): ReferenceCandidate {
   const c = line.configuration;
   let reason: string;
   let fits = false;
-  if (on === 0) reason = `the lap never comes within ${NEAR_M} m of the line`;
+  const near = index.nearM[k];
+  if (on === 0) reason = `the lap never comes within ${m(near)} of the line`;
   else if (off > OFF_ALLOW_M) {
     reason = `${m(off)} of the lap is off the line (at most ${OFF_ALLOW_M} m may be)`;
   } else if (missed > allowed) {
@@ -217,9 +261,12 @@ function judgeLine(follower: LineFollower, k: number): ReferenceCandidate {
       ? `fits, driven the way it was recorded`
       : `fits, driven the other way round: ${naming.configurations[0].official_name}`;
   }
+  const close = on > 0 && naming !== null && off <= Math.max(OFF_ALLOW_M, CLOSE_SHARE * total) &&
+    missed <= Math.max(MISS_ALLOW_M, CLOSE_SHARE * recorded);
   return {
     official_id: c.official_id,
     official_name: c.official_name,
+    near_m: round1(near),
     names: naming === null ? null : {
       name: matchOf(naming).name,
       official_ids: matchOf(naming).configurations.map((x) => x.official_id),
@@ -234,6 +281,7 @@ function judgeLine(follower: LineFollower, k: number): ReferenceCandidate {
     forward_share: round4(forwardShare(tally)),
     misfit: round4(Math.max(off / OFF_ALLOW_M, missed / allowed)),
     fits,
+    close,
     reason,
   };
 }
@@ -259,6 +307,11 @@ export function matchReferenceLines(
   );
   const lap_m = round1(follower.total_m);
   const hole_m = round1(follower.hole_m);
+  const holesAllowed = holeAllowance(follower.total_m + follower.hole_m);
+  const margin = marginOf(candidates);
+  const margin_m = margin === null || !Number.isFinite(margin.margin)
+    ? null
+    : round1(margin.margin);
   const groups = new Map<string, ReferenceNaming>();
   let backwards = 0;
   for (const c of fitting) {
@@ -268,23 +321,48 @@ export function matchReferenceLines(
     else groups.set(naming.key, naming);
   }
   const suggestions = [...groups.values()].flatMap((g) => g.configurations);
-  if (fitting.length === 0) {
-    const best = candidates[0];
-    const reason = best === undefined || best.on_m === 0
-      ? "no reference line passes near the lap"
-      : `no reference line fits the lap; closest: ${best.official_name} (${best.reason})`;
-    return { match: null, suggestions: [], reason, lap_m, hole_m, candidates };
-  }
-  if (hole_m > HOLE_ALLOW_M) {
+  if (follower.hole_m > holesAllowed && (fitting.length > 0 || margin?.best.close)) {
     return {
       match: null,
-      suggestions,
+      suggestions: fitting.length > 0 ? suggestions : [],
       reason: `${m(hole_m)} of the lap went unseen (positions more than 60 m apart); ` +
-        `at most ${HOLE_ALLOW_M} m may be`,
+        `at most ${m(holesAllowed)} may be`,
       lap_m,
       hole_m,
+      margin_m,
       candidates,
     };
+  }
+  if (fitting.length === 0) {
+    const best = margin?.best;
+    if (best && best.close && best.names && margin.clear) {
+      const k = index.lines.findIndex((l) => l.configuration.official_id === best.official_id);
+      const naming = namingOf(index.lines[k], best.direction as "forward" | "reverse")!;
+      const match = matchOf(naming);
+      const runner = margin.runner_up;
+      return {
+        match,
+        suggestions: match.configuration === null ? match.configurations : [],
+        reason: `named ${match.name} by margin: its line fits closely (${m(best.off_m)} off, ` +
+          `${m(best.missed_m)} missed) and ${
+            runner === null
+              ? "no line naming anything else comes near"
+              : `${m(margin.margin)} better than the next, ${runner.official_name}`
+          }`,
+        lap_m,
+        hole_m,
+        margin_m,
+        candidates,
+      };
+    }
+    const closest = candidates[0];
+    const reason = closest === undefined || closest.on_m === 0
+      ? "no reference line passes near the lap"
+      : `no reference line fits the lap; closest: ${closest.official_name} (${closest.reason})` +
+        (best?.close && !margin?.clear
+          ? `; it fits closely but not clearly better than ${margin!.runner_up!.official_name}`
+          : "");
+    return { match: null, suggestions: [], reason, lap_m, hole_m, margin_m, candidates };
   }
   if (groups.size === 1 && backwards === 0) {
     const match = matchOf([...groups.values()][0]);
@@ -298,6 +376,7 @@ export function matchReferenceLines(
       reason,
       lap_m,
       hole_m,
+      margin_m,
       candidates,
     };
   }
@@ -309,6 +388,7 @@ export function matchReferenceLines(
         `other way round, which GT7 does not have`,
       lap_m,
       hole_m,
+      margin_m,
       candidates,
     };
   }
@@ -319,7 +399,49 @@ export function matchReferenceLines(
       fitting.map((c) => c.names?.name ?? `${c.official_name} backwards`).join(", "),
     lap_m,
     hole_m,
+    margin_m,
     candidates,
+  };
+}
+
+/** Off plus missed metres: how far a line is from fitting the lap. */
+function misfitM(c: ReferenceCandidate): number {
+  return c.off_m + c.missed_m;
+}
+
+/** What a candidate names, as a key (null: nothing). */
+function nameKey(c: ReferenceCandidate): string | null {
+  return c.names === null ? null : c.names.official_ids.join("+");
+}
+
+/**
+ * The line that fits best (least off plus missed, among those the lap came
+ * near), the best line that would name anything else (or nothing), the
+ * margin between them in metres, and whether it is clear (see
+ * {@linkcode MARGIN_M}); null when the lap came near no line.
+ */
+function marginOf(candidates: readonly ReferenceCandidate[]): {
+  best: ReferenceCandidate;
+  runner_up: ReferenceCandidate | null;
+  margin: number;
+  clear: boolean;
+} | null {
+  const near = candidates.filter((c) => c.on_m > 0);
+  if (near.length === 0) return null;
+  const best = near.reduce((a, c) => (misfitM(c) < misfitM(a) ? c : a));
+  const key = nameKey(best);
+  const others = near.filter((c) => c !== best && (key === null || nameKey(c) !== key));
+  const runner_up = others.length === 0
+    ? null
+    : others.reduce((a, c) => (misfitM(c) < misfitM(a) ? c : a));
+  const b = misfitM(best);
+  // A line the lap never came near is as far from fitting as the lap is long.
+  const r = runner_up === null ? Infinity : misfitM(runner_up);
+  return {
+    best,
+    runner_up,
+    margin: r - b,
+    clear: r >= b + MARGIN_M && r >= MARGIN_RATIO * b,
   };
 }
 

@@ -30,7 +30,10 @@ export const comparisonSchema = z.strictObject({
 
 /** The body of `/api/analysis/corners`. */
 export const cornerReportSchema = z.strictObject({
-  source: z.enum(["authored", "detected"]),
+  source: z.enum(["authored", "circuit", "lap"]).meta({
+    description: "authored: the bundle's corners; circuit: the circuit's corner map (from its " +
+      "reference line or best lap), located on the lap; lap: detected on this lap's own line",
+  }),
   corners: z.array(z.strictObject({
     n: z.int(),
     name: z.string(),
@@ -38,6 +41,9 @@ export const cornerReportSchema = z.strictObject({
     apex_m: num,
     entry_m: num,
     exit_m: num,
+    apex: z.strictObject({ x: num, z: num }).meta({
+      description: "where the lap passed the apex, world metres",
+    }),
     entry_kmh: num,
     min_kmh: num,
     exit_kmh: num,

@@ -1,4 +1,6 @@
 import { strict as assert } from "node:assert";
+import { referenceCornerMap } from "../../../src/core/analysis/circuit_corners.ts";
+import { configurationById } from "../../../src/core/catalog/tracks.ts";
 import { brakingPoint, cornerReport } from "../../../src/core/analysis/corner_report.ts";
 import { traceOf } from "../../../src/core/analysis/lap_trace.ts";
 import type { Corner } from "../../../src/core/bundle/types.ts";
@@ -12,6 +14,7 @@ const FIELDS = [
   "apex_m",
   "entry_m",
   "exit_m",
+  "apex",
   "entry_kmh",
   "min_kmh",
   "exit_kmh",
@@ -40,7 +43,7 @@ Deno.test("rows carry the API's fields in its order, sorted by time lost", () =>
   const ref = asLap(1, braking([500, 1150], 120));
   const lap = asLap(2, braking([520, 1100], 110));
   const report = cornerReport(lap, ref);
-  assert.equal(report.source, "detected");
+  assert.equal(report.source, "lap");
   assert.equal(report.corners.length, 2);
   for (const row of report.corners) assert.deepEqual(Object.keys(row), FIELDS);
   const deltas = report.corners.map((r) => r.delta_s!);
@@ -139,7 +142,7 @@ Deno.test({
   fn() {
     const [one, two] = broadBeanLaps();
     const report = cornerReport(one, two);
-    assert.equal(report.source, "detected");
+    assert.equal(report.source, "lap");
     assert.equal(report.corners.length, 4);
     const deltas = report.corners.map((r) => r.delta_s!);
     assert.deepEqual(deltas, [...deltas].sort((a, b) => b - a));
@@ -155,12 +158,16 @@ Deno.test({
 });
 
 Deno.test({
-  name: "Suzuka: twenty detected corners, each timed and braked for where the driver did",
+  name: "Suzuka: the circuit's twenty corners, each timed and braked for where the driver did",
   ignore: noFixtures,
   fn() {
     const lap = suzukaLap();
-    const report = cornerReport(lap, lap);
+    const map = referenceCornerMap(configurationById("6e378b")!);
+    const report = cornerReport(lap, lap, null, { circuit: map });
+    assert.equal(report.source, "circuit");
     assert.equal(report.corners.length, 20);
+    // Unnamed, the lap finds its own: 19, within one of the official 20.
+    assert.equal(cornerReport(lap, lap).corners.length, 19);
     assert.ok(report.corners.every((r) => r.delta_s === 0));
     const first = report.corners.find((r) => r.n === 1)!;
     // The First Curve is taken from over 300 km/h down to just over 110.

@@ -92,10 +92,10 @@ Deno.test("authored corners the lap never passed are left out; none passed means
   assert.equal(got.source, "authored");
   assert.deepEqual(got.corners.map((c) => c.name), ["Real"]);
   const none = lapCorners(trace, [corner(1, "Far", far)]);
-  assert.equal(none.source, "detected");
+  assert.equal(none.source, "lap");
   assert.equal(none.corners.length, 1);
   assert.equal(none.corners[0].direction, "L");
-  assert.equal(lapCorners(trace, []).source, "detected");
+  assert.equal(lapCorners(trace, []).source, "lap");
 });
 
 Deno.test("on a hairpin whose legs run 20 m apart, entry and exit anchors keep their order", () => {

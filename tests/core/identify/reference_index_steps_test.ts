@@ -18,15 +18,31 @@ Deno.test("built in steps, the shared index equals the one built at once, and is
     index = stepDefaultReferenceIndex();
     steps++;
   }
-  // A line decoded per step, a line indexed per step, then the hash a few thousand points a step
-  // (94,467 points: 23 steps of 4,096 each for the hash and for its entries; one step returns.)
-  assert.equal(steps, 84 + 84 + 1 + 23 + 1 + 23 + 1);
+  // A line decoded per step, a line indexed per step, then the hash a few thousand entries a step
+  // (4,096 each for the hash and for its entries; one step returns). 94,467 points; the points of
+  // wide roads (Alsace, Lago Maggiore, the Red Bull Ring) near a cell's border are listed in the
+  // neighbouring cells too.
+  assert.equal(index.points, 94_467);
+  const entries = index.entries.length;
+  assert.equal(entries, 105_692);
+  const hashSteps = Math.floor(entries / 4096);
+  assert.equal(steps, 84 + 84 + 1 + hashSteps + 1 + hashSteps + 1);
   assert.equal(defaultReferenceIndex(), index);
   assert.equal(stepDefaultReferenceIndex(), index);
   const atOnce = new ReferenceIndex(referenceLines());
   assert.equal(index.points, atOnce.points);
   for (
-    const key of ["px", "pz", "ps", "segLen", "pointLine", "entries", "start", "count"] as const
+    const key of [
+      "px",
+      "pz",
+      "ps",
+      "segLen",
+      "pointLine",
+      "nearM",
+      "entries",
+      "start",
+      "count",
+    ] as const
   ) {
     assert.deepEqual(index[key], atOnce[key], key);
   }

@@ -192,6 +192,7 @@ Deno.test("the verdict lists every line with its scores and why it was kept or d
     {
       official_id: "f18da2",
       official_name: "Tsukuba Circuit",
+      near_m: 10,
       names: { name: "Tsukuba Circuit", official_ids: ["f18da2"] },
       on_m: 0,
       near_share: 1,
@@ -204,6 +205,7 @@ Deno.test("the verdict lists every line with its scores and why it was kept or d
       forward_share: 1,
       misfit: 0.0492,
       fits: true,
+      close: true,
       reason: "fits, driven the way it was recorded",
     },
   );
