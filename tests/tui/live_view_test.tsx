@@ -336,6 +336,83 @@ Deno.test("sector splits: timed from sector changes and the stored lap, paced ag
   ]);
 });
 
+Deno.test("sector splits on the first lap after a reference: sector 1 is timed from the line", () => {
+  const clock = new SectorClock();
+  const bests = [33819, 34392, 30824];
+  // Lap 1 had no reference, so no sectors; lap 1 is stored and read as the reference while lap 2
+  // is under way: its frames carry a sector only from 1.5 s in.
+  clock.frame({ lap: 1, sector: null, lap_clock_ms: 90000 });
+  clock.lapStored(1, 99036);
+  clock.frame({ lap: 2, sector: null, lap_clock_ms: 200 });
+  clock.frame({ lap: 2, sector: 1, lap_clock_ms: 1500 });
+  assert.deepEqual(clock.row(bests)?.sectors.map((k) => [k.ms, k.current]), [
+    [null, true],
+    [null, false],
+    [null, false],
+  ]);
+  clock.frame({ lap: 2, sector: 2, lap_clock_ms: 33719 });
+  clock.frame({ lap: 2, sector: 3, lap_clock_ms: 68311 });
+  assert.deepEqual(clock.row(bests)?.sectors.map((k) => [k.ms, k.pace, k.current]), [
+    [33719, "faster", false],
+    [34592, "slower", false],
+    [null, null, true],
+  ]);
+
+  // At the line the car sits on the reference's end too: a lap may start in the last sector.
+  const atLine = new SectorClock();
+  atLine.frame({ lap: 3, sector: 3, lap_clock_ms: 17 });
+  atLine.frame({ lap: 3, sector: 1, lap_clock_ms: 250 });
+  atLine.frame({ lap: 3, sector: 2, lap_clock_ms: 33819 });
+  assert.deepEqual(atLine.row(bests)?.sectors.map((k) => [k.ms, k.current]), [
+    [33819, false],
+    [null, true],
+    [null, false],
+  ]);
+
+  // A previous lap with no split does not hide the lap being driven.
+  const joined = new SectorClock();
+  joined.frame({ lap: 1, sector: 3, lap_clock_ms: 70000 });
+  joined.frame({ lap: 2, sector: 1, lap_clock_ms: 16 });
+  const row = joined.row(bests)!;
+  assert.deepEqual([row.lap, row.previous], [2, false]);
+  assert.deepEqual(row.sectors.map((k) => [k.ms, k.current]), [
+    [null, true],
+    [null, false],
+    [null, false],
+  ]);
+});
+
+Deno.test({
+  name: "the live view shows sector splits on the first lap driven after a reference exists",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await feed(app, frames(SUZUKA));
+    const source = new FakeFrames();
+    const gap = {
+      delta_ms: -254,
+      predicted_lap_ms: 98782,
+      reference_lap_id: 1,
+      reference_lap_ms: 99036,
+    };
+    const r = render(<LiveView app={app} {...viewProps} frames={source} />);
+    // Lap 1 without a reference: no sectors.
+    source.push({ lap: 1, sector: null, lap_clock_ms: 95000 });
+    await waitFor(r.lastFrame, (t) => t.includes("Lap 1  1:35.0"));
+    // Lap 2: the reference is read after the line, so the first frames have neither gap nor sector.
+    source.push({ lap: 2, sector: null, lap_clock_ms: 100 });
+    source.push({ lap: 2, sector: 1, lap_clock_ms: 1500, delta: gap });
+    let text = await waitFor(r.lastFrame, (t) => t.includes("Lap 2  0:01.5"));
+    assert.ok(text.includes("Sectors  S1 …  S2 --  S3 --"), text);
+    source.push({ lap: 2, sector: 2, lap_clock_ms: 33719, delta: gap });
+    source.push({ lap: 2, sector: 2, lap_clock_ms: 40000, delta: gap });
+    text = await waitFor(r.lastFrame, (t) => t.includes("Lap 2  0:40.0"));
+    assert.ok(text.includes("Sectors  S1 33.72  S2 …  S3 --"), text);
+    r.unmount();
+    close();
+  },
+});
+
 Deno.test({
   name: "from a fake frame source: delta, prediction, sector colours, fuel and pit lap, exact",
   ignore: noFixtures,
