@@ -5,7 +5,7 @@ import { AnalysisView } from "../../src/tui/analysis_view.tsx";
 import { AppView } from "../../src/tui/app_view.tsx";
 import { analysisLayout } from "../../src/tui/analysis_layout.ts";
 import { formatLapTime } from "../../src/core/laps/lap_time.ts";
-import { KEY, memoryApp, renderSized, sleep, waitFor } from "./_harness.tsx";
+import { KEY, memoryApp, renderSized, waitFor } from "./_harness.tsx";
 import { driveSession } from "./_synthetic_sessions.ts";
 
 /** Shift+→ and Shift+← as a terminal sends them. */
@@ -170,10 +170,8 @@ Deno.test("arrows move the cursor a chart column, [ ] and Shift ten; the read-ou
     assert.equal(line(text, "@"), want);
   };
   await expectAt(0);
-  r.stdin.write(LEFT); // held at the start
-  await sleep(30);
-  await expectAt(0);
-  r.stdin.write(RIGHT);
+  // Left is held at the start: Left then Right in one burst ends one column on.
+  r.stdin.write(LEFT + RIGHT);
   await expectAt(1);
   r.stdin.write("]");
   await expectAt(11);
@@ -181,11 +179,9 @@ Deno.test("arrows move the cursor a chart column, [ ] and Shift ten; the read-ou
   await expectAt(21);
   r.stdin.write("[");
   await expectAt(11);
-  for (let i = 0; i < 6; i++) {
-    r.stdin.write(SHIFT_RIGHT);
-    await sleep(20);
-  }
-  await expectAt(cols - 1); // held at the end
+  // Six in one burst, as a held key sends them: each counts, and the last are held at the end.
+  r.stdin.write(SHIFT_RIGHT.repeat(6));
+  await expectAt(cols - 1);
   // The read-out at the very start, by numbers.
   assert.equal(gridAt(c, 0, length, cols, 0), Math.round(length / cols / 2));
   r.unmount();
@@ -208,10 +204,9 @@ Deno.test("Enter zooms the charts to the selected corner, Esc zooms back out", a
   assert.ok(line(text, whole).trimEnd().endsWith(`${Math.round(length)} m`), text);
   assert.ok(line(text, whole).includes("whole lap"));
 
-  r.stdin.write(KEY.down);
+  // Down twice and Up in one burst, then Enter in the same read: the second corner is zoomed to.
   const second: CornerReportRow = report.corners[1];
-  await waitFor(r.lastFrame, (t) => t.includes(`> ${second.name} `));
-  r.stdin.write(KEY.enter);
+  r.stdin.write(KEY.down + KEY.down + KEY.up + KEY.enter);
   text = await waitFor(r.lastFrame, (t) => t.includes("zoomed"));
   const pad = Math.max(30, (second.exit_m - second.entry_m) * 0.25);
   const from = Math.max(0, second.entry_m - pad);
@@ -258,9 +253,10 @@ Deno.test("l and r pick the lap and the reference from the circuit's laps, faste
   ]);
   assert.match(listed[0], /^> +4 {2}session 2 lap 1 +1:33\.383 +\+0\.000 {2}ref/);
   assert.match(listed[4], /^ +6 {2}session 2 lap 3 +1:33\.783 +\+0\.400 {2}lap/);
-  r.stdin.write(KEY.down);
-  await waitFor(r.lastFrame, (t) => /^> +3 {2}session 1 lap 3/m.test(t));
-  r.stdin.write(KEY.enter);
+  // Three Downs in one burst move three rows, and Up then Enter in another picks the row Up left.
+  r.stdin.write(KEY.down.repeat(3));
+  await waitFor(r.lastFrame, (t) => /^> +5 {2}session 2 lap 2/m.test(t));
+  r.stdin.write(KEY.up + KEY.up + KEY.enter);
   text = await waitFor(r.lastFrame, (t) => t.includes("vs  ref 3 ") && t.includes("Theoretical"));
   assert.ok(text.startsWith("Lap 6 (S2 #3) 1:33.783  vs  ref 3 (S1 #3) 1:33.517  +0.266"), text);
 

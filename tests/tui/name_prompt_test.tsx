@@ -208,10 +208,11 @@ Deno.test({
     r.stdin.write(KEY.down);
     const text = await waitFor(r.lastFrame, (t) => /^> Suzuka Circuit /m.test(t));
     assert.match(text, /^ {2}Suzuka Circuit East Course +2\.243 km +156\.4%$/m);
-    r.stdin.write(KEY.enter);
-    await waitFor(r.lastFrame, (t) => t.includes('session 1 named "Suzuka Circuit"'));
+    // Down and Enter in one burst: Enter saves the row Down picked, not the one drawn.
+    r.stdin.write(KEY.down + KEY.enter);
+    await waitFor(r.lastFrame, (t) => t.includes('session 1 named "Suzuka Circuit East Course"'));
     assert.deepEqual((await app.tracks.list()).map((s) => [s.name, s.lap_id]), [[
-      "Suzuka Circuit",
+      "Suzuka Circuit East Course",
       1,
     ]]);
     r.unmount();
@@ -286,6 +287,9 @@ Deno.test("Esc dismisses the prompt for that session: its second lap does not as
   // While it asks, the live readouts stay on screen above it.
   const asking = plainFrame(r.lastFrame());
   assert.ok(asking.includes("Speed ") && asking.includes("Esc dismiss"), asking);
+  // The shape fits no official circuit: nothing to pick, so the keys say nothing of picking.
+  assert.ok(asking.includes("The lap's shape fits no official circuit; type its name."), asking);
+  assert.equal(asking.split("\n").at(-1), "Enter save  Esc dismiss (leave it unnamed)");
   r.stdin.write(KEY.escape);
   let text = await waitFor(r.lastFrame, (t) => t.includes("session 1 left unnamed"));
   assert.ok(text.includes("No laps") || text.includes("Lap 2"), text);

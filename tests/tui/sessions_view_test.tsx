@@ -273,3 +273,29 @@ Deno.test("with no sessions the view says so", async () => {
   r.unmount();
   close();
 });
+
+Deno.test({
+  name: "every key of a burst moves the selection: three Downs in one write move three rows",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    // A car change starts a new session: four sessions, newest (4) first.
+    for (const file of [SUZUKA, SPA, SUZUKA, SPA]) await feed(app, frames(file));
+    assert.deepEqual((await app.sessions.list()).map((s) => s.id), [4, 3, 2, 1]);
+    const r = sessionsView(app);
+    await waitFor(r.lastFrame, (t) => t.includes("Laps of session 4"));
+    // What a held arrow or a quick hand sends: the keys arrive in one read.
+    r.stdin.write(KEY.down.repeat(3));
+    let text = await waitFor(r.lastFrame, (t) => t.includes("Laps of session 1"));
+    assert.match(text, /^> {4}1 live/m);
+    r.stdin.write(KEY.up.repeat(2));
+    text = await waitFor(r.lastFrame, (t) => t.includes("Laps of session 3"));
+    assert.match(text, /^> {4}3 live/m);
+    // Down, Down, Up in one burst: two rows down from session 3, then one back up.
+    r.stdin.write(KEY.down + KEY.down + KEY.up);
+    text = await waitFor(r.lastFrame, (t) => /^ {6}2 {4}1 {2}1:55\.244/m.test(t));
+    assert.match(text, /^> {4}2 live/m);
+    r.unmount();
+    close();
+  },
+});

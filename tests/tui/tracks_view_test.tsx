@@ -245,3 +245,23 @@ Deno.test("a partial survey's percentages read open, a whole lap's closed, side 
   r.unmount();
   close();
 });
+
+Deno.test("every key of a burst moves the bundle selection", async () => {
+  const { app, close } = await memoryApp();
+  for (const track of ["A Ring", "B Ring", "C Ring"]) {
+    await app.survey.start({ track });
+    await feed(app, SURVEY_7.slice(0, Math.floor(SURVEY_7.length * 0.2)));
+    await app.survey.stop();
+  }
+  const r = renderSized(<AppView app={app} initialView="tracks" />, 80, 24);
+  await waitFor(r.lastFrame, (t) => t.includes("> A Ring"));
+  // What a held arrow or a quick hand sends: the keys arrive in one read.
+  r.stdin.write(KEY.down.repeat(2));
+  let text = await waitFor(r.lastFrame, (t) => t.includes("> C Ring"));
+  assert.match(text, /^ {2}A Ring/m);
+  r.stdin.write(KEY.up + KEY.up + KEY.down);
+  text = await waitFor(r.lastFrame, (t) => t.includes("> B Ring"));
+  assert.match(text, /^ {2}C Ring/m);
+  r.unmount();
+  close();
+});
