@@ -12,6 +12,7 @@ import { useInput } from "ink";
 import type { BundleListItem } from "../app/bundles.ts";
 import { type ImportProgress, UnreadableFile } from "../app/files.ts";
 import type { OfficialSuggestionResult } from "../app/official.ts";
+import type { Coverage } from "../core/geometry/types.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
 import { SAMPLE_MS } from "./use_app_state.ts";
 import { plural } from "./format.ts";
@@ -29,6 +30,8 @@ export interface TracksState {
   current: BundleListItem | null;
   /** The catalogue's suggestion for the selected bundle, once read. */
   suggestion: OfficialSuggestionResult | null;
+  /** The selected bundle's coverage in metres and shares (its compiled geometry), once read. */
+  coverage: Coverage | null;
   /** The import under way or last finished, or null. */
   progress: ImportProgress | null;
   /** The path being typed for an import, or null when not typing. */
@@ -88,6 +91,20 @@ export function useTracksState(
   );
 
   const shownSuggestion = suggestion?.slug === current?.slug ? suggestion : null;
+
+  const [coverage, setCoverage] = useState<{ slug: string; coverage: Coverage } | null>(null);
+  useLoad(
+    () =>
+      current && current.coverage &&
+      app.geometry.compiled(current.slug).then((doc) => ({
+        slug: current.slug,
+        coverage: doc.coverage,
+      })),
+    [app, current?.slug, version],
+    setCoverage,
+    // Gone meanwhile: the list's own figures stay.
+    () => setCoverage(null),
+  );
 
   const startImport = useCallback((typed: string) => {
     const file = typed.trim();
@@ -184,6 +201,7 @@ export function useTracksState(
     index,
     current,
     suggestion: shownSuggestion,
+    coverage: coverage && coverage.slug === current?.slug ? coverage.coverage : null,
     progress,
     path,
     setPath,

@@ -114,18 +114,22 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   const mapOf = (t: string) => t.split("\n").slice(1, 21).map((l) => [...l].slice(41).join(""));
   // Autosaves drew earlier maps; the stop's save brings the final one.
   text = await waitFor(r.lastFrame, (t) => mapOf(t).join("\n") === expected.lines.join("\n"));
-  assert.ok(
-    text.includes(`Coverage L ${cov.L.pct.toFixed(1)}%  R ${cov.R.pct.toFixed(1)}%`),
-    text,
-  );
-  assert.ok(text.includes(`Road ${cov.road_pct.toFixed(1)}%`), text);
+  // The left border closed into a loop: its share is of the lap. Nothing of the right is known.
+  assert.deepEqual([cov.L.closed, cov.L.pct, cov.R.closed, cov.R.surveyed_m], [
+    true,
+    100,
+    false,
+    0,
+  ]);
+  assert.ok(text.includes(`Road   ${cov.road_pct.toFixed(1)}% with both borders`), text);
   lines = text.split("\n");
   // One lap on the left border: the left side closes, nothing of the right is known yet.
   assert.equal(lines[7].trimEnd().slice(0, 40).trimEnd(), "Cells this run 1908");
   assert.equal(lines[8].slice(0, 40).trimEnd(), "  left 1908  right 0");
-  assert.equal(lines[9].slice(0, 40).trimEnd(), "Coverage L 100.0%  R 0.0%");
-  assert.equal(lines[10].slice(0, 40).trimEnd(), "Road 0.0%  left side closed");
-  assert.equal(lines[11].slice(0, 40).trimEnd(), "Finish line unsure (1 crossing, ±0.0 m)");
+  assert.equal(lines[9].slice(0, 40).trimEnd(), "Left   100.0% of the lap");
+  assert.equal(lines[10].slice(0, 40).trimEnd(), "Right  nothing surveyed");
+  assert.equal(lines[11].slice(0, 40).trimEnd(), "Road   0.0% with both borders");
+  assert.equal(lines[12].slice(0, 40).trimEnd(), "Finish line unsure (1 crossing, ±0.0 m)");
   assert.equal(bundle.edges, 1908);
   assert.ok(lines.length <= 23, String(lines.length));
   for (const line of lines) assert.ok([...line].length <= 80, line);
@@ -239,6 +243,32 @@ Deno.test("d pressed twice discards a stopped unnamed run; once only asks", asyn
   assert.ok(text.includes("Survey stopped"), text);
   assert.equal(app.survey.pending, false);
   assert.deepEqual(await app.bundles.list(), []);
+  r.unmount();
+  close();
+});
+
+Deno.test("a few seconds of a left wall mark read as metres surveyed, not 100 % of a lap", async () => {
+  const { app, close } = await memoryApp();
+  await app.survey.start({ track: "Short Bit" });
+  app.survey.mark({ side: "L", kind: "wall" });
+  // Five seconds of driving, well into the lap.
+  const middle = Math.floor(SURVEY_7.length / 2);
+  await feed(app, SURVEY_7.slice(middle, middle + 300));
+  await app.survey.stop();
+  const cov = (await app.geometry.compiled("short-bit")).coverage;
+  // Of its own stretch the side is whole, which says nothing of the lap.
+  assert.deepEqual([cov.L.closed, cov.L.pct, cov.R.surveyed_m], [false, 100, 0]);
+  assert.ok(cov.L.surveyed_m > 20 && cov.L.surveyed_m < 1000, String(cov.L.surveyed_m));
+  const r = renderSized(<AppView app={app} initialView="survey" />, 80, 24);
+  const text = await waitFor(r.lastFrame, (t) => t.includes("m surveyed, open"));
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => l.startsWith("Left   "));
+  assert.equal(
+    lines[at].slice(0, 40).trimEnd(),
+    `Left   ${Math.round(cov.L.surveyed_m)} m surveyed, open`,
+  );
+  assert.equal(lines[at + 1].slice(0, 40).trimEnd(), "Right  nothing surveyed");
+  assert.ok(!text.includes("100.0%"), text);
   r.unmount();
   close();
 });

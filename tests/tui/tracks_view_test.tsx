@@ -39,7 +39,7 @@ Deno.test("tracks view lists bundles with coverage, runs, sources; o confirms th
   );
   assert.equal(
     lines[3],
-    "> Suzuka Circuit 100.0% closed   0.0% open     0.0%    1   1  -",
+    "> Suzuka Circuit 100.0% closed          open   0.0%    1   1  -",
   );
   assert.ok(
     text.includes("Suggested: Suzuka Circuit, 5.807 km, confidence 1.00  o confirms"),
@@ -57,7 +57,7 @@ Deno.test("tracks view lists bundles with coverage, runs, sources; o confirms th
   assert.match(
     text,
     // At 80 columns the official column keeps 12 characters; the line under the list has it whole.
-    /^> Suzuka Circuit 100\.0% closed +0\.0% open +0\.0% +1 +1 {2}Suzuka Circ…$/m,
+    /^> Suzuka Circuit 100\.0% closed +open +0\.0% +1 +1 {2}Suzuka Circ…$/m,
   );
   const [bundle] = await app.bundles.list();
   const suzuka = CONFIGURATIONS.find((c) => c.official_name === "Suzuka Circuit")!;
@@ -207,7 +207,8 @@ Deno.test("a refused import names the fault and stores nothing; u identifies unl
 
 Deno.test("a partial survey's percentages read open, a whole lap's closed, side by side", async () => {
   const { app, close } = await memoryApp();
-  // 40 % of the lap: every cell found is evidence, so the open stretch is 100 % of itself.
+  // 40 % of the lap: every cell found is evidence, so the open stretch is 100 % of itself, which
+  // says nothing of the lap: the view gives the metres surveyed instead.
   await app.survey.start({ track: "Half Ring" });
   await feed(app, SURVEY_7.slice(0, Math.floor(SURVEY_7.length * 0.4)));
   await app.survey.stop();
@@ -225,22 +226,23 @@ Deno.test("a partial survey's percentages read open, a whole lap's closed, side 
   let text = await waitFor(r.lastFrame, (t) => t.includes("Coverage: left"));
   let lines = text.split("\n");
   assert.equal(lines[1], "Track bundles (2)");
-  assert.equal(lines[3], "> Half Ring      100.0% open     0.0% open     0.0%    1   1  -");
-  assert.equal(lines[4], "  Suzuka Circuit 100.0% closed   0.0% open     0.0%    1   1  -");
+  assert.equal(lines[3], "> Half Ring               open          open   0.0%    1   1  -");
+  assert.equal(lines[4], "  Suzuka Circuit 100.0% closed          open   0.0%    1   1  -");
+  const halfCov = (await app.geometry.compiled("half-ring")).coverage;
+  const halfM = Math.round(halfCov.L.surveyed_m);
+  assert.ok(halfM > 500, String(halfM));
+  text = await waitFor(r.lastFrame, (t) => t.includes("m surveyed, open"));
   assert.ok(
-    text.includes("Coverage: left 100.0% of an open stretch, right 0.0% of an open stretch"),
+    text.includes(`Coverage: left ${halfM} m surveyed, open; right nothing surveyed`),
     text,
   );
   await sleep(50);
   r.stdin.write(KEY.down);
   text = await waitFor(r.lastFrame, (t) => t.includes("> Suzuka Circuit"));
-  text = await waitFor(r.lastFrame, (t) => t.includes("left 100.0% of a closed loop"));
+  text = await waitFor(r.lastFrame, (t) => t.includes("left 100.0% of the lap"));
   lines = text.split("\n");
-  assert.equal(lines[3], "  Half Ring      100.0% open     0.0% open     0.0%    1   1  -");
-  assert.ok(
-    text.includes("Coverage: left 100.0% of a closed loop, right 0.0% of an open stretch"),
-    text,
-  );
+  assert.equal(lines[3], "  Half Ring               open          open   0.0%    1   1  -");
+  assert.ok(text.includes("Coverage: left 100.0% of the lap; right nothing surveyed"), text);
   for (const line of lines) assert.ok([...line].length <= 80, line);
   r.unmount();
   close();
