@@ -12,6 +12,8 @@ import { delta, lapTime } from "../../src/tui/format.ts";
 import type { App } from "../../src/app/create_app.ts";
 import type { LiveFrameService } from "../../src/app/live_frames.ts";
 import { FLAG, type Frame } from "../../src/core/gt7/frame.ts";
+import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
+import { isCompleteMap } from "../../src/tui/live_map.ts";
 import {
   fakeTelemetry,
   feed,
@@ -563,4 +565,52 @@ Deno.test("the live view reflows to every size it is given, 80x24 down to a prom
   assert.deepEqual([liveLayout(80, 11).spaced, liveLayout(80, 11).lapRows], [false, 0]);
   assert.deepEqual(liveLayout(60, 23).map, { cols: 0, rows: 0 });
   close();
+});
+
+/**
+ * The live map's source after a survey of `share` of synthetic circuit 7's
+ * left border was saved as "Suzuka Circuit", then the Suzuka lap was driven
+ * (its session named Suzuka Circuit by the reference lines).
+ */
+async function mapAfterSurvey(share: number) {
+  const { app, close } = await memoryApp();
+  const survey = [...syntheticFrames({ seed: 7, laps: 1, mode: "survey" })];
+  await app.survey.start({ track: "Suzuka Circuit" });
+  await feed(app, survey.slice(0, Math.floor(survey.length * share)));
+  await app.survey.stop();
+  const doc = await app.geometry.compiled("suzuka-circuit");
+  await feed(app, frames(SUZUKA));
+  assert.equal(app.live.session?.track_name, "Suzuka Circuit");
+  const model = new LiveModel(app);
+  model.start();
+  await model.settled();
+  const map = model.snapshot({ cols: 24, rows: 6 }).map;
+  model.stop();
+  close();
+  return { coverage: doc.coverage, complete: isCompleteMap(doc), kind: map?.kind ?? null, map };
+}
+
+Deno.test({
+  name: "the live map uses a survey only once it is a complete map, else the best lap's line",
+  ignore: noFixtures,
+  async fn() {
+    // A fifth of a lap of the left border: an open stretch, 100 % of itself.
+    const part = await mapAfterSurvey(0.2);
+    assert.deepEqual([part.coverage.L.closed, part.coverage.R.closed, part.coverage.L.pct], [
+      false,
+      false,
+      100,
+    ]);
+    assert.equal(part.complete, false);
+    assert.equal(part.kind, "line");
+    // The driven line is the best lap's, and the car is on it.
+    assert.equal(part.map!.lines.join("").split("●").length, 2, "one car marker");
+    // A whole lap of it: the left border closes into a loop, a map of the whole circuit.
+    const whole = await mapAfterSurvey(1);
+    assert.deepEqual([whole.coverage.L.closed, whole.complete, whole.kind], [
+      true,
+      true,
+      "geometry",
+    ]);
+  },
 });
