@@ -18,6 +18,7 @@ import { importFraction } from "./import_progress.ts";
 import { ProgressBar } from "./bars.tsx";
 import { LinePrompt } from "./line_prompt.tsx";
 import { fit, right } from "./format.ts";
+import { wrapText } from "./wrap_text.ts";
 import { sideColumn, sideCoverageText } from "./coverage_text.ts";
 import type { Coverage } from "../core/geometry/types.ts";
 import { useTracksState } from "./use_tracks_state.ts";
@@ -38,6 +39,9 @@ const TRACKS_HINT = "↑↓ bundle  o confirm official  e export  i import  u id
 /** Rows of titles, details, progress, messages and keys around the list. */
 const FIXED_ROWS = 9;
 
+/** Lines a message may take (it wraps; the list gives up the rows). */
+const MESSAGE_LINES = 3;
+
 /** The tracks view. */
 export function TracksView({ app, columns, rows, outDir, inputActive, setCapturing }: ViewProps) {
   const {
@@ -53,7 +57,9 @@ export function TracksView({ app, columns, rows, outDir, inputActive, setCapturi
     message,
   } = useTracksState({ app, outDir, inputActive, setCapturing });
   const width = Math.max(60, columns);
-  const listRows = Math.max(2, rows - FIXED_ROWS - 1);
+  // A long message (the full path of an export) wraps rather than losing its file name.
+  const said = wrapText(message?.text ?? "", width, MESSAGE_LINES);
+  const listRows = Math.max(2, rows - FIXED_ROWS - 1 - (said.length - 1));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>{list === null ? "Track bundles" : `Track bundles (${list.length})`}</Text>
@@ -66,7 +72,9 @@ export function TracksView({ app, columns, rows, outDir, inputActive, setCapturi
       <Text wrap="truncate">{coverageLine(current, coverage)}</Text>
       <Text wrap="truncate">{officialLine(current, suggestion)}</Text>
       <ProgressLine progress={progress} width={width} />
-      <Text wrap="truncate" color={message?.error ? "red" : "cyan"}>{message?.text ?? " "}</Text>
+      {said.map((line, i) => (
+        <Text key={i} wrap="truncate" color={message?.error ? "red" : "cyan"}>{line || " "}</Text>
+      ))}
       {path !== null
         ? (
           <LinePrompt

@@ -81,13 +81,23 @@ Deno.test("e exports the bundle into the output folder; i imports it elsewhere w
   await surveyed(app);
   const root = await Deno.makeTempDir();
   // The exports folder does not exist yet on a fresh install: the first export makes it.
-  const dir = join(root, "exports");
+  // A data folder deep enough that the path written is longer than the terminal is wide.
+  const dir = join(root, "home-of-a-user-with-a-long-name", "sim-datalogger", "exports");
   const r = renderSized(<AppView app={app} initialView="tracks" outDir={dir} />, 80, 24);
   await waitFor(r.lastFrame, (t) => t.includes("Suzuka Circuit"));
   await sleep(50);
   r.stdin.write("e");
   const path = join(dir, bundleFilename("suzuka-circuit"));
-  await waitFor(r.lastFrame, (t) => t.includes(`wrote ${path}`.slice(0, 80)));
+  assert.ok(`wrote ${path}`.length > 80);
+  // The notice wraps: the file name is shown whole, and the lines give the whole path.
+  const shown = await waitFor(r.lastFrame, (t) => t.includes(bundleFilename("suzuka-circuit")));
+  const lines = shown.split("\n");
+  const first = lines.findIndex((l) => l.startsWith("wrote "));
+  const last = lines.findIndex((l) => l.endsWith(bundleFilename("suzuka-circuit")));
+  assert.ok(first >= 0 && last > first, shown);
+  assert.equal(lines.slice(first, last + 1).join(""), `wrote ${path}`);
+  for (const line of lines) assert.ok([...line].length <= 80, line);
+  assert.ok(lines.length <= 23, shown);
   const written = await Deno.readTextFile(path);
   assert.equal(written, serialiseBundle(await app.bundles.export("suzuka-circuit")) + "\n");
   r.unmount();
