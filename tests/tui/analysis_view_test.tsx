@@ -115,8 +115,14 @@ Deno.test("analysis opens on the newest session's last lap against the circuit's
   // Corners in the engine's order, the worst first, marked.
   const report = await app.analysis.corners({ lap: String(lap.id), ref: String(ref.id) });
   assert.equal(report.source, "detected");
-  const rows = report.corners.slice(0, layout.tableRows - 1);
+  // The table's lines under its heading: all but the last for rows, that one says what follows.
+  const rows = report.corners.slice(0, layout.tableRows - 2);
+  assert.ok(report.corners.length > layout.tableRows - 1);
   const heading = lines.findIndex((l) => l.startsWith("  Corner "));
+  assert.equal(
+    lines[heading + layout.tableRows - 1].slice(0, 49).trimEnd(),
+    `  ↓ ${report.corners.length - rows.length} more`,
+  );
   assert.ok(heading > 0, text);
   for (const [i, row] of rows.entries()) {
     const shown = lines[heading + 1 + i];
@@ -333,8 +339,31 @@ Deno.test("the analysis view fits 80x24 and redraws at 100x30", async () => {
   let lines = check(await waitFor(r.lastFrame, (t) => t.includes("Theoretical best")), 80, 24);
   assert.equal(lines.length, 23);
   assert.ok(lines.some((l) => l.startsWith("delta s ")));
+  // Eight corners in six lines: five and a line saying three more follow.
+  const corners = (await app.analysis.corners({ lap: "6", ref: "4" })).corners;
+  assert.equal(corners.length, 8);
+  const cornerLines = (all: string[]) => {
+    const head = all.findIndex((l) => l.startsWith("  Corner "));
+    return all.slice(head + 1, head + 7).map((l) => l.slice(0, 49).trimEnd());
+  };
+  const rowOf = (k: number) => new RegExp(`^[> ] ${escape(corners[k].name)} +[-+]\\d`);
+  let shown = cornerLines(lines);
+  assert.equal(shown[5], "  ↓ 3 more");
+  for (let k = 0; k < 5; k++) assert.match(shown[k], rowOf(k));
+  // At the last corner the hint is of the rows above.
+  r.stdin.write(KEY.down.repeat(7));
+  lines = check(
+    await waitFor(r.lastFrame, (t) => t.includes(`> ${corners[7].name} `)),
+    80,
+    24,
+  );
+  shown = cornerLines(lines);
+  assert.equal(shown[0], "  ↑ 3 more");
+  for (let k = 3; k < 8; k++) assert.match(shown[k - 2], rowOf(k));
   r.stdin.write("r");
-  check(await waitFor(r.lastFrame, (t) => t.includes("Pick the reference")), 80, 24);
+  // The picker takes the tables' rows and the charts': all six laps fit, with no hint.
+  const picker = check(await waitFor(r.lastFrame, (t) => t.includes("Pick the reference")), 80, 24);
+  assert.ok(!picker.some((l) => l.includes(" more")), picker.join("\n"));
   r.stdin.write(KEY.escape);
   await waitFor(r.lastFrame, (t) => !t.includes("Pick the reference"));
   r.stdin.write("?");
