@@ -13,11 +13,14 @@ import {
   KEY,
   memoryApp,
   renderSized,
-  sleep,
   SPA,
   SUZUKA,
+  typeInto,
   waitFor,
 } from "./_harness.tsx";
+
+/** The rename field's label for session 1. */
+const TRACK_NAME = "Track name for session 1: ";
 
 /** Suzuka's lap in session 1, then Spa's (another car) in session 2. */
 async function twoSessions(app: App): Promise<void> {
@@ -41,14 +44,6 @@ function sessionsView(app: App, outDir = ".", setCapturing: (on: boolean) => voi
       setCapturing={setCapturing}
     />,
   );
-}
-
-/** Types `text` one key at a time, as a keyboard would. */
-async function type(stdin: { write(s: string): void }, text: string): Promise<void> {
-  for (const ch of text) {
-    stdin.write(ch);
-    await sleep(2);
-  }
 }
 
 Deno.test({
@@ -200,12 +195,12 @@ Deno.test({
     // The entry starts from the name the reference line gave; the driver types over it.
     await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka Circuit"));
     assert.deepEqual(capturing, [true]);
-    await type(r.stdin, KEY.backspace.repeat("Suzuka Circuit".length));
+    await typeInto(r, TRACK_NAME, KEY.backspace.repeat("Suzuka Circuit".length), "Suzuka Circuit");
     await waitFor(r.lastFrame, (t) => /Track name for session 1: \s+Enter save/.test(t));
     // Keys that mean something elsewhere are text here.
-    await type(r.stdin, "Suzuka q2 jc");
+    await typeInto(r, TRACK_NAME, "Suzuka q2 jc");
     await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka q2 jc"));
-    await type(r.stdin, KEY.backspace.repeat(6));
+    await typeInto(r, TRACK_NAME, KEY.backspace.repeat(6), "Suzuka q2 jc");
     r.stdin.write(KEY.enter);
     // The notice comes with the answer; the list follows once it has re-read the store.
     const text = await waitFor(
@@ -234,7 +229,7 @@ Deno.test({
     await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
     r.stdin.write("r");
     await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka Circuit"));
-    await type(r.stdin, KEY.backspace.repeat(" Circuit".length));
+    await typeInto(r, TRACK_NAME, KEY.backspace.repeat(" Circuit".length), "Suzuka Circuit");
     await waitFor(r.lastFrame, (t) => /Track name for session 1: Suzuka\s+Enter save/.test(t));
     // Another car: session 2 arrives at the top of the list.
     await feed(app, frames(SPA));
@@ -258,7 +253,12 @@ Deno.test({
     await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
     r.stdin.write("r");
     await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka Circuit"));
-    await type(r.stdin, KEY.backspace.repeat("Suzuka Circuit".length) + "   ");
+    await typeInto(
+      r,
+      TRACK_NAME,
+      KEY.backspace.repeat("Suzuka Circuit".length) + "   ",
+      "Suzuka Circuit",
+    );
     r.stdin.write(KEY.enter);
     await waitFor(
       r.lastFrame,

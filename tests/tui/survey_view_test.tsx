@@ -5,15 +5,7 @@ import { finishText } from "../../src/tui/survey_view.tsx";
 import { MARK_KEYS, waitingText } from "../../src/tui/use_survey_state.ts";
 import { renderBrailleMap } from "../../src/core/geometry/braille_map.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
-import { feed, KEY, memoryApp, renderSized, sleep, waitFor } from "./_harness.tsx";
-
-/** Types `text` one key at a time, as a keyboard would. */
-async function type(stdin: { write(s: string): void }, text: string): Promise<void> {
-  for (const ch of text) {
-    stdin.write(ch);
-    await sleep(2);
-  }
-}
+import { feed, KEY, memoryApp, renderSized, sleep, typeInto, waitFor } from "./_harness.tsx";
 
 /** One surveying lap of synthetic circuit 7 (left border), after its out-lap. */
 const SURVEY_7 = [...syntheticFrames({ seed: 7, laps: 1, mode: "survey" })];
@@ -45,7 +37,7 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   await waitFor(r.lastFrame, (t) => t.includes("Circuit label: "));
   // A newly drawn text field takes keys once its handler attaches, just after the frame.
   await sleep(50);
-  await type(r.stdin, "Synthetic Seven");
+  await typeInto(r, "Circuit label: ", "Synthetic Seven");
   r.stdin.write(KEY.enter);
   text = await waitFor(r.lastFrame, (t) => t.includes('circuit is now "Synthetic Seven"'));
   const labelled = app.survey.status();
@@ -206,7 +198,7 @@ Deno.test("a survey stopped without a name keeps its cells and asks for the name
   assert.equal(app.survey.status().cells, cells);
   r.stdin.write("t");
   await waitFor(r.lastFrame, (t) => t.includes("Circuit name (saves the stopped run"));
-  await type(r.stdin, "Seven Later");
+  await typeInto(r, "Circuit name (saves the stopped run; Esc: later): ", "Seven Later");
   r.stdin.write(KEY.enter);
   text = await waitFor(r.lastFrame, (t) => t.includes("stopped: saved run 1"));
   const bundle = (await app.bundles.list()).find((b) => b.slug === "seven-later")!;

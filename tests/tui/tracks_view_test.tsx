@@ -7,7 +7,7 @@ import type { App } from "../../src/app/create_app.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { CONFIGURATIONS } from "../../src/core/catalog/tracks.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
-import { feed, KEY, memoryApp, renderSized, sleep, waitFor } from "./_harness.tsx";
+import { feed, KEY, memoryApp, renderSized, sleep, typeInto, waitFor } from "./_harness.tsx";
 
 const SURVEY_7 = [...syntheticFrames({ seed: 7, laps: 1, mode: "survey" })];
 
@@ -16,14 +16,6 @@ async function surveyed(app: App): Promise<void> {
   await app.survey.start({ track: "Suzuka Circuit" });
   await feed(app, SURVEY_7);
   await app.survey.stop();
-}
-
-/** Types `text` one key at a time, as a keyboard would. */
-async function type(stdin: { write(s: string): void }, text: string): Promise<void> {
-  for (const ch of text) {
-    stdin.write(ch);
-    await sleep(2);
-  }
 }
 
 Deno.test("tracks view lists bundles with coverage, runs, sources; o confirms the suggestion", async () => {
@@ -111,7 +103,7 @@ Deno.test("e exports the bundle into the output folder; i imports it elsewhere w
   r2.stdin.write("i");
   await waitFor(r2.lastFrame, (t) => t.includes("Import bundle from: "));
   await sleep(50);
-  await type(r2.stdin, bundleFilename("suzuka-circuit"));
+  await typeInto(r2, "Import bundle from: ", bundleFilename("suzuka-circuit"));
   r2.stdin.write(KEY.enter);
   const kb = Math.ceil(written.length / 1024);
   const text = await waitFor(r2.lastFrame, (t) => t.includes('imported "Suzuka Circuit"'));
@@ -178,7 +170,7 @@ Deno.test("a refused import names the fault and stores nothing; u identifies unl
   r.stdin.write("i");
   await waitFor(r.lastFrame, (t) => t.includes("Import bundle from: "));
   await sleep(50);
-  await type(r.stdin, "bad.json");
+  await typeInto(r, "Import bundle from: ", "bad.json");
   r.stdin.write(KEY.enter);
   let text = await waitFor(r.lastFrame, (t) => t.includes("import failed: "));
   assert.match(text, /import failed: \$\.format: /);
@@ -186,7 +178,7 @@ Deno.test("a refused import names the fault and stores nothing; u identifies unl
   r.stdin.write("i");
   await waitFor(r.lastFrame, (t) => t.includes("Import bundle from: "));
   await sleep(50);
-  await type(r.stdin, "missing.json");
+  await typeInto(r, "Import bundle from: ", "missing.json");
   r.stdin.write(KEY.enter);
   await waitFor(r.lastFrame, (t) => t.includes("import failed: No such file"));
 
