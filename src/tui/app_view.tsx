@@ -192,11 +192,15 @@ function tabsWidth(views: readonly ViewDef[], compact: boolean): number {
 /** The key hints when the address needs their room: `?` lists `q` too. */
 const SHORT_HINT = "? help";
 
+/** The same while the help is open: it lists `q` itself. */
+const SHORT_CLOSE_HINT = "? close help";
+
 /**
  * How the header fits `columns`: the roomy tabs when they leave space for
  * the key hints `hint`, else compact ones; then the first that fits of: the
  * API address whole (`http://127.0.0.1:8765`), without its scheme, the
- * same with the hints cut to {@linkcode SHORT_HINT}, `:8765` (with the
+ * same with the hints cut to {@linkcode SHORT_HINT} (to
+ * {@linkcode SHORT_CLOSE_HINT} while the help is open), `:8765` (with the
  * whole hints, then the cut ones), or none.
  */
 export function headerFit(
@@ -210,7 +214,7 @@ export function headerFit(
   if (apiUrl === null) return { compact, address: null, hint };
   const bare = apiUrl.replace(/^[a-z]+:\/\//, "");
   const port = bare.slice(bare.lastIndexOf(":"));
-  const short = help(hint) ? hint : SHORT_HINT;
+  const short = help(hint) ? SHORT_CLOSE_HINT : SHORT_HINT;
   const options: [string, string][] = [
     [apiUrl, hint],
     [bare, hint],
@@ -222,7 +226,7 @@ export function headerFit(
   return fits ? { compact, address: fits[0], hint: fits[1] } : { compact, address: null, hint };
 }
 
-/** True for the hints shown while the help is open (they stay whole). */
+/** True for the hints shown while the help is open. */
 function help(hint: string): boolean {
   return hint.startsWith("? close");
 }

@@ -1,13 +1,16 @@
 /**
  * The corner report as a table, in the engine's order (most time lost
  * first): the corner that lost most is red and marked with
- * {@linkcode WORST_MARK}; the selected row is inverse, the zoomed one has `*`.
+ * {@linkcode WORST_MARK}; the selected row is inverse, the zoomed one has `*`;
+ * when the rows do not all fit, a line says how many are left out above or
+ * below.
  *
  * @module
  */
 import { Box, Text } from "ink";
 import type { CornerReport, CornerReportRow } from "../core/analysis/types.ts";
 import { fit, right } from "./format.ts";
+import { listWindow, moreText } from "./list_window.ts";
 
 /** After the row of the corner that lost most time. */
 export const WORST_MARK = " ◀";
@@ -49,11 +52,13 @@ export function CornerTable({ report, selected, zoomed, width, rows }: CornerTab
       </Box>
     );
   }
-  const shown = scrolled(list, selected, Math.max(1, rows - 1));
+  // Rows left out are said (`↓ 2 more`), so a list cut to the table's height does not look whole.
+  const shown = listWindow(list, selected, Math.max(1, rows - 1));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold wrap="truncate">{heading}</Text>
-      {shown.map(({ item, at }) => {
+      {shown.above > 0 ? <MoreLine count={shown.above} up /> : null}
+      {shown.rows.map(({ item, at }) => {
         const worst = at === 0 && item.delta_s !== null && item.delta_s > 0;
         const text = line(
           at === selected ? ">" : " ",
@@ -76,8 +81,14 @@ export function CornerTable({ report, selected, zoomed, width, rows }: CornerTab
           </Text>
         );
       })}
+      {shown.below > 0 ? <MoreLine count={shown.below} up={false} /> : null}
     </Box>
   );
+}
+
+/** A table's line saying how many rows are left out above or below (`↓ 2 more`). */
+export function MoreLine({ count, up }: { count: number; up: boolean }) {
+  return <Text color="gray" wrap="truncate">{"  " + moreText(count, up)}</Text>;
 }
 
 /** Seconds with a sign, to the millisecond (`+0.037`, `-0.120`). */

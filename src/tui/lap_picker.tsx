@@ -8,7 +8,8 @@
 import { Box, Text } from "ink";
 import type { LapListItem } from "../app/lap_listing.ts";
 import { fit, lapTime, right } from "./format.ts";
-import { scrolled, signed } from "./corner_table.tsx";
+import { MoreLine, signed } from "./corner_table.tsx";
+import { listWindow } from "./list_window.ts";
 import type { Picker } from "./use_analysis_state.ts";
 
 /** Props of {@linkcode LapPicker}. */
@@ -27,12 +28,14 @@ export interface LapPickerProps {
 export function LapPicker({ laps, picker, lapId, refId, width, rows }: LapPickerProps) {
   const fastest = laps.find((l) => l.time_ms > 0)?.time_ms ?? null;
   const title = picker.kind === "lap" ? "Pick the lap to analyse" : "Pick the reference";
+  const window = listWindow(laps, picker.index, Math.max(1, rows - 1));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold wrap="truncate">
         {fit(`${title} (${laps.length}, fastest first): ↑↓ Enter, Esc cancels`, width)}
       </Text>
-      {scrolled(laps, picker.index, Math.max(1, rows - 1)).map(({ item, at }) => {
+      {window.above > 0 ? <MoreLine count={window.above} up /> : null}
+      {window.rows.map(({ item, at }) => {
         const now = item.id === lapId ? "lap" : item.id === refId ? "ref" : "";
         const gap = fastest !== null && item.time_ms > 0
           ? signed((item.time_ms - fastest) / 1000)
@@ -50,6 +53,7 @@ export function LapPicker({ laps, picker, lapId, refId, width, rows }: LapPicker
           </Text>
         );
       })}
+      {window.below > 0 ? <MoreLine count={window.below} up={false} /> : null}
     </Box>
   );
 }

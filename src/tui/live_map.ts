@@ -1,14 +1,27 @@
 /**
- * The live view's small track map: the circuit's compiled geometry when a
- * bundle of it exists, else the driven line of the best lap; drawn once per
- * source and size, with the car's marker laid over it per sample (a few
- * multiplications).
+ * The live view's small track map: the circuit's compiled geometry when its
+ * bundle is a complete map (a border closes into a loop: see
+ * {@linkcode isCompleteMap}), else the driven line of the best lap; drawn
+ * once per source and size, with the car's marker laid over it per sample
+ * (a few multiplications).
  *
  * @module
  */
 import type { CompiledTrack } from "../core/geometry/types.ts";
 import { renderLineMap } from "./braille_line_map.ts";
 import { type BaseMap, baseMap, carCell, withCar } from "./survey_map.ts";
+
+/**
+ * True when `doc` draws the whole circuit: at least one of its borders
+ * closes into a loop, so it goes round the lap and the car is always beside
+ * it. An open border is a stretch of unknown share of the lap (a left-wall
+ * mark of a few hundred cells is a few hundred metres), drawn alone it is a
+ * scrap with the car off it; the best lap's driven line is the better map
+ * until the survey closes a side.
+ */
+export function isCompleteMap(doc: Pick<CompiledTrack, "coverage">): boolean {
+  return doc.coverage.L.closed || doc.coverage.R.closed;
+}
 
 /** What the map is drawn from. */
 export type MapSource =

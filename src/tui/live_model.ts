@@ -27,7 +27,8 @@ import {
   type LinkState,
   linkState,
 } from "./live_figures.ts";
-import { LiveMap, type LiveMapView, type MapSource } from "./live_map.ts";
+import { isCompleteMap, LiveMap, type LiveMapView, type MapSource } from "./live_map.ts";
+import type { CompiledTrack } from "../core/geometry/types.ts";
 import { SectorClock, type SectorRow } from "./live_sectors.ts";
 
 export type { CarState, FuelPlan, LinkState } from "./live_figures.ts";
@@ -248,16 +249,25 @@ export class LiveModel {
     }
   }
 
-  /** The circuit's compiled geometry when a bundle exists, else the path of lap `lapId`. */
+  /**
+   * The circuit's compiled geometry when its bundle is a complete map (see
+   * {@linkcode isCompleteMap}), else the path of lap `lapId`.
+   */
   async #readMap(track: string, lapId: number | undefined): Promise<MapSource | null> {
     if (track !== "") {
       const slug = slugify(track);
-      const key = `geometry:${slug}`;
-      if (this.#map.source?.key === key) return this.#map.source;
+      let doc: CompiledTrack | null = null;
       try {
-        return { kind: "geometry", key, doc: await this.#app.geometry.compiled(slug) };
+        // Cached by the geometry service: only a changed bundle compiles again.
+        doc = await this.#app.geometry.compiled(slug);
       } catch {
         // No bundle of this circuit: the best lap's line is the map.
+      }
+      // A fragment (a few hundred metres of one border) would draw a scrap with the car off it.
+      if (doc && isCompleteMap(doc)) {
+        const key = `geometry:${slug}:${doc._bundle_identity.join(":")}:${doc.compiled_at}`;
+        if (this.#map.source?.key === key) return this.#map.source;
+        return { kind: "geometry", key, doc };
       }
     }
     if (lapId === undefined) return null;

@@ -2,15 +2,16 @@
  * Live sector splits, timed from the live frames: a sector's split is the
  * lap clock when the car entered the next sector less the clock when it
  * entered this one (every frame is seen, so a split is exact to a packet);
- * the last sector of a lap is closed by the stored lap's time. Each split is
+ * sector 1 always starts at clock 0, since the lap clock counts from the
+ * line, so it is timed even when the frames carried no sector yet at the
+ * line (the first lap after a reference exists: the reference is read while
+ * that lap is already under way) or began in the previous lap's last sector.
+ * The last sector of a lap is closed by the stored lap's time. Each split is
  * compared with the personal best through that sector.
  *
  * @module
  */
 import type { LiveFrame } from "../app/live_frame.ts";
-
-/** A lap first seen this far into its clock (ms) was seen from the line. */
-const JOIN_MS = 1000;
 
 /** How a split compares with the personal best through its sector. */
 export type SplitPace = "faster" | "slower" | null;
@@ -68,9 +69,7 @@ export class SectorClock {
       } else {
         this.#previous = null;
       }
-      // A lap seen from the line (its first second) starts at clock 0; one joined later has no start.
-      const fromLine = f.sector === 1 && (now?.lap === f.lap - 1 || f.lap_clock_ms < JOIN_MS);
-      this.#now = { lap: f.lap, splits: [], sector: f.sector, entryMs: fromLine ? 0 : NaN };
+      this.#now = { lap: f.lap, splits: [], sector: f.sector, entryMs: entryOf(f, false) };
       return;
     }
     if (f.sector === now.sector) return;
@@ -80,7 +79,7 @@ export class SectorClock {
       now.splits[from - 1] = Math.max(0, f.lap_clock_ms - now.entryMs);
     }
     now.sector = f.sector;
-    now.entryMs = onward ? f.lap_clock_ms : NaN;
+    now.entryMs = entryOf(f, onward);
   }
 
   /** A lap was stored: its time closes its last sector. */
@@ -97,8 +96,10 @@ export class SectorClock {
   row(bestMs: readonly (number | null)[]): SectorRow | null {
     const now = this.#now;
     if (!now) return null;
-    const own = now.splits.some((s) => s !== undefined && s !== null);
-    const shown = !own && this.#previous ? this.#previous : now;
+    // The previous lap stands in only while it has something to show: a row of dashes would
+    // hide the sector the car is in.
+    const prev = this.#previous;
+    const shown = !hasSplit(now) && prev && hasSplit(prev) ? prev : now;
     const count = Math.max(bestMs.length, shown.splits.length, now.sector ?? 0);
     const sectors: SectorSplit[] = [];
     for (let k = 0; k < count; k++) {
@@ -123,4 +124,18 @@ export class SectorClock {
     if (!Number.isFinite(prev.entryMs)) return;
     prev.splits[prev.sector - 1] ??= Math.max(0, stored.timeMs - prev.entryMs);
   }
+}
+
+/**
+ * The clock at which the car entered `f.sector`: 0 for sector 1 (the lap
+ * clock counts from the line), the clock now when it came on from the
+ * sector before, else unknown (NaN: entered sideways, or first seen there).
+ */
+function entryOf(f: Pick<LiveFrame, "sector" | "lap_clock_ms">, onward: boolean): number {
+  if (f.sector === 1) return 0;
+  return onward ? f.lap_clock_ms : NaN;
+}
+
+function hasSplit(lap: LapSplits): boolean {
+  return lap.splits.some((s) => s !== undefined && s !== null);
 }

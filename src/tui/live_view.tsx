@@ -22,6 +22,7 @@ import type {
   SessionInfo,
 } from "./live_model.ts";
 import type { SectorRow, SplitPace } from "./live_sectors.ts";
+import { linkLine } from "./link_line.ts";
 import { BAR_OFF, BAR_ON, LIGHT_OFF, LIGHT_ON, litLights, PedalBar, RevLights } from "./bars.tsx";
 import {
   delta,
@@ -264,41 +265,13 @@ function SectorsLine({ sectors, stale }: { sectors: SectorRow | null; stale: boo
   );
 }
 
-/** The link line: state, console, format, rates, drops and the capture being recorded. */
-export function linkText(link: LinkState): string {
-  const capture = (link.kernelDrops === null ? "" : `  kernel drops ${link.kernelDrops}`) +
-    (link.record === null
-      ? ""
-      : link.record.error === null
-      ? `  rec ${link.record.mb.toFixed(1)} MB`
-      : "  rec STOPPED") +
-    (link.relayApps == null
-      ? ""
-      : `  relay ${link.relayApps} app${link.relayApps === 1 ? "" : "s"}`);
-  const stats = `format ${link.format ?? "-"}  ${link.pps} pkt/s  drops ${link.drops}${capture}`;
-  if (link.stale) {
-    const where = link.console ? `  console ${link.console}` : "";
-    return `link lost: last packet ${link.lastPacketS} s ago${where}  ${stats}`;
-  }
-  switch (link.state) {
-    case "connected":
-      return `connected  console ${link.console ?? "(passive)"}  ${stats}`;
-    case "waiting":
-      return `waiting for console ${link.console}  ${stats}`;
-    case "listening":
-      return `listening on ${link.listen} (no console set)  ${stats}`;
-    case "none":
-      return "no telemetry source";
-  }
-}
-
 function LinkLine({ link, width }: { link: LinkState; width: number }) {
   const up = link.state === "connected" && !link.stale;
   return (
     <Text wrap="truncate">
       <Text color={up ? "green" : link.stale ? "red" : "yellow"}>{up ? "●" : "○"}</Text>
       <Text color={link.stale ? "red" : undefined}>
-        {" " + fit(linkText(link), width - 2).trimEnd()}
+        {" " + linkLine(link, width - 2)}
       </Text>
     </Text>
   );

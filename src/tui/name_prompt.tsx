@@ -18,6 +18,7 @@ import type { AppEvent } from "../app/events.ts";
 import type { App } from "../app/create_app.ts";
 import { fit, lapTime, right } from "./format.ts";
 import { type LapShape, trackSuggestions } from "./track_suggestions.ts";
+import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 
 /** What the prompt asks about: a session and the lap its signature is made from. */
@@ -125,7 +126,15 @@ export function heading(typed: string, shape: LapShape | null, count: number): s
 }
 
 /** The prompt's keys, on its last line: how to save it and how to dismiss it. */
-export const PROMPT_KEYS = "↑↓ pick  Tab copy it  Enter save  Esc dismiss (leave it unnamed)";
+export const PROMPT_KEYS = "Enter save  Esc dismiss (leave it unnamed)";
+
+/** Before {@linkcode PROMPT_KEYS} while there are suggestions to pick from. */
+export const PICK_KEYS = "↑↓ pick  Tab copy it  ";
+
+/** The prompt's last line: the picking keys only while there is something to pick. */
+export function promptKeys(suggestions: number): string {
+  return (suggestions > 0 ? PICK_KEYS : "") + PROMPT_KEYS;
+}
 
 /** After the title: while the prompt is up, every key is text (a constant: JSX would lose the spaces). */
 const TYPING_NOTE = "  (keys are text)";
@@ -140,7 +149,9 @@ const FIXED_ROWS = 6;
  */
 export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptProps) {
   const [text, setText] = useState("");
-  const [pick, setPick] = useState(-1);
+  // Read back by the handlers, so Down then Enter in one burst saves the row Down picked.
+  const picked = useLatestState(-1);
+  const pick = picked.value;
   // Bumped when Tab fills the text: the input is remade, so its cursor starts at the end.
   const [fills, setFills] = useState(0);
   const [shape, setShape] = useState<LapShape | null>(null);
@@ -159,10 +170,10 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
   // A panel of `rows` under the live view: the suggestions get what the fixed rows leave.
   const limit = Math.max(1, Math.min(8, rows - FIXED_ROWS));
   const suggestions = trackSuggestions(text, shape, limit);
-  const chosen = pick >= 0 && pick < suggestions.length ? suggestions[pick] : null;
+  const chosenAt = (at: number) => at >= 0 && at < suggestions.length ? suggestions[at] : null;
 
   const save = useCallback((typed: string) => {
-    const name = chosen?.name ?? typed;
+    const name = chosenAt(picked.get())?.name ?? typed;
     if (saving) return;
     setSaving(true);
     app.tracks.create({ name, lap_id: target.lapId }).then(
@@ -172,20 +183,20 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
         setError((err as Error).message);
       },
     );
-  }, [app, target, chosen?.name, saving, onClose]);
+  }, [app, target, suggestions, saving, onClose]);
 
   useInput((input, key) => {
     if (key.escape) {
       onClose(`session ${target.sessionId} left unnamed`);
     } else if (key.upArrow) {
-      setPick((p) => Math.max(-1, p - 1));
+      picked.set(Math.max(-1, picked.get() - 1));
     } else if (key.downArrow) {
-      setPick((p) => Math.min(suggestions.length - 1, p + 1));
+      picked.set(Math.min(suggestions.length - 1, picked.get() + 1));
     } else if (key.tab) {
-      const s = chosen ?? suggestions[0];
+      const s = chosenAt(picked.get()) ?? suggestions[0];
       if (s) {
         setText(s.name);
-        setPick(-1);
+        picked.set(-1);
         setFills((n) => n + 1);
       }
     } else if (input !== "" && !key.return) {
@@ -218,7 +229,7 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
           value={text}
           onChange={(v) => {
             setText(v);
-            setPick(-1);
+            picked.set(-1);
           }}
           onSubmit={save}
           focus
@@ -235,7 +246,7 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
       <Text color={error ? "red" : "cyan"} wrap="truncate">
         {error ?? (saving ? "saving..." : " ")}
       </Text>
-      <Text color="gray" wrap="truncate">{PROMPT_KEYS}</Text>
+      <Text color="gray" wrap="truncate">{promptKeys(suggestions.length)}</Text>
     </Box>
   );
 }

@@ -8,7 +8,8 @@
 import { Box, Text } from "ink";
 import type { LapSectorTimes, SectorBests } from "../core/analysis/types.ts";
 import { fit, lapTime, right } from "./format.ts";
-import { scrolled } from "./corner_table.tsx";
+import { MoreLine } from "./corner_table.tsx";
+import { listWindow } from "./list_window.ts";
 
 /** Narrowest table that also shows the reference's sector times. */
 const WITH_REF_WIDTH = 36;
@@ -40,13 +41,13 @@ export function SectorTable({ sectors, times, width, rows }: SectorTableProps) {
     fit(name, nameWidth) + values.slice(0, cells).map((v) => right(v, 8)).join("");
   const sec = (v: number | null | undefined) => v === null || v === undefined ? "--" : v.toFixed(3);
   const footer = 2;
-  const shown = scrolled(sectors.sectors, 0, Math.max(1, rows - 1 - footer));
+  const shown = listWindow(sectors.sectors, 0, Math.max(1, rows - 1 - footer));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold wrap="truncate">
         {line("Sector", withRef ? ["lap", "ref", "best"] : ["lap", "best"])}
       </Text>
-      {shown.map(({ item, at }) => {
+      {shown.rows.map(({ item, at }) => {
         const mine = times?.lap.times_s[at] ?? null;
         const best = item.best_s;
         const holds = mine !== null && best !== null &&
@@ -60,6 +61,7 @@ export function SectorTable({ sectors, times, width, rows }: SectorTableProps) {
           </Text>
         );
       })}
+      {shown.below > 0 ? <MoreLine count={shown.below} up={false} /> : null}
       <Text wrap="truncate" color="cyan">
         {fit(`Theoretical best ${lapTime(sectors.theoretical_best_ms)}`, width)}
       </Text>

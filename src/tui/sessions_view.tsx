@@ -11,6 +11,7 @@ import type { Session } from "../core/laps/session.ts";
 import type { KeyHelp, ViewProps } from "./view_types.ts";
 import { bestLap } from "./live_model.ts";
 import { fit, INCOMPLETE_LEGEND, lapMark, lapTime, right } from "./format.ts";
+import { wrapText } from "./wrap_text.ts";
 import { clamp, useSessionsState } from "./use_sessions_state.ts";
 
 /** The keys of the sessions view, for the help overlay. */
@@ -22,10 +23,13 @@ export const SESSIONS_KEYS: readonly KeyHelp[] = [
   { key: "c", action: "export the selected lap as MoTeC CSV to the exports folder" },
   {
     key: "m",
-    action: "export a MoTeC i2 log (.ld + .ldx): the selected lap, or the whole session",
+    action: "export a MoTeC i2 log (.ld + .ldx) of the lap, or of the session",
   },
   { key: "r", action: "name the session's track (Enter saves, Esc cancels)" },
 ];
+
+/** Lines a message may take. */
+const MESSAGE_LINES = 3;
 
 /** Shown after the name being typed (with its leading gap, which JSX text would drop). */
 const RENAME_HINT = "  Enter save  Esc cancel";
@@ -46,7 +50,10 @@ export function SessionsView(
   const best = bestLap(s.laps);
   // The legend takes a lap's row while an incomplete lap is listed, so the view keeps its height.
   const legend = s.laps.some((l) => !l.complete);
-  const lapRows = listRows - 1 - (legend ? 1 : 0);
+  // A long message (the full path of an export) wraps rather than losing its file name; the
+  // laps give up the rows it takes.
+  const said = wrapText(s.message?.text ?? "", width, MESSAGE_LINES);
+  const lapRows = Math.max(1, listRows - 1 - (legend ? 1 : 0) - (said.length - 1));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>Sessions ({list.length})</Text>
@@ -99,9 +106,9 @@ export function SessionsView(
             {legend ? <Text color="yellow" wrap="truncate">{INCOMPLETE_LEGEND}</Text> : null}
           </Box>
         )}
-      <Text wrap="truncate" color={s.message?.error ? "red" : "cyan"}>
-        {s.message?.text ?? " "}
-      </Text>
+      {said.map((line, i) => (
+        <Text key={i} wrap="truncate" color={s.message?.error ? "red" : "cyan"}>{line || " "}</Text>
+      ))}
       {draft !== null
         ? (
           <Text wrap="truncate">

@@ -14,6 +14,7 @@ import type { KeyHelp, ViewProps } from "./view_types.ts";
 import { useSurveyState } from "./use_survey_state.ts";
 import { LinePrompt } from "./line_prompt.tsx";
 import { fit } from "./format.ts";
+import { sideCoverageText } from "./coverage_text.ts";
 
 /** The keys of the survey view, for the help overlay. */
 export const SURVEY_KEYS: readonly KeyHelp[] = [
@@ -106,14 +107,10 @@ function SurveyFigures(
       <BigMark mark={s.mark} />
       <Text>{`Cells this run ${s.cells}`}</Text>
       <Text>{`  left ${s.cells_by_side.L}  right ${s.cells_by_side.R}`}</Text>
-      <Text>
-        {cov ? `Coverage L ${cov.L.pct.toFixed(1)}%  R ${cov.R.pct.toFixed(1)}%` : "Coverage --"}
-      </Text>
-      <Text>
-        {cov
-          ? `Road ${cov.road_pct.toFixed(1)}%  ${closedText(cov.L.closed, cov.R.closed)}`
-          : "Road --"}
-      </Text>
+      {/* Each side says what its figure is of: a share of the lap once closed, metres before. */}
+      <Text wrap="truncate">{`Left   ${cov ? sideCoverageText(cov.L) : "--"}`}</Text>
+      <Text wrap="truncate">{`Right  ${cov ? sideCoverageText(cov.R) : "--"}`}</Text>
+      <Text>{cov ? `Road   ${cov.road_pct.toFixed(1)}% with both borders` : "Road   --"}</Text>
       <Text wrap="truncate">{finishText(finish)}</Text>
       <Text>{`Width ${s.tw_m.toFixed(2)} m (${s.tw_source})`}</Text>
       <Text wrap="truncate">
@@ -121,12 +118,6 @@ function SurveyFigures(
       </Text>
     </>
   );
-}
-
-function closedText(l: boolean, r: boolean): string {
-  if (l && r) return "both sides closed";
-  if (l || r) return `${l ? "left" : "right"} side closed`;
-  return "not closed yet";
 }
 
 /** The finish line as the survey knows it. */

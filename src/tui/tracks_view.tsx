@@ -1,8 +1,9 @@
 /**
- * The tracks view: the stored track bundles with their coverage (each
- * side's percentage with `closed` or `open` beside it: an open side's
- * percentage is of the stretch found, not of a lap), runs, sources and
- * official match, and the actions on them: confirm the
+ * The tracks view: the stored track bundles with their coverage (a closed
+ * side's share of the lap; an open side only says `open`, and under the
+ * list the metres surveyed: its percentage would be of the stretch found,
+ * not of a lap), runs, sources and official match, and the actions on
+ * them: confirm the
  * suggested official match, export to a file, import from a file (with a
  * progress bar), and name unlabelled sessions from the known circuits.
  *
@@ -17,6 +18,9 @@ import { importFraction } from "./import_progress.ts";
 import { ProgressBar } from "./bars.tsx";
 import { LinePrompt } from "./line_prompt.tsx";
 import { fit, right } from "./format.ts";
+import { wrapText } from "./wrap_text.ts";
+import { sideColumn, sideCoverageText } from "./coverage_text.ts";
+import type { Coverage } from "../core/geometry/types.ts";
 import { useTracksState } from "./use_tracks_state.ts";
 
 /** The keys of the tracks view, for the help overlay. */
@@ -35,12 +39,27 @@ const TRACKS_HINT = "↑↓ bundle  o confirm official  e export  i import  u id
 /** Rows of titles, details, progress, messages and keys around the list. */
 const FIXED_ROWS = 9;
 
+/** Lines a message may take (it wraps; the list gives up the rows). */
+const MESSAGE_LINES = 3;
+
 /** The tracks view. */
 export function TracksView({ app, columns, rows, outDir, inputActive, setCapturing }: ViewProps) {
-  const { list, index, current, suggestion, progress, path, setPath, startImport, message } =
-    useTracksState({ app, outDir, inputActive, setCapturing });
+  const {
+    list,
+    index,
+    current,
+    suggestion,
+    coverage,
+    progress,
+    path,
+    setPath,
+    startImport,
+    message,
+  } = useTracksState({ app, outDir, inputActive, setCapturing });
   const width = Math.max(60, columns);
-  const listRows = Math.max(2, rows - FIXED_ROWS - 1);
+  // A long message (the full path of an export) wraps rather than losing its file name.
+  const said = wrapText(message?.text ?? "", width, MESSAGE_LINES);
+  const listRows = Math.max(2, rows - FIXED_ROWS - 1 - (said.length - 1));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>{list === null ? "Track bundles" : `Track bundles (${list.length})`}</Text>
@@ -50,10 +69,12 @@ export function TracksView({ app, columns, rows, outDir, inputActive, setCapturi
         ? <Text color="gray">No track bundles yet: survey a circuit or import one (i).</Text>
         : <BundleTable list={list} index={index} rows={listRows} width={width} />}
       <Box height={1} />
-      <Text wrap="truncate">{coverageLine(current)}</Text>
+      <Text wrap="truncate">{coverageLine(current, coverage)}</Text>
       <Text wrap="truncate">{officialLine(current, suggestion)}</Text>
       <ProgressLine progress={progress} width={width} />
-      <Text wrap="truncate" color={message?.error ? "red" : "cyan"}>{message?.text ?? " "}</Text>
+      {said.map((line, i) => (
+        <Text key={i} wrap="truncate" color={message?.error ? "red" : "cyan"}>{line || " "}</Text>
+      ))}
       {path !== null
         ? (
           <LinePrompt
@@ -69,20 +90,20 @@ export function TracksView({ app, columns, rows, outDir, inputActive, setCapturi
   );
 }
 
-/** Whether a side closes into a loop, as the list prints it beside its percentage. */
-export function closedWord(closed: boolean): "closed" | "open" {
-  return closed ? "closed" : "open";
-}
-
-/** What the selected bundle's percentages are of, side by side. */
-function coverageLine(b: BundleListItem | null): string {
+/**
+ * What the selected bundle's borders cover, side by side: a share of the
+ * lap when closed, metres surveyed when open (from `detail`, its compiled
+ * coverage; until that is read, only whether each side is closed).
+ */
+function coverageLine(b: BundleListItem | null, detail: Coverage | null): string {
   if (!b) return " ";
   const c = b.coverage;
   if (!c) return "Coverage: none yet (no border cells)";
-  const side = (pct: number, closed: boolean) =>
-    `${pct.toFixed(1)}% ${closed ? "of a closed loop" : "of an open stretch"}`;
-  return `Coverage: left ${side(c.left_pct, c.closed_left)}, ` +
-    `right ${side(c.right_pct, c.closed_right)}`;
+  if (detail) {
+    return `Coverage: left ${sideCoverageText(detail.L)}; right ${sideCoverageText(detail.R)}`;
+  }
+  return `Coverage: left ${sideColumn(c.left_pct, c.closed_left)}; ` +
+    `right ${sideColumn(c.right_pct, c.closed_right)}`;
 }
 
 /** The selected bundle's official match, or the catalogue's suggestion for it. */
@@ -148,10 +169,10 @@ function BundleTable(
         const at = start + i;
         const c = b.coverage;
         // The word pads to "closed", so the percentages line up whatever follows them.
+        // An open side has no share of the lap to show: it says open, and the line under the
+        // list gives its metres.
         const pct = (v: number | undefined, closed: boolean | undefined) =>
-          v === undefined || closed === undefined
-            ? "--       "
-            : `${v.toFixed(1)}% ${fit(closedWord(closed), 6)}`;
+          v === undefined || closed === undefined ? "--" : sideColumn(v, closed);
         return (
           <Text key={b.slug} wrap="truncate" inverse={at === index}>
             {(at === index ? "> " : "  ") +

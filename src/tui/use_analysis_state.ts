@@ -10,6 +10,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useInput } from "ink";
 import type { CornerReportRow } from "../core/analysis/types.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
+import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { clamp } from "./use_sessions_state.ts";
 import {
@@ -88,8 +89,11 @@ export function useAnalysisState(
   const [loaded, setLoaded] = useState<{ key: string; data: AnalysisData } | null>(null);
   const [zoom, setZoom] = useState<CornerReportRow | null>(null);
   const [cursor, setCursor] = useState(0);
-  const [cornerIndex, setCornerIndex] = useState(0);
-  const [picker, setPicker] = useState<Picker | null>(null);
+  // Read back by the key handler, so every key of a burst moves from where the last one left.
+  const cornerAt = useLatestState(0);
+  const pickerNow = useLatestState<Picker | null>(null);
+  const cornerIndex = cornerAt.value;
+  const picker = pickerNow.value;
   const [message, setMessage] = useState<ViewMessage | null>(null);
 
   useEffect(
@@ -116,7 +120,7 @@ export function useAnalysisState(
       setLoaded(next);
       setZoom(null);
       setCursor(0);
-      setCornerIndex(0);
+      cornerAt.set(0);
     },
     (err) => setMessage({ text: `cannot analyse lap: ${err.message}`, error: true }),
   );
@@ -140,12 +144,13 @@ export function useAnalysisState(
   };
 
   useInput((input, k) => {
+    const picker = pickerNow.get();
     if (picker) {
       const laps = choice?.laps ?? [];
       if (k.upArrow || k.downArrow) {
         const step = k.upArrow ? -1 : 1;
-        setPicker({ ...picker, index: clamp(picker.index + step, 0, laps.length - 1) });
-      } else if (k.escape) setPicker(null);
+        pickerNow.set({ ...picker, index: clamp(picker.index + step, 0, laps.length - 1) });
+      } else if (k.escape) pickerNow.set(null);
       else if (k.return && choice && laps[picker.index]) {
         const picked = laps[picker.index].id;
         const lap = choice.lap.id;
@@ -156,7 +161,7 @@ export function useAnalysisState(
             ? { lap: picked, ref: picked === ref ? lap : ref }
             : { lap: picked === lap && ref !== null ? ref : lap, ref: picked },
         );
-        setPicker(null);
+        pickerNow.set(null);
         setMessage(null);
       }
       return;
@@ -164,7 +169,7 @@ export function useAnalysisState(
     if (input === "l" || input === "r") {
       if (!choice || choice.laps.length === 0) return;
       const current = input === "l" ? choice.lap.id : choice.ref?.id;
-      setPicker({
+      pickerNow.set({
         kind: input === "l" ? "lap" : "ref",
         index: Math.max(0, choice.laps.findIndex((l) => l.id === current)),
       });
@@ -176,9 +181,9 @@ export function useAnalysisState(
       const size = k.shift || input === "[" || input === "]" ? BIG_STEP : 1;
       setCursor((c) => clamp(clamp(c, 0, cols - 1) + sign * size, 0, cols - 1));
     } else if (k.upArrow || k.downArrow) {
-      setCornerIndex((i) => clamp(i + (k.upArrow ? -1 : 1), 0, corners.length - 1));
-    } else if (k.return && corners[cornerIndex]) {
-      zoomTo(corners[cornerIndex]);
+      cornerAt.set(clamp(cornerAt.get() + (k.upArrow ? -1 : 1), 0, corners.length - 1));
+    } else if (k.return && corners[cornerAt.get()]) {
+      zoomTo(corners[cornerAt.get()]);
     } else if (k.escape && zoom) {
       zoomTo(null);
     }

@@ -9,6 +9,7 @@ import { useEffect, useState } from "react";
 import { useInput } from "ink";
 import type { BestItem } from "../app/lap_listing.ts";
 import type { ViewMessage, ViewParam, ViewProps } from "./view_types.ts";
+import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { clamp } from "./use_sessions_state.ts";
 
@@ -41,7 +42,8 @@ export function useBestsState(
   const [version, setVersion] = useState(0);
   const [list, setList] = useState<BestItem[] | null>(null);
   // The selection follows its circuit and car when the list is re-read.
-  const [selected, setSelected] = useState<string | null>(null);
+  // Read back by the key handler, so every key of a burst moves from where the last one left.
+  const selected = useLatestState<string | null>(null);
   const [message, setMessage] = useState<ViewMessage | null>(null);
 
   useEffect(
@@ -59,22 +61,28 @@ export function useBestsState(
     (err) => setMessage({ text: `cannot read the bests: ${err.message}`, error: true }),
   );
 
-  const index = list ? Math.max(0, list.findIndex((b) => rowKey(b) === selected)) : 0;
+  const index = indexOf(list, selected.value);
 
   useInput((_input, key) => {
     if (!list || list.length === 0) return;
+    const at = indexOf(list, selected.get());
     if (key.upArrow || key.downArrow) {
-      setSelected(rowKey(list[clamp(index + (key.upArrow ? -1 : 1), 0, list.length - 1)]));
+      selected.set(rowKey(list[clamp(at + (key.upArrow ? -1 : 1), 0, list.length - 1)]));
     } else if (key.return) {
       if (!open) {
         setMessage({ text: "the analysis view is not available here", error: true });
         return;
       }
-      open("analysis", analysisParam(list[index], list));
+      open("analysis", analysisParam(list[at], list));
     }
   }, { isActive: inputActive });
 
   return { list, index, message };
+}
+
+/** The index of the row `key` in `list`; 0 when it is not there (or with no list). */
+function indexOf(list: readonly BestItem[] | null, key: string | null): number {
+  return list ? Math.max(0, list.findIndex((b) => rowKey(b) === key)) : 0;
 }
 
 function rowKey(b: BestItem): string {

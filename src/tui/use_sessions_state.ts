@@ -12,6 +12,7 @@ import type { LapExportKind } from "../app/files.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
+import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { useTextEntry } from "./use_text_entry.ts";
 
@@ -51,11 +52,14 @@ export function useSessionsState(
 ): SessionsState {
   const [version, setVersion] = useState(0);
   const [list, setList] = useState<Session[] | null>(null);
-  const [selectedId, setSelectedId] = useState<number | null>(null);
+  // Read back by the key handler, so every key of a burst moves from where the last one left.
+  const selected = useLatestState<number | null>(null);
   const [laps, setLaps] = useState<LapSummary[]>([]);
   const [lapsOf, setLapsOf] = useState<number | null>(null);
-  const [lapIndex, setLapIndex] = useState(0);
-  const [focus, setFocus] = useState<SessionsFocus>("sessions");
+  const lapAt = useLatestState(0);
+  const focusOn = useLatestState<SessionsFocus>("sessions");
+  const focus = focusOn.value;
+  const lapIndex = lapAt.value;
   // The session being named is pinned: a new session arriving meanwhile must not take the name.
   const [message, setMessage] = useState<ViewMessage | null>(null);
   const entry = useTextEntry<{ id: number; text: string }>({
@@ -74,7 +78,7 @@ export function useSessionsState(
     (err) => setMessage({ text: `cannot list sessions: ${err.message}`, error: true }),
   );
 
-  const index = list ? Math.max(0, list.findIndex((s) => s.id === selectedId)) : 0;
+  const index = indexOf(list, selected.value);
   const current = list?.[index] ?? null;
 
   useLoad(
@@ -88,9 +92,8 @@ export function useSessionsState(
   );
 
   const shownLaps = lapsOf === current?.id ? laps : [];
-  const lap = focus === "laps" ? shownLaps[Math.min(lapIndex, shownLaps.length - 1)] : undefined;
 
-  const exportLap = useCallback((kind: LapExportKind) => {
+  const exportLap = useCallback((lap: LapSummary | undefined, kind: LapExportKind) => {
     if (!lap) {
       setMessage({ text: "press Enter to go into the laps, then pick one to export", error: true });
       return;
@@ -102,21 +105,21 @@ export function useSessionsState(
       (path) => setMessage({ text: `wrote ${path}`, error: false }),
       (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
     );
-  }, [app, lap?.id, outDir]);
+  }, [app, outDir]);
 
   // A MoTeC log of the picked lap, or of the whole selected session while the sessions have focus.
-  const exportMotec = useCallback(() => {
+  const exportMotec = useCallback((lap: LapSummary | undefined, session: number | undefined) => {
     const subject = lap
       ? { kind: "lap" as const, id: lap.id }
-      : current
-      ? { kind: "session" as const, id: current.id }
+      : session !== undefined
+      ? { kind: "session" as const, id: session }
       : null;
     if (!subject) return;
     app.files.exportMotec(subject.kind, subject.id, outDir).then(
       ([ld]) => setMessage({ text: `wrote ${ld} and its .ldx`, error: false }),
       (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
     );
-  }, [app, lap?.id, current?.id, outDir]);
+  }, [app, outDir]);
 
   const save = useCallback((name: string) => {
     if (!draft) return;
@@ -132,28 +135,35 @@ export function useSessionsState(
 
   useInput((input, key) => {
     if (draft !== null) return;
+    // What the keys before this one in the same burst left, not what was last drawn.
+    const at = list?.[indexOf(list, selected.get())] ?? null;
+    const lapsNow = lapsOf === at?.id ? laps : [];
+    const inLaps = focusOn.get() === "laps";
     if (key.upArrow || key.downArrow) {
       const step = key.upArrow ? -1 : 1;
-      if (focus === "laps") {
-        setLapIndex((i) => clamp(i + step, 0, shownLaps.length - 1));
+      if (inLaps) {
+        lapAt.set(clamp(lapAt.get() + step, 0, lapsNow.length - 1));
       } else if (list && list.length > 0) {
-        setSelectedId(list[clamp(index + step, 0, list.length - 1)].id);
-        setLapIndex(0);
+        selected.set(list[clamp(indexOf(list, selected.get()) + step, 0, list.length - 1)].id);
+        lapAt.set(0);
       }
       return;
     }
-    if (key.return && focus === "sessions" && current && shownLaps.length > 0) {
-      setSelectedId(current.id);
-      setFocus("laps");
-      setLapIndex(0);
-    } else if (key.escape && focus === "laps") {
-      setFocus("sessions");
+    if (key.return && !inLaps && at && lapsNow.length > 0) {
+      selected.set(at.id);
+      focusOn.set("laps");
+      lapAt.set(0);
+    } else if (key.escape && inLaps) {
+      focusOn.set("sessions");
     } else if (input === "j" || input === "c") {
-      exportLap(input === "j" ? "json" : "csv");
+      const lap = inLaps ? lapsNow[Math.min(lapAt.get(), lapsNow.length - 1)] : undefined;
+      exportLap(lap, input === "j" ? "json" : "csv");
     } else if (input === "m") {
-      exportMotec();
-    } else if (input === "r" && current) {
-      setSelectedId(current.id);
+      const lap = inLaps ? lapsNow[Math.min(lapAt.get(), lapsNow.length - 1)] : undefined;
+      exportMotec(lap, at?.id);
+    } else if (input === "r" && at) {
+      const current = at;
+      selected.set(current.id);
       entry.open({ id: current.id, text: current.track_name });
       setMessage(null);
     }
@@ -177,6 +187,11 @@ export function useSessionsState(
     save,
     message,
   };
+}
+
+/** The index of session `id` in `list`; 0 when it is not there (or with no list). */
+function indexOf(list: readonly Session[] | null, id: number | null): number {
+  return list ? Math.max(0, list.findIndex((s) => s.id === id)) : 0;
 }
 
 /** `v` held to [lo, hi] (lo when the range is empty). */

@@ -12,9 +12,11 @@ import { useInput } from "ink";
 import type { BundleListItem } from "../app/bundles.ts";
 import { type ImportProgress, UnreadableFile } from "../app/files.ts";
 import type { OfficialSuggestionResult } from "../app/official.ts";
+import type { Coverage } from "../core/geometry/types.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
 import { SAMPLE_MS } from "./use_app_state.ts";
 import { plural } from "./format.ts";
+import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { useTextEntry } from "./use_text_entry.ts";
 
@@ -28,6 +30,8 @@ export interface TracksState {
   current: BundleListItem | null;
   /** The catalogue's suggestion for the selected bundle, once read. */
   suggestion: OfficialSuggestionResult | null;
+  /** The selected bundle's coverage in metres and shares (its compiled geometry), once read. */
+  coverage: Coverage | null;
   /** The import under way or last finished, or null. */
   progress: ImportProgress | null;
   /** The path being typed for an import, or null when not typing. */
@@ -48,7 +52,8 @@ export function useTracksState(
 ): TracksState {
   const [version, setVersion] = useState(0);
   const [list, setList] = useState<BundleListItem[] | null>(null);
-  const [selected, setSelected] = useState<string | null>(null);
+  // Read back by the key handler, so every key of a burst moves from where the last one left.
+  const selected = useLatestState<string | null>(null);
   const [suggestion, setSuggestion] = useState<OfficialSuggestionResult | null>(null);
   const [message, setMessage] = useState<ViewMessage | null>(null);
   const [progress, setProgress] = useState<ImportProgress | null>(null);
@@ -75,7 +80,7 @@ export function useTracksState(
     (err) => setMessage({ text: `cannot list bundles: ${err.message}`, error: true }),
   );
 
-  const index = list ? Math.max(0, list.findIndex((b) => b.slug === selected)) : 0;
+  const index = indexOf(list, selected.value);
   const current = list?.[index] ?? null;
 
   useLoad(
@@ -86,6 +91,20 @@ export function useTracksState(
   );
 
   const shownSuggestion = suggestion?.slug === current?.slug ? suggestion : null;
+
+  const [coverage, setCoverage] = useState<{ slug: string; coverage: Coverage } | null>(null);
+  useLoad(
+    () =>
+      current && current.coverage &&
+      app.geometry.compiled(current.slug).then((doc) => ({
+        slug: current.slug,
+        coverage: doc.coverage,
+      })),
+    [app, current?.slug, version],
+    setCoverage,
+    // Gone meanwhile: the list's own figures stay.
+    () => setCoverage(null),
+  );
 
   const startImport = useCallback((typed: string) => {
     const file = typed.trim();
@@ -99,7 +118,7 @@ export function useTracksState(
       pause: () => new Promise((r) => setTimeout(r, SAMPLE_MS)),
     }).then(
       (r) => {
-        setSelected(r.slug);
+        selected.set(r.slug);
         setMessage({
           text:
             `imported "${r.track}": ${r.edges_before} -> ${r.edges} cells (+${r.added_edges}), ` +
@@ -112,13 +131,14 @@ export function useTracksState(
         setMessage({ text: `import failed: ${importError(err)}`, error: true });
       },
     ).finally(() => setBusy(false));
-  }, [app, outDir, entry.close]);
+  }, [app, outDir, entry.close, selected.set]);
 
   useInput((input, key) => {
     if (path !== null) return;
     if ((key.upArrow || key.downArrow) && list && list.length > 0) {
       const step = key.upArrow ? -1 : 1;
-      setSelected(list[Math.min(list.length - 1, Math.max(0, index + step))].slug);
+      const next = indexOf(list, selected.get()) + step;
+      selected.set(list[Math.min(list.length - 1, Math.max(0, next))].slug);
       return;
     }
     if (busy) return;
@@ -181,12 +201,18 @@ export function useTracksState(
     index,
     current,
     suggestion: shownSuggestion,
+    coverage: coverage && coverage.slug === current?.slug ? coverage.coverage : null,
     progress,
     path,
     setPath,
     startImport,
     message,
   };
+}
+
+/** The index of bundle `slug` in `list`; 0 when it is not there (or with no list). */
+function indexOf(list: readonly BundleListItem[] | null, slug: string | null): number {
+  return list ? Math.max(0, list.findIndex((b) => b.slug === slug)) : 0;
 }
 
 function importError(err: unknown): string {

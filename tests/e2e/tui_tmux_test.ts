@@ -215,18 +215,43 @@ Deno.test({
       );
       assert.match(analysis.text, /\[5 Analysis\]/);
       assert.match(analysis.text, /^Lap \d+ \(S1 #\d+\) \d:\d\d\.\d{3}\s+vs\s+ref \d+/m);
+      // Keys in one send, as a quick hand or a held key gives them, each move the picker a row:
+      // six Ups from the reference's row (the first or the second) reach the top, two Downs the
+      // third row. Taken a key per send of keys, they would end on the second.
+      const picker = await sendUntil(
+        session,
+        ["r"],
+        "the reference picker",
+        (t) => t.includes("Pick the reference"),
+      );
+      const rows = [...picker.text.matchAll(/^[> ] +(\d+) {2}session \d+ lap \d+/gm)].map((m) =>
+        m[1]
+      );
+      assert.ok(rows.length >= 3, picker.text);
+      await tmux("send-keys", "-t", session, "Up", "Up", "Up", "Up", "Up", "Up");
+      await paneUntil(session, "the picker at its top", (t) =>
+        new RegExp(`^> +${rows[0]} {2}session`, "m").test(t));
+      await tmux("send-keys", "-t", session, "Down", "Down");
+      await paneUntil(session, "the picker's third row", (t) =>
+        new RegExp(`^> +${rows[2]} {2}session`, "m").test(t));
+      await tmux("send-keys", "-t", session, "Escape");
+      await paneUntil(session, "the picker closed", (t) =>
+        !t.includes("Pick the reference"));
       const bests = await sendUntil(
         session,
         ["6"],
         "the Bests view",
-        (t) => /^Bests \(1 circuit, 1 best\)/m.test(t),
+        (t) =>
+          /^Bests \(1 circuit, 1 best\)/m.test(t),
       );
       assert.match(bests.text, new RegExp(`^> ${NAME}\\s.*fastest`, "m"));
       await tmux("send-keys", "-t", session, "q");
       // q ends the dashboard, then the demo closes the server and exits with status 0.
-      await paneUntil(session, "the exit", (t) => t.includes("demo exited with status 0"), true);
+      await paneUntil(session, "the exit", (t) =>
+        t.includes("demo exited with status 0"), true);
       await fetch(`${url}/api/sessions`).then(
-        () => assert.fail("the HTTP server is still up after q"),
+        () =>
+          assert.fail("the HTTP server is still up after q"),
         () => {},
       );
     } finally {

@@ -182,3 +182,49 @@ export const KEY = {
   escape: "\u001B",
   backspace: "\u007F",
 } as const;
+
+/** What the screen shows after `label` on the first line holding it, or null. */
+function fieldAfter(frame: string | undefined, label: string): string | null {
+  const line = plain(frame).split("\n").find((l) => l.includes(label));
+  return line === undefined ? null : line.slice(line.indexOf(label) + label.length);
+}
+
+/**
+ * Types `keys` (characters, or {@linkcode KEY}.backspace) into the text
+ * field drawn after `label`, which reads `from` now: one key at a time, each
+ * sent once the screen shows the one before taken (the field changed and
+ * reads what was typed so far), so no key races a redraw. Spaces go with
+ * the key after them: the screen does not show a trailing space, so erasing
+ * one at the end of a line (nothing drawn after the field) cannot be waited
+ * on and must not be asked for. Returns the field's text.
+ */
+export async function typeInto(
+  r: { lastFrame(): string | undefined; stdin: { write(s: string): void } },
+  label: string,
+  keys: string,
+  from = "",
+): Promise<string> {
+  const groups: string[] = [];
+  let spaces = "";
+  for (const key of keys) {
+    if (key === " ") spaces += key;
+    else if (key === KEY.backspace && spaces === "") groups.push(key);
+    else {
+      groups.push(spaces + key);
+      spaces = "";
+    }
+  }
+  if (spaces !== "") groups.push(spaces);
+  let value = from;
+  for (const group of groups) {
+    const before = fieldAfter(r.lastFrame(), label);
+    value = group === KEY.backspace ? value.slice(0, -1) : value + group;
+    r.stdin.write(group);
+    const want = value.trimEnd();
+    await waitFor(r.lastFrame, (t) => {
+      const now = fieldAfter(t, label);
+      return now !== null && now !== before && now.startsWith(want);
+    });
+  }
+  return value;
+}

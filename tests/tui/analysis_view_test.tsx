@@ -5,7 +5,7 @@ import { AnalysisView } from "../../src/tui/analysis_view.tsx";
 import { AppView } from "../../src/tui/app_view.tsx";
 import { analysisLayout } from "../../src/tui/analysis_layout.ts";
 import { formatLapTime } from "../../src/core/laps/lap_time.ts";
-import { KEY, memoryApp, renderSized, sleep, waitFor } from "./_harness.tsx";
+import { KEY, memoryApp, renderSized, waitFor } from "./_harness.tsx";
 import { driveSession } from "./_synthetic_sessions.ts";
 
 /** Shift+→ and Shift+← as a terminal sends them. */
@@ -115,8 +115,14 @@ Deno.test("analysis opens on the newest session's last lap against the circuit's
   // Corners in the engine's order, the worst first, marked.
   const report = await app.analysis.corners({ lap: String(lap.id), ref: String(ref.id) });
   assert.equal(report.source, "circuit");
-  const rows = report.corners.slice(0, layout.tableRows - 1);
+  // The table's lines under its heading: all but the last for rows, that one says what follows.
+  const rows = report.corners.slice(0, layout.tableRows - 2);
+  assert.ok(report.corners.length > layout.tableRows - 1);
   const heading = lines.findIndex((l) => l.startsWith("  Corner "));
+  assert.equal(
+    lines[heading + layout.tableRows - 1].slice(0, 49).trimEnd(),
+    `  ↓ ${report.corners.length - rows.length} more`,
+  );
   assert.ok(heading > 0, text);
   for (const [i, row] of rows.entries()) {
     const shown = lines[heading + 1 + i];
@@ -170,10 +176,8 @@ Deno.test("arrows move the cursor a chart column, [ ] and Shift ten; the read-ou
     assert.equal(line(text, "@"), want);
   };
   await expectAt(0);
-  r.stdin.write(LEFT); // held at the start
-  await sleep(30);
-  await expectAt(0);
-  r.stdin.write(RIGHT);
+  // Left is held at the start: Left then Right in one burst ends one column on.
+  r.stdin.write(LEFT + RIGHT);
   await expectAt(1);
   r.stdin.write("]");
   await expectAt(11);
@@ -181,11 +185,9 @@ Deno.test("arrows move the cursor a chart column, [ ] and Shift ten; the read-ou
   await expectAt(21);
   r.stdin.write("[");
   await expectAt(11);
-  for (let i = 0; i < 6; i++) {
-    r.stdin.write(SHIFT_RIGHT);
-    await sleep(20);
-  }
-  await expectAt(cols - 1); // held at the end
+  // Six in one burst, as a held key sends them: each counts, and the last are held at the end.
+  r.stdin.write(SHIFT_RIGHT.repeat(6));
+  await expectAt(cols - 1);
   // The read-out at the very start, by numbers.
   assert.equal(gridAt(c, 0, length, cols, 0), Math.round(length / cols / 2));
   r.unmount();
@@ -208,10 +210,9 @@ Deno.test("Enter zooms the charts to the selected corner, Esc zooms back out", a
   assert.ok(line(text, whole).trimEnd().endsWith(`${Math.round(length)} m`), text);
   assert.ok(line(text, whole).includes("whole lap"));
 
-  r.stdin.write(KEY.down);
+  // Down twice and Up in one burst, then Enter in the same read: the second corner is zoomed to.
   const second: CornerReportRow = report.corners[1];
-  await waitFor(r.lastFrame, (t) => t.includes(`> ${second.name} `));
-  r.stdin.write(KEY.enter);
+  r.stdin.write(KEY.down + KEY.down + KEY.up + KEY.enter);
   text = await waitFor(r.lastFrame, (t) => t.includes("zoomed"));
   const pad = Math.max(30, (second.exit_m - second.entry_m) * 0.25);
   const from = Math.max(0, second.entry_m - pad);
@@ -258,9 +259,10 @@ Deno.test("l and r pick the lap and the reference from the circuit's laps, faste
   ]);
   assert.match(listed[0], /^> +4 {2}session 2 lap 1 +1:33\.383 +\+0\.000 {2}ref/);
   assert.match(listed[4], /^ +6 {2}session 2 lap 3 +1:33\.783 +\+0\.400 {2}lap/);
-  r.stdin.write(KEY.down);
-  await waitFor(r.lastFrame, (t) => /^> +3 {2}session 1 lap 3/m.test(t));
-  r.stdin.write(KEY.enter);
+  // Three Downs in one burst move three rows, and Up then Enter in another picks the row Up left.
+  r.stdin.write(KEY.down.repeat(3));
+  await waitFor(r.lastFrame, (t) => /^> +5 {2}session 2 lap 2/m.test(t));
+  r.stdin.write(KEY.up + KEY.up + KEY.enter);
   text = await waitFor(r.lastFrame, (t) => t.includes("vs  ref 3 ") && t.includes("Theoretical"));
   assert.ok(text.startsWith("Lap 6 (S2 #3) 1:33.783  vs  ref 3 (S1 #3) 1:33.517  +0.266"), text);
 
@@ -337,8 +339,31 @@ Deno.test("the analysis view fits 80x24 and redraws at 100x30", async () => {
   let lines = check(await waitFor(r.lastFrame, (t) => t.includes("Theoretical best")), 80, 24);
   assert.equal(lines.length, 23);
   assert.ok(lines.some((l) => l.startsWith("delta s ")));
+  // Eight corners in six lines: five and a line saying three more follow.
+  const corners = (await app.analysis.corners({ lap: "6", ref: "4" })).corners;
+  assert.equal(corners.length, 8);
+  const cornerLines = (all: string[]) => {
+    const head = all.findIndex((l) => l.startsWith("  Corner "));
+    return all.slice(head + 1, head + 7).map((l) => l.slice(0, 49).trimEnd());
+  };
+  const rowOf = (k: number) => new RegExp(`^[> ] ${escape(corners[k].name)} +[-+]\\d`);
+  let shown = cornerLines(lines);
+  assert.equal(shown[5], "  ↓ 3 more");
+  for (let k = 0; k < 5; k++) assert.match(shown[k], rowOf(k));
+  // At the last corner the hint is of the rows above.
+  r.stdin.write(KEY.down.repeat(7));
+  lines = check(
+    await waitFor(r.lastFrame, (t) => t.includes(`> ${corners[7].name} `)),
+    80,
+    24,
+  );
+  shown = cornerLines(lines);
+  assert.equal(shown[0], "  ↑ 3 more");
+  for (let k = 3; k < 8; k++) assert.match(shown[k - 2], rowOf(k));
   r.stdin.write("r");
-  check(await waitFor(r.lastFrame, (t) => t.includes("Pick the reference")), 80, 24);
+  // The picker takes the tables' rows and the charts': all six laps fit, with no hint.
+  const picker = check(await waitFor(r.lastFrame, (t) => t.includes("Pick the reference")), 80, 24);
+  assert.ok(!picker.some((l) => l.includes(" more")), picker.join("\n"));
   r.stdin.write(KEY.escape);
   await waitFor(r.lastFrame, (t) => !t.includes("Pick the reference"));
   r.stdin.write("?");

@@ -5,7 +5,7 @@ import { formatLapTime } from "../../src/core/laps/lap_time.ts";
 import { AppView } from "../../src/tui/app_view.tsx";
 import { BestsView } from "../../src/tui/bests_view.tsx";
 import type { ViewParam } from "../../src/tui/view_types.ts";
-import { KEY, memoryApp, renderSized, sleep, waitFor } from "./_harness.tsx";
+import { KEY, memoryApp, renderSized, waitFor } from "./_harness.tsx";
 import { driveSession } from "./_synthetic_sessions.ts";
 
 const NSX = 3235;
@@ -99,9 +99,8 @@ Deno.test("bests list the fastest lap of each circuit and car, its gap to the ou
   await waitFor(r.lastFrame, (t) => t.includes("> Test Ring"));
   r.stdin.write(KEY.down);
   await waitFor(r.lastFrame, (t) => t.split("\n")[4].startsWith("> Test Ring"));
-  r.stdin.write(KEY.down); // held at the last row
-  await sleep(30);
-  r.stdin.write(KEY.enter);
+  // Held at the last row: Down then Enter in one burst opens the last row's lap.
+  r.stdin.write(KEY.down + KEY.enter);
   await waitFor(() => opened ? "opened" : "", (t) => t === "opened");
   assert.deepEqual(opened, { id: "analysis", param: { lap: other.id, ref: ring.id } });
   r.stdin.write(KEY.up);
@@ -122,9 +121,8 @@ Deno.test("Enter on a best opens it in the Analysis view against its reference",
   const nextBest = fastest(s.ring.filter((l) => l.id !== ring.id));
   const r = renderSized(<AppView app={app} initialView="bests" />, 80, 24);
   await waitFor(r.lastFrame, (t) => t.includes("Bests (2 circuits"));
-  r.stdin.write(KEY.down);
-  await sleep(30);
-  r.stdin.write(KEY.down);
+  // Two Downs in one burst move two rows.
+  r.stdin.write(KEY.down.repeat(2));
   await waitFor(r.lastFrame, (t) => t.includes(`> Test Ring`) && t.includes(carName(OTHER_CAR)));
   r.stdin.write(KEY.enter);
   let text = await waitFor(r.lastFrame, (t) => t.includes("Theoretical best"));

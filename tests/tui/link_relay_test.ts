@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import type { TelemetryStatus } from "../../src/app/telemetry_source.ts";
 import { linkState } from "../../src/tui/live_figures.ts";
-import { linkText } from "../../src/tui/live_view.tsx";
+import { linkLine } from "../../src/tui/link_line.ts";
 
 const NOW = Date.parse("2026-11-27T00:00:00.000Z");
 
@@ -45,19 +45,24 @@ function status(relayApps: number | null): TelemetryStatus {
 
 Deno.test("the link line counts the relayed apps, and says nothing of a relay without one", () => {
   assert.equal(
-    linkText(linkState(status(2), null, NOW)),
+    linkLine(linkState(status(2), null, NOW), 200),
     "connected  console 192.168.1.30:33739  format C  60 pkt/s  drops 0  relay 2 apps",
   );
   assert.equal(
-    linkText(linkState(status(1), null, NOW)),
+    linkLine(linkState(status(1), null, NOW), 200),
     "connected  console 192.168.1.30:33739  format C  60 pkt/s  drops 0  relay 1 app",
   );
   assert.equal(
-    linkText(linkState(status(0), null, NOW)),
+    linkLine(linkState(status(0), null, NOW), 200),
     "connected  console 192.168.1.30:33739  format C  60 pkt/s  drops 0  relay 0 apps",
   );
   assert.equal(
-    linkText(linkState(status(null), null, NOW)),
+    linkLine(linkState(status(null), null, NOW), 200),
     "connected  console 192.168.1.30:33739  format C  60 pkt/s  drops 0",
+  );
+  // A narrow terminal shortens the count before it leaves it out, and keeps the drops.
+  assert.equal(
+    linkLine(linkState(status(2), null, NOW), 60),
+    "connected  192.168.1.30:33739  fmt C  60/s  drops 0  relay 2",
   );
 });

@@ -12,6 +12,8 @@ import { delta, lapTime } from "../../src/tui/format.ts";
 import type { App } from "../../src/app/create_app.ts";
 import type { LiveFrameService } from "../../src/app/live_frames.ts";
 import { FLAG, type Frame } from "../../src/core/gt7/frame.ts";
+import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
+import { isCompleteMap } from "../../src/tui/live_map.ts";
 import {
   fakeTelemetry,
   feed,
@@ -336,6 +338,83 @@ Deno.test("sector splits: timed from sector changes and the stored lap, paced ag
   ]);
 });
 
+Deno.test("sector splits on the first lap after a reference: sector 1 is timed from the line", () => {
+  const clock = new SectorClock();
+  const bests = [33819, 34392, 30824];
+  // Lap 1 had no reference, so no sectors; lap 1 is stored and read as the reference while lap 2
+  // is under way: its frames carry a sector only from 1.5 s in.
+  clock.frame({ lap: 1, sector: null, lap_clock_ms: 90000 });
+  clock.lapStored(1, 99036);
+  clock.frame({ lap: 2, sector: null, lap_clock_ms: 200 });
+  clock.frame({ lap: 2, sector: 1, lap_clock_ms: 1500 });
+  assert.deepEqual(clock.row(bests)?.sectors.map((k) => [k.ms, k.current]), [
+    [null, true],
+    [null, false],
+    [null, false],
+  ]);
+  clock.frame({ lap: 2, sector: 2, lap_clock_ms: 33719 });
+  clock.frame({ lap: 2, sector: 3, lap_clock_ms: 68311 });
+  assert.deepEqual(clock.row(bests)?.sectors.map((k) => [k.ms, k.pace, k.current]), [
+    [33719, "faster", false],
+    [34592, "slower", false],
+    [null, null, true],
+  ]);
+
+  // At the line the car sits on the reference's end too: a lap may start in the last sector.
+  const atLine = new SectorClock();
+  atLine.frame({ lap: 3, sector: 3, lap_clock_ms: 17 });
+  atLine.frame({ lap: 3, sector: 1, lap_clock_ms: 250 });
+  atLine.frame({ lap: 3, sector: 2, lap_clock_ms: 33819 });
+  assert.deepEqual(atLine.row(bests)?.sectors.map((k) => [k.ms, k.current]), [
+    [33819, false],
+    [null, true],
+    [null, false],
+  ]);
+
+  // A previous lap with no split does not hide the lap being driven.
+  const joined = new SectorClock();
+  joined.frame({ lap: 1, sector: 3, lap_clock_ms: 70000 });
+  joined.frame({ lap: 2, sector: 1, lap_clock_ms: 16 });
+  const row = joined.row(bests)!;
+  assert.deepEqual([row.lap, row.previous], [2, false]);
+  assert.deepEqual(row.sectors.map((k) => [k.ms, k.current]), [
+    [null, true],
+    [null, false],
+    [null, false],
+  ]);
+});
+
+Deno.test({
+  name: "the live view shows sector splits on the first lap driven after a reference exists",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await feed(app, frames(SUZUKA));
+    const source = new FakeFrames();
+    const gap = {
+      delta_ms: -254,
+      predicted_lap_ms: 98782,
+      reference_lap_id: 1,
+      reference_lap_ms: 99036,
+    };
+    const r = render(<LiveView app={app} {...viewProps} frames={source} />);
+    // Lap 1 without a reference: no sectors.
+    source.push({ lap: 1, sector: null, lap_clock_ms: 95000 });
+    await waitFor(r.lastFrame, (t) => t.includes("Lap 1  1:35.0"));
+    // Lap 2: the reference is read after the line, so the first frames have neither gap nor sector.
+    source.push({ lap: 2, sector: null, lap_clock_ms: 100 });
+    source.push({ lap: 2, sector: 1, lap_clock_ms: 1500, delta: gap });
+    let text = await waitFor(r.lastFrame, (t) => t.includes("Lap 2  0:01.5"));
+    assert.ok(text.includes("Sectors  S1 …  S2 --  S3 --"), text);
+    source.push({ lap: 2, sector: 2, lap_clock_ms: 33719, delta: gap });
+    source.push({ lap: 2, sector: 2, lap_clock_ms: 40000, delta: gap });
+    text = await waitFor(r.lastFrame, (t) => t.includes("Lap 2  0:40.0"));
+    assert.ok(text.includes("Sectors  S1 33.72  S2 …  S3 --"), text);
+    r.unmount();
+    close();
+  },
+});
+
 Deno.test({
   name: "from a fake frame source: delta, prediction, sector colours, fuel and pit lap, exact",
   ignore: noFixtures,
@@ -486,4 +565,52 @@ Deno.test("the live view reflows to every size it is given, 80x24 down to a prom
   assert.deepEqual([liveLayout(80, 11).spaced, liveLayout(80, 11).lapRows], [false, 0]);
   assert.deepEqual(liveLayout(60, 23).map, { cols: 0, rows: 0 });
   close();
+});
+
+/**
+ * The live map's source after a survey of `share` of synthetic circuit 7's
+ * left border was saved as "Suzuka Circuit", then the Suzuka lap was driven
+ * (its session named Suzuka Circuit by the reference lines).
+ */
+async function mapAfterSurvey(share: number) {
+  const { app, close } = await memoryApp();
+  const survey = [...syntheticFrames({ seed: 7, laps: 1, mode: "survey" })];
+  await app.survey.start({ track: "Suzuka Circuit" });
+  await feed(app, survey.slice(0, Math.floor(survey.length * share)));
+  await app.survey.stop();
+  const doc = await app.geometry.compiled("suzuka-circuit");
+  await feed(app, frames(SUZUKA));
+  assert.equal(app.live.session?.track_name, "Suzuka Circuit");
+  const model = new LiveModel(app);
+  model.start();
+  await model.settled();
+  const map = model.snapshot({ cols: 24, rows: 6 }).map;
+  model.stop();
+  close();
+  return { coverage: doc.coverage, complete: isCompleteMap(doc), kind: map?.kind ?? null, map };
+}
+
+Deno.test({
+  name: "the live map uses a survey only once it is a complete map, else the best lap's line",
+  ignore: noFixtures,
+  async fn() {
+    // A fifth of a lap of the left border: an open stretch, 100 % of itself.
+    const part = await mapAfterSurvey(0.2);
+    assert.deepEqual([part.coverage.L.closed, part.coverage.R.closed, part.coverage.L.pct], [
+      false,
+      false,
+      100,
+    ]);
+    assert.equal(part.complete, false);
+    assert.equal(part.kind, "line");
+    // The driven line is the best lap's, and the car is on it.
+    assert.equal(part.map!.lines.join("").split("●").length, 2, "one car marker");
+    // A whole lap of it: the left border closes into a loop, a map of the whole circuit.
+    const whole = await mapAfterSurvey(1);
+    assert.deepEqual([whole.coverage.L.closed, whole.complete, whole.kind], [
+      true,
+      true,
+      "geometry",
+    ]);
+  },
 });

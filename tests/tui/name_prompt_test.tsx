@@ -16,20 +16,12 @@ import {
   frames,
   KEY,
   memoryApp,
-  plain as plainFrame,
   renderSized,
   sleep,
   SUZUKA,
+  typeInto,
   waitFor,
 } from "./_harness.tsx";
-
-/** Types `text` one key at a time, as a keyboard would. */
-async function type(stdin: { write(s: string): void }, text: string): Promise<void> {
-  for (const ch of text) {
-    stdin.write(ch);
-    await sleep(2);
-  }
-}
 
 /** The synthetic race on circuit 3: the out-lap and two timed laps, as one car or another. */
 function race3(carId?: number): Frame[] {
@@ -155,12 +147,13 @@ Deno.test({
     for (const line of lines) assert.ok([...line].length <= 80, line);
 
     // While the prompt is up, the view keys and q are text.
-    await type(r.stdin, "suzuka e");
+    await typeInto(r, "Track name: ", "suzuka e");
     text = await waitFor(r.lastFrame, (t) => t.includes("Track name: suzuka e"));
     assert.ok(text.includes("Official circuits (the lap's shape first):"), text);
     assert.ok(text.includes("  Suzuka Circuit East Course"), text);
     assert.ok(!text.includes("  Suzuka Circuit  "), text);
-    await type(r.stdin, KEY.backspace.repeat(2));
+    // "suzuka " matches the same circuits as "suzuka".
+    await typeInto(r, "Track name: ", KEY.backspace, "suzuka e");
     await waitFor(r.lastFrame, (t) => /Track name: suzuka\s/.test(t));
     r.stdin.write("\t");
     await waitFor(r.lastFrame, (t) => t.includes("Track name: Suzuka Circuit"));
@@ -203,15 +196,16 @@ Deno.test({
       (t) => t.includes("name must be 1 to 80 characters, not blank, with no control characters"),
     );
     assert.deepEqual(await app.tracks.list(), []);
-    await type(r.stdin, "suz");
+    await typeInto(r, "Track name: ", "suz");
     await waitFor(r.lastFrame, (t) => t.includes("Track name: suz"));
     r.stdin.write(KEY.down);
     const text = await waitFor(r.lastFrame, (t) => /^> Suzuka Circuit /m.test(t));
     assert.match(text, /^ {2}Suzuka Circuit East Course +2\.243 km +156\.4%$/m);
-    r.stdin.write(KEY.enter);
-    await waitFor(r.lastFrame, (t) => t.includes('session 1 named "Suzuka Circuit"'));
+    // Down and Enter in one burst: Enter saves the row Down picked, not the one drawn.
+    r.stdin.write(KEY.down + KEY.enter);
+    await waitFor(r.lastFrame, (t) => t.includes('session 1 named "Suzuka Circuit East Course"'));
     assert.deepEqual((await app.tracks.list()).map((s) => [s.name, s.lap_id]), [[
-      "Suzuka Circuit",
+      "Suzuka Circuit East Course",
       1,
     ]]);
     r.unmount();
@@ -228,7 +222,7 @@ Deno.test({
     await feed(app, frames(SUZUKA));
     await waitFor(r.lastFrame, (t) => t.includes("equally") && t.includes(" km "));
     await sleep(50);
-    await type(r.stdin, "suz");
+    await typeInto(r, "Track name: ", "suz");
     await waitFor(r.lastFrame, (t) => t.includes("Track name: suz"));
     r.stdin.write(KEY.down);
     await waitFor(r.lastFrame, (t) => /^> Suzuka Circuit /m.test(t));
@@ -284,8 +278,13 @@ Deno.test("Esc dismisses the prompt for that session: its second lap does not as
   // The prompt's key handler attaches just after its first frame is drawn.
   await sleep(50);
   // While it asks, the live readouts stay on screen above it.
-  const asking = plainFrame(r.lastFrame());
+  // The shape fits no official circuit: nothing to pick, so the keys say nothing of picking.
+  const asking = await waitFor(
+    r.lastFrame,
+    (t) => t.includes("The lap's shape fits no official circuit; type its name."),
+  );
   assert.ok(asking.includes("Speed ") && asking.includes("Esc dismiss"), asking);
+  assert.equal(asking.split("\n").at(-1), "Enter save  Esc dismiss (leave it unnamed)");
   r.stdin.write(KEY.escape);
   let text = await waitFor(r.lastFrame, (t) => t.includes("session 1 left unnamed"));
   assert.ok(text.includes("No laps") || text.includes("Lap 2"), text);

@@ -7,7 +7,8 @@ import {
   tuiMode,
   type TuiOptions,
 } from "../../src/tui/run_tui.tsx";
-import { headerFit } from "../../src/tui/app_view.tsx";
+import { AppView, headerFit } from "../../src/tui/app_view.tsx";
+import { VIEWS } from "../../src/tui/views.ts";
 import { TuiNotices } from "../../src/tui/notices.ts";
 import type { LiveFrameService } from "../../src/app/live_frames.ts";
 import { plainStatusLine } from "../../src/tui/plain_status.ts";
@@ -20,6 +21,7 @@ import {
   frames,
   memoryApp,
   plain,
+  renderSized,
   sleep,
   SUZUKA,
   waitFor,
@@ -213,6 +215,39 @@ Deno.test("the header fits the API address whole, without its scheme, as a port,
   // Roomy tabs and the hint need 37 columns; below, the tabs lose their padding.
   assert.deepEqual(headerFit(views, 30, url, hint), { compact: true, address: null, hint });
   assert.deepEqual(headerFit(views, 100, null, hint).address, null);
+});
+
+Deno.test("with the help open the header keeps the address: the hint gives up its q quit", async () => {
+  const { app, close } = await memoryApp();
+  const url = "http://127.0.0.1:8765";
+  const tabs = "[1 Live]  2 Sessions   3 Survey   4 Tracks   5 Analysis   6 Bests";
+  const compact = "[1 Live] 2 Sessions 3 Survey 4 Tracks 5 Analysis 6 Bests";
+  for (
+    const [columns, rows, closed, open] of [
+      [
+        100,
+        30,
+        `${tabs}     127.0.0.1:8765  ? help  q quit`,
+        `${tabs}       127.0.0.1:8765  ? close help`,
+      ],
+      [80, 24, `${compact}  127.0.0.1:8765  ? help`, `${compact}     :8765  ? close help`],
+    ] as const
+  ) {
+    const r = renderSized(<AppView app={app} outDir="." apiUrl={url} />, columns, rows);
+    let text = await waitFor(r.lastFrame, (t) => t.includes("? help"));
+    assert.equal(text.split("\n")[0], closed);
+    r.stdin.write("?");
+    text = await waitFor(r.lastFrame, (t) => t.includes("? close help"));
+    assert.equal(text.split("\n")[0], open);
+    r.unmount();
+  }
+  // The help lists q itself: with it open, the header's hint can be cut to "? close help".
+  assert.deepEqual(headerFit(VIEWS, 100, url, "? close help  q quit"), {
+    compact: false,
+    address: "127.0.0.1:8765",
+    hint: "? close help",
+  });
+  close();
 });
 
 Deno.test("without a terminal, notices are printed as lines, the one posted first included", async () => {

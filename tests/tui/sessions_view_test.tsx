@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { render } from "ink-testing-library";
 import { noFixtures } from "../_fixtures.ts";
 import { SessionsView } from "../../src/tui/sessions_view.tsx";
@@ -13,11 +13,14 @@ import {
   KEY,
   memoryApp,
   renderSized,
-  sleep,
   SPA,
   SUZUKA,
+  typeInto,
   waitFor,
 } from "./_harness.tsx";
+
+/** The rename field's label for session 1. */
+const TRACK_NAME = "Track name for session 1: ";
 
 /** Suzuka's lap in session 1, then Spa's (another car) in session 2. */
 async function twoSessions(app: App): Promise<void> {
@@ -41,14 +44,6 @@ function sessionsView(app: App, outDir = ".", setCapturing: (on: boolean) => voi
       setCapturing={setCapturing}
     />,
   );
-}
-
-/** Types `text` one key at a time, as a keyboard would. */
-async function type(stdin: { write(s: string): void }, text: string): Promise<void> {
-  for (const ch of text) {
-    stdin.write(ch);
-    await sleep(2);
-  }
 }
 
 Deno.test({
@@ -101,7 +96,10 @@ Deno.test({
   async fn() {
     const { app, close } = await memoryApp();
     await feed(app, frames(SUZUKA));
-    const dir = await Deno.makeTempDir();
+    const root = await Deno.makeTempDir();
+    // Deep enough that the path written is longer than the 100-column view is wide.
+    const dir = join(root, "home-of-a-user-with-a-rather-long-name", "sim-datalogger", "exports");
+    await Deno.mkdir(dir, { recursive: true });
     const r = sessionsView(app, dir);
     await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
     // Not in the laps yet: nothing is written.
@@ -114,8 +112,14 @@ Deno.test({
     r.stdin.write("j");
     const lap1 = await app.laps.exportCsv(1);
     const json = join(dir, lapExportFilename(lap1.lap, lap1.venue, "json"));
+    assert.ok(`wrote ${json}`.length > 100);
     let text = await waitFor(r.lastFrame, (t) => t.includes("wrote"));
-    assert.ok(text.includes(`wrote ${json}`), text);
+    // The notice wraps: the file name is whole, and the lines give the whole path.
+    const rows = text.split("\n");
+    const first = rows.findIndex((l) => l.startsWith("wrote "));
+    const last = rows.findIndex((l) => l.endsWith(basename(json)));
+    assert.ok(first >= 0 && last > first, text);
+    assert.equal(rows.slice(first, last + 1).join(""), `wrote ${json}`);
     const doc = JSON.parse(await Deno.readTextFile(json));
     assert.equal(doc.format, "sim-datalogger-lap");
     assert.equal(doc.version, 2);
@@ -125,7 +129,7 @@ Deno.test({
 
     r.stdin.write("c");
     const csv = join(dir, lapExportFilename(lap1.lap, lap1.venue, "csv"));
-    text = await waitFor(r.lastFrame, (t) => t.includes(`wrote ${csv}`));
+    text = await waitFor(r.lastFrame, (t) => t.includes(basename(csv)));
     const lines = (await Deno.readTextFile(csv)).split("\r\n");
     assert.equal(lines[0], '"Format","MoTeC CSV File"');
     assert.equal(lines[2], '"Vehicle","McLaren VGT"');
@@ -136,7 +140,7 @@ Deno.test({
     r.stdin.write(KEY.escape);
     await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
     r.unmount();
-    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(root, { recursive: true });
     close();
   },
 });
@@ -191,12 +195,12 @@ Deno.test({
     // The entry starts from the name the reference line gave; the driver types over it.
     await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka Circuit"));
     assert.deepEqual(capturing, [true]);
-    await type(r.stdin, KEY.backspace.repeat("Suzuka Circuit".length));
+    await typeInto(r, TRACK_NAME, KEY.backspace.repeat("Suzuka Circuit".length), "Suzuka Circuit");
     await waitFor(r.lastFrame, (t) => /Track name for session 1: \s+Enter save/.test(t));
     // Keys that mean something elsewhere are text here.
-    await type(r.stdin, "Suzuka q2 jc");
+    await typeInto(r, TRACK_NAME, "Suzuka q2 jc");
     await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka q2 jc"));
-    await type(r.stdin, KEY.backspace.repeat(6));
+    await typeInto(r, TRACK_NAME, KEY.backspace.repeat(6), "Suzuka q2 jc");
     r.stdin.write(KEY.enter);
     // The notice comes with the answer; the list follows once it has re-read the store.
     const text = await waitFor(
@@ -225,7 +229,7 @@ Deno.test({
     await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
     r.stdin.write("r");
     await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka Circuit"));
-    await type(r.stdin, KEY.backspace.repeat(" Circuit".length));
+    await typeInto(r, TRACK_NAME, KEY.backspace.repeat(" Circuit".length), "Suzuka Circuit");
     await waitFor(r.lastFrame, (t) => /Track name for session 1: Suzuka\s+Enter save/.test(t));
     // Another car: session 2 arrives at the top of the list.
     await feed(app, frames(SPA));
@@ -249,7 +253,12 @@ Deno.test({
     await waitFor(r.lastFrame, (t) => t.includes("Enter to pick one"));
     r.stdin.write("r");
     await waitFor(r.lastFrame, (t) => t.includes("Track name for session 1: Suzuka Circuit"));
-    await type(r.stdin, KEY.backspace.repeat("Suzuka Circuit".length) + "   ");
+    await typeInto(
+      r,
+      TRACK_NAME,
+      KEY.backspace.repeat("Suzuka Circuit".length) + "   ",
+      "Suzuka Circuit",
+    );
     r.stdin.write(KEY.enter);
     await waitFor(
       r.lastFrame,
@@ -272,4 +281,30 @@ Deno.test("with no sessions the view says so", async () => {
   await waitFor(r.lastFrame, (t) => t.includes("No sessions yet"));
   r.unmount();
   close();
+});
+
+Deno.test({
+  name: "every key of a burst moves the selection: three Downs in one write move three rows",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    // A car change starts a new session: four sessions, newest (4) first.
+    for (const file of [SUZUKA, SPA, SUZUKA, SPA]) await feed(app, frames(file));
+    assert.deepEqual((await app.sessions.list()).map((s) => s.id), [4, 3, 2, 1]);
+    const r = sessionsView(app);
+    await waitFor(r.lastFrame, (t) => t.includes("Laps of session 4"));
+    // What a held arrow or a quick hand sends: the keys arrive in one read.
+    r.stdin.write(KEY.down.repeat(3));
+    let text = await waitFor(r.lastFrame, (t) => t.includes("Laps of session 1"));
+    assert.match(text, /^> {4}1 live/m);
+    r.stdin.write(KEY.up.repeat(2));
+    text = await waitFor(r.lastFrame, (t) => t.includes("Laps of session 3"));
+    assert.match(text, /^> {4}3 live/m);
+    // Down, Down, Up in one burst: two rows down from session 3, then one back up.
+    r.stdin.write(KEY.down + KEY.down + KEY.up);
+    text = await waitFor(r.lastFrame, (t) => /^ {6}2 {4}1 {2}1:55\.244/m.test(t));
+    assert.match(text, /^> {4}2 live/m);
+    r.unmount();
+    close();
+  },
 });

@@ -5,15 +5,7 @@ import { finishText } from "../../src/tui/survey_view.tsx";
 import { MARK_KEYS, waitingText } from "../../src/tui/use_survey_state.ts";
 import { renderBrailleMap } from "../../src/core/geometry/braille_map.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
-import { feed, KEY, memoryApp, renderSized, sleep, waitFor } from "./_harness.tsx";
-
-/** Types `text` one key at a time, as a keyboard would. */
-async function type(stdin: { write(s: string): void }, text: string): Promise<void> {
-  for (const ch of text) {
-    stdin.write(ch);
-    await sleep(2);
-  }
-}
+import { feed, KEY, memoryApp, renderSized, sleep, typeInto, waitFor } from "./_harness.tsx";
 
 /** One surveying lap of synthetic circuit 7 (left border), after its out-lap. */
 const SURVEY_7 = [...syntheticFrames({ seed: 7, laps: 1, mode: "survey" })];
@@ -45,7 +37,7 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   await waitFor(r.lastFrame, (t) => t.includes("Circuit label: "));
   // A newly drawn text field takes keys once its handler attaches, just after the frame.
   await sleep(50);
-  await type(r.stdin, "Synthetic Seven");
+  await typeInto(r, "Circuit label: ", "Synthetic Seven");
   r.stdin.write(KEY.enter);
   text = await waitFor(r.lastFrame, (t) => t.includes('circuit is now "Synthetic Seven"'));
   const labelled = app.survey.status();
@@ -114,18 +106,22 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   const mapOf = (t: string) => t.split("\n").slice(1, 21).map((l) => [...l].slice(41).join(""));
   // Autosaves drew earlier maps; the stop's save brings the final one.
   text = await waitFor(r.lastFrame, (t) => mapOf(t).join("\n") === expected.lines.join("\n"));
-  assert.ok(
-    text.includes(`Coverage L ${cov.L.pct.toFixed(1)}%  R ${cov.R.pct.toFixed(1)}%`),
-    text,
-  );
-  assert.ok(text.includes(`Road ${cov.road_pct.toFixed(1)}%`), text);
+  // The left border closed into a loop: its share is of the lap. Nothing of the right is known.
+  assert.deepEqual([cov.L.closed, cov.L.pct, cov.R.closed, cov.R.surveyed_m], [
+    true,
+    100,
+    false,
+    0,
+  ]);
+  assert.ok(text.includes(`Road   ${cov.road_pct.toFixed(1)}% with both borders`), text);
   lines = text.split("\n");
   // One lap on the left border: the left side closes, nothing of the right is known yet.
   assert.equal(lines[7].trimEnd().slice(0, 40).trimEnd(), "Cells this run 1908");
   assert.equal(lines[8].slice(0, 40).trimEnd(), "  left 1908  right 0");
-  assert.equal(lines[9].slice(0, 40).trimEnd(), "Coverage L 100.0%  R 0.0%");
-  assert.equal(lines[10].slice(0, 40).trimEnd(), "Road 0.0%  left side closed");
-  assert.equal(lines[11].slice(0, 40).trimEnd(), "Finish line unsure (1 crossing, ±0.0 m)");
+  assert.equal(lines[9].slice(0, 40).trimEnd(), "Left   100.0% of the lap");
+  assert.equal(lines[10].slice(0, 40).trimEnd(), "Right  nothing surveyed");
+  assert.equal(lines[11].slice(0, 40).trimEnd(), "Road   0.0% with both borders");
+  assert.equal(lines[12].slice(0, 40).trimEnd(), "Finish line unsure (1 crossing, ±0.0 m)");
   assert.equal(bundle.edges, 1908);
   assert.ok(lines.length <= 23, String(lines.length));
   for (const line of lines) assert.ok([...line].length <= 80, line);
@@ -202,7 +198,7 @@ Deno.test("a survey stopped without a name keeps its cells and asks for the name
   assert.equal(app.survey.status().cells, cells);
   r.stdin.write("t");
   await waitFor(r.lastFrame, (t) => t.includes("Circuit name (saves the stopped run"));
-  await type(r.stdin, "Seven Later");
+  await typeInto(r, "Circuit name (saves the stopped run; Esc: later): ", "Seven Later");
   r.stdin.write(KEY.enter);
   text = await waitFor(r.lastFrame, (t) => t.includes("stopped: saved run 1"));
   const bundle = (await app.bundles.list()).find((b) => b.slug === "seven-later")!;
@@ -239,6 +235,32 @@ Deno.test("d pressed twice discards a stopped unnamed run; once only asks", asyn
   assert.ok(text.includes("Survey stopped"), text);
   assert.equal(app.survey.pending, false);
   assert.deepEqual(await app.bundles.list(), []);
+  r.unmount();
+  close();
+});
+
+Deno.test("a few seconds of a left wall mark read as metres surveyed, not 100 % of a lap", async () => {
+  const { app, close } = await memoryApp();
+  await app.survey.start({ track: "Short Bit" });
+  app.survey.mark({ side: "L", kind: "wall" });
+  // Five seconds of driving, well into the lap.
+  const middle = Math.floor(SURVEY_7.length / 2);
+  await feed(app, SURVEY_7.slice(middle, middle + 300));
+  await app.survey.stop();
+  const cov = (await app.geometry.compiled("short-bit")).coverage;
+  // Of its own stretch the side is whole, which says nothing of the lap.
+  assert.deepEqual([cov.L.closed, cov.L.pct, cov.R.surveyed_m], [false, 100, 0]);
+  assert.ok(cov.L.surveyed_m > 20 && cov.L.surveyed_m < 1000, String(cov.L.surveyed_m));
+  const r = renderSized(<AppView app={app} initialView="survey" />, 80, 24);
+  const text = await waitFor(r.lastFrame, (t) => t.includes("m surveyed, open"));
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => l.startsWith("Left   "));
+  assert.equal(
+    lines[at].slice(0, 40).trimEnd(),
+    `Left   ${Math.round(cov.L.surveyed_m)} m surveyed, open`,
+  );
+  assert.equal(lines[at + 1].slice(0, 40).trimEnd(), "Right  nothing surveyed");
+  assert.ok(!text.includes("100.0%"), text);
   r.unmount();
   close();
 });
