@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { cors } from "hono/cors";
 import { NotFound } from "../core/errors.ts";
+import { StoreRefused } from "../core/store_refusal.ts";
 import type { App } from "../app/create_app.ts";
 import { problemResponse } from "./problem.ts";
 import { corsMethods, FILE_ORIGIN, FILE_ORIGIN_PATHS } from "./cors_origin.ts";
@@ -90,6 +91,10 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
     await next();
     c.header("Cache-Control", "no-store");
   });
+  http.use("/api/*", async (c, next) => {
+    refuseWhenReadOnly(c.req.method, app);
+    await next();
+  });
   http.route("/api", statusRoutes(app));
   http.route("/api", sessionRoutes(app));
   http.route("/api", lapRoutes(app));
@@ -108,6 +113,13 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   http.notFound((c) => problemResponse(new NotFound(`no route for ${c.req.method} ${c.req.path}`)));
   http.onError((err) => problemResponse(err));
   return http;
+}
+
+/** Throws a 503 {@linkcode StoreRefused} for a change while the store is open read-only. */
+function refuseWhenReadOnly(method: string, app: App): void {
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return;
+  const reason = app.storeHealth.readOnlyReason;
+  if (reason !== null) throw new StoreRefused(`the store is open read-only: ${reason}`, 503);
 }
 
 /** A running HTTP server. */
