@@ -42,6 +42,8 @@ export interface LoggerOptions {
   onNotice?: (line: string) => void;
   /** UDP receive buffer to ask for, bytes; 0 keeps the platform's (default 8 MiB). */
   receiveBufferBytes?: number;
+  /** Where laps wait while the store's disk is full (`--spill`); the OS temp directory by default. */
+  spill?: string | null;
 }
 
 /** A running logger. */
@@ -94,7 +96,8 @@ function inUse<T>(what: string, port: number, flag: string, bind: () => T): T {
  * port is taken.
  */
 export async function startLogger(opts: LoggerOptions): Promise<Logger> {
-  const kv = await openStore(opts.data);
+  // A disk too full to open the store for writing still lets the driver read it.
+  const kv = await openStore(opts.data, { readOnlyFallback: true });
   let app: App;
   let http: HttpServer | null = null;
   try {
@@ -104,7 +107,9 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
       now: opts.now,
       log: consoleLog,
       watchGeometry: true,
+      watchStore: true,
       storePath: storePath(kv),
+      spillBase: opts.spill ?? null,
     });
     http = inUse("HTTP", opts.port, "--port", () =>
       startHttp(app, {

@@ -90,6 +90,7 @@ export interface LoggerFlags {
   record?: string;
   recordMaxMb: number;
   recordKeep: number;
+  spill?: string;
 }
 
 /** Adds the logger's flags to `cmd`. */
@@ -120,5 +121,9 @@ export function loggerOptions(cmd: Command): Command {
       "write every datagram received (raw, with arrival times) to FILE, for replay or import",
     )
     .option("--record-max-mb <n>", "start a new record file past N MiB", positive, 256)
-    .option("--record-keep <n>", "full record files kept as FILE.1..FILE.N", count, 4);
+    .option("--record-keep <n>", "full record files kept as FILE.1..FILE.N", count, 4)
+    .option(
+      "--spill <dir>",
+      "where laps wait when the store's disk is full (default: the OS temp directory)",
+    );
 }

@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import { DB_FILE, defaultDataDir } from "../storage/kv.ts";
 import { describeEvent } from "../server/console_output.ts";
 import { TuiNotices } from "../tui/notices.ts";
+import { storeSentence } from "../app/store_health.ts";
 import { startLogger } from "./logger_process.ts";
 import { type LoggerFlags, loggerOptions } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
@@ -53,9 +54,22 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     record: flags.record
       ? { path: flags.record, maxBytes: flags.recordMaxMb * 2 ** 20, keep: flags.recordKeep }
       : null,
+    spill: flags.spill ?? null,
   });
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
   const notices = new TuiNotices();
+  // The store's health in a sentence: at start when it is not fine, then at each change.
+  const health = logger.app.storeHealth.status();
+  if (health.state !== "ok") {
+    console.log(`sim-datalogger: ${storeSentence(health)}`);
+    notices.post(storeSentence(health), { sticky: health.state !== "low" });
+  }
+  logger.app.bus.subscribe((event) => {
+    if (event.type !== "store") return;
+    // A count changing within a state updates the dashboard's notice; serve speaks per state.
+    const s = event.status;
+    notices.post(storeSentence(s), { sticky: s.state === "full" || s.state === "read_only" });
+  });
   if (created) {
     console.log(`sim-datalogger: ${created}`);
     // Shown once in the dashboard too: its screen hides the lines above.

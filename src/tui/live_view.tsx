@@ -264,8 +264,16 @@ function SectorsLine({ sectors, stale }: { sectors: SectorRow | null; stale: boo
   );
 }
 
-/** The link line: state, console, format, rates, drops and the capture being recorded. */
+/**
+ * The link line: the store's trouble first when there is any, then state,
+ * console, format, rates, drops and the capture being recorded.
+ */
 export function linkText(link: LinkState): string {
+  const text = telemetryText(link);
+  return link.store ? `${link.store}  ${text}` : text;
+}
+
+function telemetryText(link: LinkState): string {
   const capture = (link.kernelDrops === null ? "" : `  kernel drops ${link.kernelDrops}`) +
     (link.record === null
       ? ""

@@ -1,0 +1,194 @@
+/**
+ * A store that refuses writes (a full disk, through the fault-injecting
+ * wrapper of tests/_refusing_kv.ts) loses no lap: the laps driven meanwhile
+ * wait in line and in the spill, the status, the events and the link line
+ * say how many, and once the store takes writes again they are stored in
+ * order, exactly as a store that never refused would hold them.
+ *
+ * @module
+ */
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { type App, createApp } from "../../src/app/create_app.ts";
+import type { AppEvent } from "../../src/app/events.ts";
+import type { Lap } from "../../src/core/laps/lap.ts";
+import type { Session } from "../../src/core/laps/session.ts";
+import { SyntheticDrive } from "../../src/core/synthetic/drive.ts";
+import { getLap, listLaps } from "../../src/storage/laps.ts";
+import { listSessions } from "../../src/storage/sessions.ts";
+import { fileSpill } from "../../src/storage/spill.ts";
+import { createHttpApp } from "../../src/server/http.ts";
+import { linkText } from "../../src/tui/live_view.tsx";
+import { LiveModel } from "../../src/tui/live_model.ts";
+import { DISK_FULL, refusingKv } from "../_refusing_kv.ts";
+
+const NOW = "2026-11-26T12:00:00.000Z";
+const DRIVE = { seed: 3, laps: 4 };
+
+/** Every lap of the store with its samples, in id order, and its sessions. */
+async function contents(kv: Deno.Kv): Promise<{ laps: Lap[]; sessions: Session[] }> {
+  const sessions = await listSessions(kv);
+  const laps: Lap[] = [];
+  for (const s of sessions) {
+    for (const l of await listLaps(kv, s.id)) laps.push((await getLap(kv, l.id))!);
+  }
+  return { laps, sessions };
+}
+
+/** Feeds the drive; `afterLap(k)` runs once lap k is complete and every write settled. */
+async function drive(app: App, afterLap: (k: number) => void = () => {}): Promise<void> {
+  const d = new SyntheticDrive(DRIVE);
+  const completes = new Map(d.plan.crossingFrames.slice(1).map((f, i) => [f, i + 1]));
+  let index = 0;
+  for (const frame of d.frames()) {
+    app.live.ingest(frame);
+    const k = completes.get(index++);
+    if (k !== undefined) {
+      await app.live.flush();
+      afterLap(k);
+    }
+  }
+  await app.live.flush();
+}
+
+/** Resolves with the first store event `pick` accepts. */
+function storeEvent(app: App, pick: (e: AppEvent & { type: "store" }) => boolean) {
+  const { promise, resolve } = Promise.withResolvers<AppEvent & { type: "store" }>();
+  const off = app.bus.subscribe((e) => {
+    if (e.type === "store" && pick(e)) {
+      off();
+      resolve(e);
+    }
+  });
+  return promise;
+}
+
+Deno.test("laps driven while the store refuses writes are all stored, in order and whole, once it takes them, with no restart", async () => {
+  const memory = await Deno.openKv(":memory:");
+  const refKv = await Deno.openKv(":memory:");
+  const spillDir = await Deno.makeTempDir({ prefix: "spill-" });
+  try {
+    const refApp = await createApp({ kv: refKv, now: () => new Date(NOW) });
+    await drive(refApp);
+    await refApp.shutdown();
+    const reference = await contents(refKv);
+    assert.equal(reference.laps.length, DRIVE.laps);
+
+    const store = refusingKv(memory);
+    let free = 50 * 2 ** 20;
+    const warnings: string[] = [];
+    const app = await createApp({
+      kv: store.kv,
+      now: () => new Date(NOW),
+      spill: fileSpill(join(spillDir, "laps")),
+      disk: { where: "/fake-disk", freeBytes: () => free },
+      lowSpaceBytes: 10 * 2 ** 20,
+      log: { warn: (m) => warnings.push(m), error: (m) => warnings.push(`error: ${m}`) },
+    });
+    const transitions: string[] = [];
+    const waiting: number[] = [];
+    app.bus.subscribe((e) => {
+      if (e.type !== "store") return;
+      if (e.previous !== e.status.state) transitions.push(`${e.previous}->${e.status.state}`);
+      waiting.push(e.status.laps_waiting);
+    });
+    const http = createHttpApp(app);
+
+    // The disk fills once the first lap is stored: the three laps after it are driven on a full disk.
+    await drive(app, (k) => {
+      if (k === 1) {
+        store.full = true;
+        free = 0;
+      }
+    });
+    assert.ok(store.refused >= 3, `writes refused: ${store.refused}`);
+    assert.deepEqual((await contents(memory)).laps, reference.laps.slice(0, 1));
+    assert.deepEqual(transitions, ["ok->full"]);
+    assert.deepEqual(waiting, [0, 1, 2, 3]);
+    const status = await (await http.request("/api/status")).json();
+    assert.deepEqual(
+      {
+        state: status.store.state,
+        writable: status.store.writable,
+        free_bytes: status.store.free_bytes,
+        laps_waiting: status.store.laps_waiting,
+        laps_dropped: status.store.laps_dropped,
+        last_refusal: status.store.last_refusal,
+      },
+      {
+        state: "full",
+        writable: false,
+        free_bytes: 0,
+        laps_waiting: 3,
+        laps_dropped: 0,
+        last_refusal: DISK_FULL,
+      },
+    );
+    assert.equal(status.store.spill, join(spillDir, "laps"));
+    assert.equal([...Deno.readDirSync(join(spillDir, "laps"))].length, 3);
+    const model = new LiveModel(app);
+    assert.match(
+      linkText(model.snapshot().link),
+      /^store full: 3 laps not yet saved \(0\.0 MB free on \/fake-disk\)  /,
+    );
+    // No stack trace: the refusals are the store's health, told as such.
+    assert.deepEqual(warnings.filter((w) => w.startsWith("error:")), []);
+
+    // Room again: the back-off's next try stores every waiting lap, with no restart.
+    const ok = storeEvent(app, (e) => e.status.laps_waiting === 0);
+    store.full = false;
+    free = 50 * 2 ** 20;
+    const back = await ok;
+    assert.equal(back.status.state, "ok");
+    assert.deepEqual(transitions, ["ok->full", "full->ok"]);
+    // The refusal first (nothing waiting yet), one per lap kept; then the store writable again
+    // with 3 still waiting, and one per lap stored.
+    assert.deepEqual(waiting, [0, 1, 2, 3, 3, 2, 1, 0]);
+    assert.deepEqual(await contents(memory), reference);
+    assert.throws(() => Deno.statSync(join(spillDir, "laps")), Deno.errors.NotFound);
+    assert.equal(app.live.status().laps_recorded, DRIVE.laps);
+    await app.shutdown();
+  } finally {
+    memory.close();
+    refKv.close();
+    await Deno.remove(spillDir, { recursive: true });
+  }
+});
+
+Deno.test("laps left waiting at a stop stay in the spill and the next start stores them first", async () => {
+  const memory = await Deno.openKv(":memory:");
+  const refKv = await Deno.openKv(":memory:");
+  const spillDir = await Deno.makeTempDir({ prefix: "spill-" });
+  try {
+    const refApp = await createApp({ kv: refKv, now: () => new Date(NOW) });
+    await drive(refApp);
+    await refApp.shutdown();
+    const reference = await contents(refKv);
+
+    const store = refusingKv(memory);
+    const errors: string[] = [];
+    const log = { warn: () => {}, error: (m: string) => errors.push(m) };
+    const spill = () => fileSpill(join(spillDir, "laps"));
+    const first = await createApp({ kv: store.kv, now: () => new Date(NOW), spill: spill(), log });
+    await drive(first, (k) => {
+      if (k === 2) store.full = true;
+    });
+    assert.equal(first.storeHealth.status().laps_waiting, 2);
+    await first.shutdown();
+    assert.deepEqual(errors, [
+      `2 laps not yet saved are kept in ${join(spillDir, "laps")}; ` +
+      "the next start with room on the store's disk stores them",
+    ]);
+
+    store.full = false;
+    const second = await createApp({ kv: memory, now: () => new Date(NOW), spill: spill(), log });
+    assert.equal(second.storeHealth.status().laps_waiting, 0);
+    assert.deepEqual((await contents(memory)).laps, reference.laps);
+    assert.throws(() => Deno.statSync(join(spillDir, "laps")), Deno.errors.NotFound);
+    await second.shutdown();
+  } finally {
+    memory.close();
+    refKv.close();
+    await Deno.remove(spillDir, { recursive: true });
+  }
+});
