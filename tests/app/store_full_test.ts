@@ -129,7 +129,7 @@ Deno.test("laps driven while the store refuses writes are all stored, in order a
     const model = new LiveModel(app);
     assert.match(
       linkText(model.snapshot().link),
-      /^store full: 3 laps not yet saved \(0\.0 MB free on \/fake-disk\)  /,
+      /^store full: 3 laps not yet saved \(0\.0 MB free on \/fake-disk\) {2}/,
     );
     // No stack trace: the refusals are the store's health, told as such.
     assert.deepEqual(warnings.filter((w) => w.startsWith("error:")), []);
