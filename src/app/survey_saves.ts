@@ -12,6 +12,7 @@
  * @module
  */
 import { bundleCleanupWarnings } from "./log.ts";
+import { isStoreRefusal } from "../core/store_refusal.ts";
 import { type MergeReport, mergeTables } from "../core/bundle/merge.ts";
 import { tableBundleOf } from "../core/bundle/table_convert.ts";
 import type { FinishCrossing } from "../core/bundle/types.ts";
@@ -93,6 +94,14 @@ export class SurveySaves {
   #enqueue<T>(task: () => Promise<T>): Promise<T> {
     const run = this.#queue.then(task);
     this.#queue = run.catch((err) => {
+      if (isStoreRefusal(err)) {
+        // The run keeps its cells: the next autosave (or the stop, sent again) writes them all.
+        this.#deps.log.warn(
+          `survey: the store refused a save (${(err as Error).message}); ` +
+            "the run keeps its cells for the next save",
+        );
+        return;
+      }
       this.#deps.log.error("survey storage failed", err);
     });
     return run;

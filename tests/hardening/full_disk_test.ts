@@ -148,7 +148,7 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
       const refused = await roHttp.request(`/api/sessions/${reference.sessions[0].id}`, {
         method: "PATCH",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ track_name: "Renamed" }),
+        body: JSON.stringify({ name: "Renamed" }),
       });
       assert.equal(refused.status, 503);
       const problem = await refused.json();

@@ -1,0 +1,139 @@
+/**
+ * What the faces say of a full store: a change over HTTP the full disk
+ * refuses answers 507 with nothing written; `serve`'s console speaks once
+ * per state change, in a sentence; the disk's free space going under the
+ * warning line is announced as `low`.
+ *
+ * @module
+ */
+import { strict as assert } from "node:assert";
+import { createApp } from "../../src/app/create_app.ts";
+import type { AppEvent } from "../../src/app/events.ts";
+import type { StoreHealthStatus } from "../../src/app/store_health.ts";
+import { createSession, getSession } from "../../src/storage/sessions.ts";
+import { describeEvent } from "../../src/server/console_output.ts";
+import { createHttpApp } from "../../src/server/http.ts";
+import { problemOf } from "../../src/server/problem.ts";
+import { DISK_FULL, refusingKv } from "../_refusing_kv.ts";
+
+Deno.test("a change the full disk refuses answers 507 with the reason, and nothing is written", async () => {
+  const memory = await Deno.openKv(":memory:");
+  try {
+    const store = refusingKv(memory);
+    const app = await createApp({ kv: store.kv });
+    const session = await createSession(memory, {
+      kind: "live",
+      started_at: "2026-11-26T12:00:00.000Z",
+      car_id: 3315,
+      car_name: "McLaren VGT",
+    });
+    store.full = true;
+    const res = await createHttpApp(app).request(`/api/sessions/${session.id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Suzuka" }),
+    });
+    assert.equal(res.status, 507);
+    assert.equal(res.headers.get("content-type"), "application/problem+json");
+    assert.deepEqual(await res.json(), {
+      type: "https://sim-datalogger.dev/problems/insufficient-storage",
+      title: "Insufficient storage",
+      status: 507,
+      detail: `the store's disk is full, so nothing was changed (${DISK_FULL}); ` +
+        "free space on it and send this again",
+    });
+    assert.deepEqual(await getSession(memory, session.id), session);
+    await app.shutdown();
+  } finally {
+    memory.close();
+  }
+});
+
+Deno.test("problemOf: a store's refusal is 507, any other thrown error still a bare 500", () => {
+  assert.equal(problemOf(new TypeError(DISK_FULL)).status, 507);
+  assert.equal(problemOf(new Error("No space left on device (os error 28)")).status, 507);
+  assert.equal(problemOf(new TypeError("something else")).status, 500);
+});
+
+const HEALTH: StoreHealthStatus = {
+  state: "full",
+  writable: false,
+  read_only_reason: null,
+  disk: "/data",
+  free_bytes: 0,
+  low_space_bytes: 100 * 2 ** 20,
+  laps_waiting: 3,
+  laps_dropped: 0,
+  spill: "/tmp/sim-datalogger-spill/ab12",
+  spill_error: null,
+  last_refusal: DISK_FULL,
+};
+
+Deno.test("serve's console says the store's state once per change, as a sentence", () => {
+  const line = (previous: StoreHealthStatus["state"], status: StoreHealthStatus) =>
+    describeEvent({ type: "store", previous, status });
+  assert.equal(
+    line("ok", HEALTH),
+    "store full: 3 laps not yet saved (0.0 MB free on /data); " +
+      "they are kept in /tmp/sim-datalogger-spill/ab12 and stored once space is freed",
+  );
+  // A count changing within the state is not a new line.
+  assert.equal(line("full", { ...HEALTH, laps_waiting: 4 }), null);
+  assert.equal(
+    line("full", { ...HEALTH, laps_waiting: 2, spill_error: "No space left on device" }),
+    null,
+  );
+  assert.equal(
+    line("full", {
+      ...HEALTH,
+      state: "low",
+      writable: true,
+      free_bytes: 50 * 2 ** 20,
+      laps_waiting: 0,
+      last_refusal: null,
+    }),
+    "store space low: 50.0 MB free on /data (warning under 100.0 MB)",
+  );
+  assert.equal(
+    line("low", { ...HEALTH, state: "ok", free_bytes: 2 ** 30, laps_waiting: 0, laps_dropped: 2 }),
+    "store writable: every lap is saved (1024.0 MB free on /data); 2 laps lost past the bounds",
+  );
+  assert.equal(
+    line("ok", { ...HEALTH, spill_error: "No space left on device" }),
+    "store full: 3 laps not yet saved (0.0 MB free on /data); " +
+      "they are kept in memory only (the spill cannot be written)",
+  );
+});
+
+Deno.test("free space going under the warning line is announced as low, and back over it as ok", async () => {
+  const kv = await Deno.openKv(":memory:");
+  let free = 200 * 2 ** 20;
+  const app = await createApp({
+    kv,
+    disk: { where: "/data", freeBytes: () => free },
+    watchStore: { probeMs: 10 },
+  });
+  try {
+    assert.equal(app.storeHealth.status().state, "ok");
+    assert.equal(app.storeHealth.status().low_space_bytes, 100 * 2 ** 20);
+    const next = () => {
+      const { promise, resolve } = Promise.withResolvers<AppEvent & { type: "store" }>();
+      const off = app.bus.subscribe((e) => {
+        if (e.type === "store") {
+          off();
+          resolve(e);
+        }
+      });
+      return promise;
+    };
+    let event = next();
+    free = 99 * 2 ** 20;
+    assert.deepEqual([(await event).previous, (await event).status.state], ["ok", "low"]);
+    event = next();
+    free = 101 * 2 ** 20;
+    assert.deepEqual([(await event).previous, (await event).status.state], ["low", "ok"]);
+  } finally {
+    await app.shutdown();
+    kv.close();
+  }
+});
