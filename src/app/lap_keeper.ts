@@ -14,9 +14,12 @@ import type { NewLap } from "../storage/laps.ts";
 import type { SpilledLap, SpillPort } from "../storage/spill.ts";
 import type { Log } from "./log.ts";
 
-/** Bytes of recorded laps held in memory by default: about 40 laps of a long circuit. */
+/**
+ * Bytes of recorded laps held in memory by default: about 40 laps of 97 s
+ * (a synthetic Suzuka-length lap of 5,800 samples is 1.6 MB by this estimate).
+ */
 export const KEEP_MEMORY_BYTES = 64 * 2 ** 20;
-/** Bytes of spilled laps by default: about 600 laps. */
+/** Bytes of spilled laps by default: about 140 laps of 97 s (1.8 MB each as spilled). */
 export const KEEP_SPILL_BYTES = 256 * 2 ** 20;
 
 /** Bounds of a {@linkcode LapKeeper}. */

@@ -321,6 +321,8 @@ export class LiveService {
 
   #scheduleRetry(): void {
     if (this.#retryTimer !== null || this.#stopped) return;
+    // A store opened read-only takes no write until a restart: its laps wait in the spill for it.
+    if (this.#keep?.health.readOnlyReason) return;
     const delay = Math.min(RETRY_FIRST_MS * 2 ** this.#retries, RETRY_MAX_MS);
     this.#retries++;
     this.#retryTimer = setTimeout(() => {

@@ -31,9 +31,12 @@ import { mountTmpfs } from "./_tmpfs.ts";
 
 const NOW = "2026-11-26T12:00:00.000Z";
 const DRIVE = { seed: 3, laps: 6 };
+/** The drive on the read-only store: two laps fit the 3 MiB disk once the filler is gone. */
+const SHORT = { seed: 5, laps: 2 };
 
+/** The store's sessions (oldest first) and their laps with samples, in order. */
 async function contents(kv: Deno.Kv): Promise<{ laps: Lap[]; sessions: Session[] }> {
-  const sessions = await listSessions(kv);
+  const sessions = (await listSessions(kv)).sort((a, b) => a.id - b.id);
   const laps: Lap[] = [];
   for (const s of sessions) {
     for (const l of await listLaps(kv, s.id)) laps.push((await getLap(kv, l.id))!);
@@ -41,8 +44,12 @@ async function contents(kv: Deno.Kv): Promise<{ laps: Lap[]; sessions: Session[]
   return { laps, sessions };
 }
 
-async function drive(app: App, afterLap: (k: number) => void = () => {}): Promise<void> {
-  const d = new SyntheticDrive(DRIVE);
+async function drive(
+  app: App,
+  afterLap: (k: number) => void = () => {},
+  opts = DRIVE,
+): Promise<void> {
+  const d = new SyntheticDrive(opts);
   const completes = new Map(d.plan.crossingFrames.slice(1).map((f, i) => [f, i + 1]));
   let index = 0;
   for (const frame of d.frames()) {
@@ -67,8 +74,14 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
   try {
     const refApp = await createApp({ kv: refKv, now: () => new Date(NOW) });
     await drive(refApp);
+    await drive(refApp, () => {}, SHORT);
     await refApp.shutdown();
-    const reference = await contents(refKv);
+    const both = await contents(refKv);
+    const reference = {
+      laps: both.laps.slice(0, DRIVE.laps),
+      sessions: both.sessions.filter((s) => s.id === 1),
+    };
+    const shortLaps = both.laps.slice(DRIVE.laps);
     assert.equal(reference.laps.length, DRIVE.laps);
 
     const data = join(fs.dir, "data");
@@ -140,7 +153,12 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
             `to a disk with room and pass --data\\. Started read-only`,
         ),
       );
-      const ro = await createApp({ kv: again, now: () => new Date(NOW), storePath: data });
+      const ro = await createApp({
+        kv: again,
+        now: () => new Date(NOW),
+        storePath: storePath(again),
+        spillBase,
+      });
       const roHttp = createHttpApp(ro);
       assert.deepEqual(await contents(again), reference);
       const sessions = await (await roHttp.request("/api/sessions")).json();
@@ -156,9 +174,33 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
       assert.ok(problem.detail.startsWith(`the store is open read-only: ${reason}`));
       const roStatus = (await (await roHttp.request("/api/status")).json()).store;
       assert.deepEqual([roStatus.state, roStatus.writable], ["read_only", false]);
+      // Laps driven on the read-only store wait in the spill (on another disk) for a restart.
+      await drive(ro, () => {}, SHORT);
+      assert.equal(ro.storeHealth.status().laps_waiting, SHORT.laps);
       await ro.shutdown();
     } finally {
-      again.close();
+      closeStore(again);
+    }
+    await Deno.remove(join(fs.dir, "filler2"));
+    const roomy = await openStore(data);
+    try {
+      const app3 = await createApp({
+        kv: roomy,
+        now: () => new Date(NOW),
+        storePath: storePath(roomy),
+        spillBase,
+      });
+      const after = await contents(roomy);
+      assert.deepEqual(after.sessions.map((s) => [s.id, s.lap_count]), [
+        [1, DRIVE.laps],
+        [2, SHORT.laps],
+      ]);
+      // The laps driven while read-only, in a session of their own, exactly as recorded.
+      assert.deepEqual(after.laps.slice(DRIVE.laps), shortLaps);
+      assert.equal(app3.storeHealth.status().laps_waiting, 0);
+      await app3.shutdown();
+    } finally {
+      closeStore(roomy);
     }
   } finally {
     refKv.close();
