@@ -216,12 +216,17 @@ export async function createApp(opts: AppOptions): Promise<App> {
       live.stopRetrying();
       storeHealth.stop();
       const left = keeper.counts();
-      if (left.waiting > 0) {
+      const lost = keeper.memoryOnly;
+      if (left.waiting > lost) {
         log.error(
-          left.spill !== null && left.spill_error === null
-            ? `${left.waiting} laps not yet saved are kept in ${left.spill}; ` +
-              "the next start with room on the store's disk stores them"
-            : `${left.waiting} laps not yet saved are lost: the spill could not keep them`,
+          `${left.waiting - lost} laps not yet saved are kept in ${left.spill}; ` +
+            "the next start with room on the store's disk stores them",
+        );
+      }
+      if (lost > 0) {
+        log.error(
+          `${lost} laps not yet saved are lost: the spill could not keep them` +
+            (left.spill_error === null ? "" : ` (${left.spill_error})`),
         );
       }
       // A running survey ends with the process: stopping it saves and counts the run.

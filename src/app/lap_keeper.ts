@@ -93,6 +93,11 @@ export class LapKeeper {
     };
   }
 
+  /** Laps in line that the spill does not hold: they die with the process. */
+  get memoryOnly(): number {
+    return this.#line.filter((w) => w.spilled === null).length;
+  }
+
   /** Laps in line. */
   get size(): number {
     return this.#line.length;

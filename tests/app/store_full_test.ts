@@ -192,3 +192,44 @@ Deno.test("laps left waiting at a stop stay in the spill and the next start stor
     await Deno.remove(spillDir, { recursive: true });
   }
 });
+
+Deno.test("laps the spill could not keep are reported lost at a stop, never silently", async () => {
+  const memory = await Deno.openKv(":memory:");
+  try {
+    const store = refusingKv(memory);
+    const errors: string[] = [];
+    const failing = {
+      dir: "/full/spill",
+      write(): number {
+        throw new Error("No space left on device (os error 28)");
+      },
+      read(): never {
+        throw new Error("nothing spilled");
+      },
+      remove() {},
+      list: () => [],
+    };
+    const app = await createApp({
+      kv: store.kv,
+      now: () => new Date(NOW),
+      spill: failing,
+      log: { warn() {}, error: (m) => errors.push(m) },
+    });
+    await drive(app, (k) => {
+      if (k === 1) store.full = true;
+    });
+    const status = app.storeHealth.status();
+    assert.deepEqual([status.state, status.laps_waiting, status.spill_error], [
+      "full",
+      3,
+      "No space left on device (os error 28)",
+    ]);
+    await app.shutdown();
+    assert.deepEqual(errors, [
+      "3 laps not yet saved are lost: the spill could not keep them " +
+      "(No space left on device (os error 28))",
+    ]);
+  } finally {
+    memory.close();
+  }
+});
