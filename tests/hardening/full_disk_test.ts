@@ -239,3 +239,34 @@ Deno.test("--record on a full disk stops writing the record file with a notice a
     await fs.unmount();
   }
 });
+
+Deno.test("a store folded into one file, its disk then filled, opens read-only without its log's index (immutable)", async () => {
+  const fs = await mountTmpfs(1 * 2 ** 20);
+  if (typeof fs === "string") {
+    console.log(`skipped: ${fs}`);
+    return;
+  }
+  try {
+    const data = join(fs.dir, "data");
+    const kv = await openStore(data);
+    await kv.set(["probe"], "kept");
+    assert.equal(closeStore(kv).wal_bytes, 0);
+    fs.fill();
+    const refused = await openStore(data).then(() => null, (err) => err);
+    assert.ok(refused instanceof Error);
+    assert.match(
+      refused.message,
+      /cannot be opened for writing \(disk I\/O error\): its disk has 0 KiB free, and opening it needs about 32 KiB \(32 KiB for the index of its write-ahead log\)/,
+    );
+    const ro = await openStore(data, { readOnlyFallback: true });
+    try {
+      assert.ok(readOnlyReason(ro)?.includes("Started read-only"));
+      assert.equal((await ro.get(["probe"])).value, "kept");
+      await assert.rejects(() => ro.set(["probe"], "changed"), /read-only/);
+    } finally {
+      closeStore(ro);
+    }
+  } finally {
+    await fs.unmount();
+  }
+});
