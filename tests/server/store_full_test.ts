@@ -15,6 +15,7 @@ import { describeEvent } from "../../src/server/console_output.ts";
 import { createHttpApp } from "../../src/server/http.ts";
 import { problemOf } from "../../src/server/problem.ts";
 import { DISK_FULL, refusingKv } from "../_refusing_kv.ts";
+import { syntheticBundle } from "../_bundles.ts";
 
 Deno.test("a change the full disk refuses answers 507 with the reason, and nothing is written", async () => {
   const memory = await Deno.openKv(":memory:");
@@ -43,6 +44,33 @@ Deno.test("a change the full disk refuses answers 507 with the reason, and nothi
         "free space on it and send this again",
     });
     assert.deepEqual(await getSession(memory, session.id), session);
+    await app.shutdown();
+  } finally {
+    memory.close();
+  }
+});
+
+Deno.test("a bundle import the full disk refuses answers 507, and once there is room the same body imports", async () => {
+  const memory = await Deno.openKv(":memory:");
+  try {
+    const store = refusingKv(memory);
+    const app = await createApp({ kv: store.kv });
+    const http = createHttpApp(app);
+    const body = JSON.stringify(
+      syntheticBundle({ cells: 200, sources: ["a1b2c3"], runs: 2, seed: 4, track: "Ring" }),
+    );
+    store.full = true;
+    const refused = await http.request("/api/track-bundles/import", { method: "POST", body });
+    assert.equal(refused.status, 507);
+    assert.match(
+      (await refused.json()).detail,
+      /^the store's disk is full, so nothing was changed/,
+    );
+    assert.deepEqual(await (await http.request("/api/track-bundles")).json(), []);
+    store.full = false;
+    const imported = await http.request("/api/track-bundles/import", { method: "POST", body });
+    assert.equal(imported.status, 200);
+    assert.equal((await (await http.request("/api/track-bundles")).json()).length, 1);
     await app.shutdown();
   } finally {
     memory.close();
