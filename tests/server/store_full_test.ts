@@ -12,7 +12,10 @@ import type { AppEvent } from "../../src/app/events.ts";
 import type { StoreHealthStatus } from "../../src/app/store_health.ts";
 import { createSession, getSession } from "../../src/storage/sessions.ts";
 import { describeEvent } from "../../src/server/console_output.ts";
-import { createHttpApp } from "../../src/server/http.ts";
+import { createHttpApp, startHttp } from "../../src/server/http.ts";
+import { appEventSchema } from "../../src/server/openapi/status_schemas.ts";
+import { straight } from "../core/survey/_frames.ts";
+import { SseReader } from "./_sse.ts";
 import { problemOf } from "../../src/server/problem.ts";
 import { DISK_FULL, refusingKv } from "../_refusing_kv.ts";
 import { syntheticBundle } from "../_bundles.ts";
@@ -163,5 +166,31 @@ Deno.test("free space going under the warning line is announced as low, and back
   } finally {
     await app.shutdown();
     kv.close();
+  }
+});
+
+Deno.test("GET /api/events carries a store event when the store's state changes, of the documented shape", async () => {
+  const memory = await Deno.openKv(":memory:");
+  const store = refusingKv(memory);
+  const app = await createApp({ kv: store.kv, disk: { where: "/data", freeBytes: () => 0 } });
+  const server = startHttp(app, { hostname: "127.0.0.1", port: 0 });
+  try {
+    const sse = new SseReader(await fetch(`${server.url}/api/events`));
+    store.full = true;
+    // A change the store refuses: the live session's write, as a lap's would be.
+    for (const f of straight(30, 12, () => "GTGT", { z0: 0, packet0: 1 })) app.live.ingest(f);
+    await app.live.withSession((s) => Promise.resolve({ ...s }));
+    const message = await sse.waitFor((m) => m.event === "store");
+    const event = appEventSchema.parse(JSON.parse(message.data));
+    assert.ok(event.type === "store");
+    assert.deepEqual(
+      [event.previous, event.status.state, event.status.writable, event.status.last_refusal],
+      ["low", "full", false, DISK_FULL],
+    );
+    await sse.cancel();
+  } finally {
+    await server.close();
+    await app.shutdown();
+    memory.close();
   }
 });
