@@ -385,7 +385,11 @@ export class LiveService {
         const updated = await hook(lap, s);
         if (updated) s = updated;
       } catch (err) {
-        this.#log.error("lap hook failed", err);
+        if (this.#keep !== null && isStoreRefusal(err)) {
+          // The lap is stored; only the hook's own write (a session's name) met the full disk.
+          this.#keep.health.refused(err);
+          this.#log.warn(`a lap hook's write was refused by the store (${messageOf(err)})`);
+        } else this.#log.error("lap hook failed", err);
       }
     }
     return s;
