@@ -386,9 +386,9 @@ export class LiveService {
         if (updated) s = updated;
       } catch (err) {
         if (this.#keep !== null && isStoreRefusal(err)) {
-          // The lap is stored; only the hook's own write (a session's name) met the full disk.
+          // The lap is stored; only the hook's own write (a session's name) met the full disk,
+          // which the store's health tells.
           this.#keep.health.refused(err);
-          this.#log.warn(`a lap hook's write was refused by the store (${messageOf(err)})`);
         } else this.#log.error("lap hook failed", err);
       }
     }
@@ -415,9 +415,9 @@ export class LiveService {
   #enqueue(task: () => Promise<void>): void {
     this.#queue = this.#queue.then(task).catch((err) => {
       if (this.#keep !== null && isStoreRefusal(err)) {
-        // The store's health tells the driver; a stack trace would tell nothing more.
+        // The store's health tells the driver, once per change of state; a line per
+        // refused write would say the same thing again and again.
         this.#keep.health.refused(err);
-        this.#log.warn(`the store refused a write of the live session (${messageOf(err)})`);
         return;
       }
       this.#log.error("storing live telemetry failed", err);

@@ -11,6 +11,7 @@ import { createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
 import type { StoreHealthStatus } from "../../src/app/store_health.ts";
 import { createSession, getSession } from "../../src/storage/sessions.ts";
+import { consoleLog } from "../../src/server/console_log.ts";
 import { describeEvent } from "../../src/server/console_output.ts";
 import { createHttpApp, startHttp } from "../../src/server/http.ts";
 import { appEventSchema } from "../../src/server/openapi/status_schemas.ts";
@@ -192,5 +193,22 @@ Deno.test("GET /api/events carries a store event when the store's state changes,
     await server.close();
     await app.shutdown();
     memory.close();
+  }
+});
+
+Deno.test("the console log writes a store's refusal as one sentence, any other error with its stack", () => {
+  const lines: unknown[][] = [];
+  const saved = console.error;
+  console.error = (...args: unknown[]) => lines.push(args);
+  try {
+    consoleLog.error("compiled geometry not kept", new TypeError(DISK_FULL));
+    const bug = new Error("a bug");
+    consoleLog.error("lap hook failed", bug);
+    assert.deepEqual(lines, [
+      [`compiled geometry not kept: ${DISK_FULL}`],
+      ["lap hook failed:", bug],
+    ]);
+  } finally {
+    console.error = saved;
   }
 });
