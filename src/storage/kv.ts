@@ -223,7 +223,9 @@ export function closeStore(kv: Deno.Kv): StoreClosed {
   kv.close();
   if (path === null) return { path, wal_bytes: 0, problem: null };
   if (readOnly) {
-    return { path, wal_bytes: fileSize(`${path}-wal`), problem: "the store was open read-only" };
+    // Read-only, it could fold nothing in: a log stays for a start with room to fold it.
+    const wal = fileSize(`${path}-wal`);
+    return { path, wal_bytes: wal, problem: wal > 0 ? "the store was open read-only" : null };
   }
   const wal = `${path}-wal`;
   let problem: string | null = null;
