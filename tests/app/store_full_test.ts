@@ -233,3 +233,42 @@ Deno.test("laps the spill could not keep are reported lost at a stop, never sile
     memory.close();
   }
 });
+
+Deno.test("laps of two sessions driven on a store full from the start go, once it has room, each into its own session", async () => {
+  const memory = await Deno.openKv(":memory:");
+  const refKv = await Deno.openKv(":memory:");
+  const A = { seed: 3, laps: 2 };
+  const B = { seed: 5, laps: 2 };
+  const feed = async (app: App) => {
+    for (const opts of [A, B]) {
+      for (const frame of new SyntheticDrive(opts).frames()) app.live.ingest(frame);
+      await app.live.flush();
+    }
+  };
+  try {
+    const refApp = await createApp({ kv: refKv, now: () => new Date(NOW) });
+    await feed(refApp);
+    await refApp.shutdown();
+    const reference = await contents(refKv);
+    assert.deepEqual(reference.sessions.map((s) => [s.id, s.lap_count]), [[2, 2], [1, 2]]);
+
+    const store = refusingKv(memory);
+    const app = await createApp({ kv: store.kv, now: () => new Date(NOW), spill: null });
+    store.full = true;
+    await feed(app);
+    assert.equal(app.storeHealth.status().laps_waiting, 4);
+    assert.deepEqual(await listSessions(memory), []);
+    store.full = false;
+    await app.live.retryWaiting();
+    assert.equal(app.storeHealth.status().laps_waiting, 0);
+    assert.deepEqual((await contents(memory)).laps, reference.laps);
+    assert.deepEqual(
+      (await listSessions(memory)).map((s) => [s.id, s.car_id, s.lap_count]),
+      reference.sessions.map((s) => [s.id, s.car_id, s.lap_count]),
+    );
+    await app.shutdown();
+  } finally {
+    memory.close();
+    refKv.close();
+  }
+});
