@@ -276,7 +276,11 @@ export class LiveService {
         return;
       } catch (err) {
         if (!isStoreRefusal(err)) throw err;
+        keep.keeper.keep({ segment, session_id: this.#session?.id ?? null, kind: this.#kind, lap });
+        // Told once the lap is in line, so the first word of it already counts it.
         keep.health.refused(err);
+        this.#scheduleRetry();
+        return;
       }
     }
     keep.keeper.keep({ segment, session_id: this.#session?.id ?? null, kind: this.#kind, lap });

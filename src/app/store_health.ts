@@ -155,7 +155,9 @@ export function storeSentence(s: StoreHealthStatus): string {
     case "full":
       return `store full: ${s.laps_waiting} laps not yet saved${free}${lost}` +
         (s.laps_waiting > 0
-          ? s.spill !== null && s.spill_error === null
+          ? s.spill === null
+            ? "; they are kept in memory only"
+            : s.spill_error === null
             ? `; they are kept in ${s.spill} and stored once space is freed`
             : "; they are kept in memory only (the spill cannot be written)"
           : "");

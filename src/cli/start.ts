@@ -10,7 +10,8 @@ import type { Command } from "commander";
 import { DB_FILE, defaultDataDir } from "../storage/kv.ts";
 import { describeEvent } from "../server/console_output.ts";
 import { TuiNotices } from "../tui/notices.ts";
-import { storeSentence } from "../app/store_health.ts";
+import { type StoreHealthStatus, storeSentence } from "../app/store_health.ts";
+import type { App } from "../app/create_app.ts";
 import { startLogger } from "./logger_process.ts";
 import { type LoggerFlags, loggerOptions } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
@@ -38,6 +39,22 @@ export function newStoreNotice(data: string): string | null {
   return `new store created at ${resolve(data)}`;
 }
 
+/**
+ * Posts the store's health to the dashboard's notices: now when it is not
+ * fine, then at each change (a count changing within a state too, so
+ * `store full: N laps not yet saved` follows N). A full or read-only store's
+ * notice stays until the next; the others pass. Returns the unsubscribe.
+ */
+export function postStoreNotices(app: App, notices: TuiNotices): () => void {
+  const post = (s: StoreHealthStatus) =>
+    notices.post(storeSentence(s), { sticky: s.state === "full" || s.state === "read_only" });
+  const health = app.storeHealth.status();
+  if (health.state !== "ok") post(health);
+  return app.bus.subscribe((event) => {
+    if (event.type === "store") post(event.status);
+  });
+}
+
 /** Runs a logger with `flags` until the driver quits (start) or a signal arrives (serve). */
 export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Promise<void> {
   const created = newStoreNotice(flags.data);
@@ -58,18 +75,9 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
   });
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
   const notices = new TuiNotices();
-  // The store's health in a sentence: at start when it is not fine, then at each change.
   const health = logger.app.storeHealth.status();
-  if (health.state !== "ok") {
-    console.log(`sim-datalogger: ${storeSentence(health)}`);
-    notices.post(storeSentence(health), { sticky: health.state !== "low" });
-  }
-  logger.app.bus.subscribe((event) => {
-    if (event.type !== "store") return;
-    // A count changing within a state updates the dashboard's notice; serve speaks per state.
-    const s = event.status;
-    notices.post(storeSentence(s), { sticky: s.state === "full" || s.state === "read_only" });
-  });
+  if (health.state !== "ok") console.log(`sim-datalogger: ${storeSentence(health)}`);
+  postStoreNotices(logger.app, notices);
   if (created) {
     console.log(`sim-datalogger: ${created}`);
     // Shown once in the dashboard too: its screen hides the lines above.
