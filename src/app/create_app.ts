@@ -163,7 +163,11 @@ export async function createApp(opts: AppOptions): Promise<App> {
   if (recovered > 0 && readOnly === null) await live.retryWaiting();
   if (opts.watchStore) {
     storeHealth.watch(() => {
-      if (readOnly === null && storeHealth.spaceReturned()) void live.retryWaiting();
+      if (readOnly !== null || !storeHealth.spaceReturned()) return;
+      // Room again: waiting laps are tried now; with none waiting, a refused write of
+      // something else (a session's name) left nothing to try, and the disk speaks for itself.
+      if (keeper.size > 0) void live.retryWaiting();
+      else storeHealth.stored();
     }, opts.watchStore === true ? undefined : opts.watchStore.probeMs);
   }
   const survey = new SurveyService(deps, live);

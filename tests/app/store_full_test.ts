@@ -271,3 +271,36 @@ Deno.test("laps of two sessions driven on a store full from the start go, once i
     refKv.close();
   }
 });
+
+Deno.test("a refused write with no lap waiting leaves the store full until its disk has room again", async () => {
+  const memory = await Deno.openKv(":memory:");
+  let free = 0;
+  const store = refusingKv(memory);
+  const app = await createApp({
+    kv: store.kv,
+    now: () => new Date(NOW),
+    spill: null,
+    disk: { where: "/data", freeBytes: () => free },
+    lowSpaceBytes: 1,
+    watchStore: { probeMs: 10 },
+  });
+  try {
+    store.full = true;
+    const full = storeEvent(app, (e) => e.status.state === "full");
+    for (const f of new SyntheticDrive({ seed: 3, laps: 1 }).frames().take(30)) app.live.ingest(f);
+    await app.live.withSession((s) => Promise.resolve({ ...s }));
+    assert.equal((await full).status.laps_waiting, 0);
+    const ok = storeEvent(app, (e) => e.status.state === "ok");
+    store.full = false;
+    free = 2 ** 30;
+    const back = await ok;
+    assert.deepEqual([back.previous, back.status.writable, back.status.last_refusal], [
+      "full",
+      true,
+      null,
+    ]);
+  } finally {
+    await app.shutdown();
+    memory.close();
+  }
+});
