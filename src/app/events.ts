@@ -28,6 +28,8 @@ export type AppEvent =
   }
   | {
     type: "store";
+    /** What changed: the `state`, or only the `counts` (laps waiting or dropped) or whether it is writable. */
+    reason: "state" | "counts";
     /** The state before this change (the same as `status.state` when only a count changed). */
     previous: StoreState;
     status: StoreHealthStatus;

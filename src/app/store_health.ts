@@ -116,7 +116,12 @@ export class StoreHealth {
       now.state === last.state && now.laps_waiting === last.laps_waiting &&
       now.laps_dropped === last.laps_dropped && now.writable === last.writable
     ) return;
-    this.#deps.bus.emit({ type: "store", previous: last.state, status: now });
+    this.#deps.bus.emit({
+      type: "store",
+      reason: now.state === last.state ? "counts" : "state",
+      previous: last.state,
+      status: now,
+    });
   }
 
   /** Measures the disk every `ms` (checking for a change) and calls `tick`; until {@linkcode stop}. */

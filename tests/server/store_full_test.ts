@@ -103,7 +103,12 @@ const HEALTH: StoreHealthStatus = {
 
 Deno.test("serve's console says the store's state once per change, as a sentence", () => {
   const line = (previous: StoreHealthStatus["state"], status: StoreHealthStatus) =>
-    describeEvent({ type: "store", previous, status });
+    describeEvent({
+      type: "store",
+      reason: previous === status.state ? "counts" : "state",
+      previous,
+      status,
+    });
   assert.equal(
     line("ok", HEALTH),
     "store full: 3 laps not yet saved (0.0 MB free on /data); " +

@@ -108,6 +108,7 @@ export const appEventSchema = z.discriminatedUnion("type", [
   }),
   z.strictObject({
     type: z.literal("store"),
+    reason: z.enum(["state", "counts"]),
     previous: z.enum(["ok", "low", "full", "read_only"]),
     status: storeHealthSchema,
   }),
