@@ -15,7 +15,7 @@ import { ensureLapIndex } from "../storage/bests.ts";
 import { sweepOrphanSamples } from "../storage/laps.ts";
 import { finishSessionRemovals } from "../storage/session_removal.ts";
 import { sweepEmptyLiveSessions } from "../storage/sessions.ts";
-import { sourceId as loadSourceId } from "../storage/source_id.ts";
+import { sourceId as loadSourceId, storedSourceId } from "../storage/source_id.ts";
 import { type DiskProbe, diskProbe } from "../storage/disk_space.ts";
 import { readOnlyReason } from "../storage/kv.ts";
 import { fileSpill, spillDirFor, type SpillPort } from "../storage/spill.ts";
@@ -131,8 +131,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const log = opts.log ?? silentLog;
   const readOnly = readOnlyReason(kv);
   const storePath = opts.storePath ?? null;
-  // A store opened read-only takes no writes: no sweeps, and a source id for this run only.
-  const sourceId = readOnly === null ? await loadSourceId(kv) : "000000";
+  // A store opened read-only takes no writes: no sweeps, and its source id is only read.
+  const sourceId = readOnly === null
+    ? await loadSourceId(kv)
+    : await storedSourceId(kv) ?? "000000";
   if (readOnly === null) {
     // A removal cut short is finished first, so the sweeps after it see none of its laps.
     await finishSessionRemovals(kv);

@@ -159,6 +159,8 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
         storePath: storePath(again),
         spillBase,
       });
+      // Its source id is read, never made up: exports keep naming this installation.
+      assert.equal(ro.sourceId, app.sourceId);
       const roHttp = createHttpApp(ro);
       assert.deepEqual(await contents(again), reference);
       const sessions = await (await roHttp.request("/api/sessions")).json();
