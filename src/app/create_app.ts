@@ -15,7 +15,12 @@ import { ensureLapIndex } from "../storage/bests.ts";
 import { sweepOrphanSamples } from "../storage/laps.ts";
 import { finishSessionRemovals } from "../storage/session_removal.ts";
 import { sweepEmptyLiveSessions } from "../storage/sessions.ts";
-import { sourceId as loadSourceId } from "../storage/source_id.ts";
+import { sourceId as loadSourceId, storedSourceId } from "../storage/source_id.ts";
+import { type DiskProbe, diskProbe } from "../storage/disk_space.ts";
+import { readOnlyReason } from "../storage/kv.ts";
+import { fileSpill, spillDirFor, type SpillPort } from "../storage/spill.ts";
+import { type KeeperBounds, LapKeeper } from "./lap_keeper.ts";
+import { StoreHealth } from "./store_health.ts";
 import { AnalysisService } from "./analysis.ts";
 import { BundleService } from "./bundles.ts";
 import { EventBus } from "./bus.ts";
@@ -54,6 +59,27 @@ export interface AppOptions {
   references?: ReferenceIndex;
   /** The store's database file, for status; null or absent for a store in memory. */
   storePath?: string | null;
+  /**
+   * Where laps the store refuses wait: by default a folder named after the
+   * store under `spillBase` (`--spill`, else the OS temp directory); none
+   * for a store in memory. Tests pass one that fails on cue.
+   */
+  spill?: SpillPort | null;
+  /** The folder the default spill goes under (`--spill DIR`); the OS temp directory when absent. */
+  spillBase?: string | null;
+  /** Measures the store disk's free space; by default the disk of `storePath` (none in memory). */
+  disk?: DiskProbe | null;
+  /** Bounds of the laps kept in memory and in the spill (see lap_keeper.ts). */
+  keepBounds?: Partial<KeeperBounds>;
+  /** Free space under which the store is `low`; by default the larger of 100 MiB and ten laps. */
+  lowSpaceBytes?: number;
+  /**
+   * Measure the disk's free space every `probeMs` (store_health.ts's
+   * PROBE_MS by default), announcing a change and trying waiting laps again
+   * once it grew (a logger process wants this); by default it is measured
+   * only when status is read or a write is refused.
+   */
+  watchStore?: boolean | { probeMs: number };
 }
 
 /** The running application: its dependencies, its services, and its lifecycle. */
@@ -64,6 +90,8 @@ export interface App extends Readonly<AppDeps> {
   readonly storePath: string | null;
   /** The live session: frames in, laps stored, lap hooks and frame taps. */
   readonly live: LiveService;
+  /** The store's health: writable, free space, laps waiting for it and lost. */
+  readonly storeHealth: StoreHealth;
   /** The border survey of this process. */
   readonly survey: SurveyService;
   /** Sessions and laps, laps across sessions and bests; a driver's edits and deletions. */
@@ -101,17 +129,49 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const { kv } = opts;
   const now = opts.now ?? (() => new Date());
   const log = opts.log ?? silentLog;
-  const sourceId = await loadSourceId(kv);
-  // A removal cut short is finished first, so the sweeps after it see none of its laps.
-  await finishSessionRemovals(kv);
-  await sweepOrphanSamples(kv);
-  await sweepEmptyLiveSessions(kv);
-  await sweepOrphanBundleChunks(kv);
-  // The lap index is rebuilt when its marker is missing (an older store, a rebuild cut short).
-  await ensureLapIndex(kv);
+  const readOnly = readOnlyReason(kv);
+  const storePath = opts.storePath ?? null;
+  // A store opened read-only takes no writes: no sweeps, and its source id is only read.
+  const sourceId = readOnly === null
+    ? await loadSourceId(kv)
+    : await storedSourceId(kv) ?? "000000";
+  if (readOnly === null) {
+    // A removal cut short is finished first, so the sweeps after it see none of its laps.
+    await finishSessionRemovals(kv);
+    await sweepOrphanSamples(kv);
+    await sweepEmptyLiveSessions(kv);
+    await sweepOrphanBundleChunks(kv);
+    // The lap index is rebuilt when its marker is missing (an older store, a rebuild cut short).
+    await ensureLapIndex(kv);
+  }
 
   const deps: AppDeps = { kv, bus: new EventBus(log), now, sourceId, log };
-  const live = new LiveService(deps);
+  const spill = opts.spill !== undefined
+    ? opts.spill
+    : storePath === null
+    ? null
+    : fileSpill(spillDirFor(storePath, opts.spillBase ?? null));
+  const keeper = new LapKeeper(spill, log, opts.keepBounds);
+  const recovered = keeper.recover();
+  const storeHealth = new StoreHealth({
+    bus: deps.bus,
+    disk: opts.disk !== undefined ? opts.disk : storePath === null ? null : diskProbe(storePath),
+    readOnly,
+    counts: () => keeper.counts(),
+    lowSpaceBytes: opts.lowSpaceBytes,
+  });
+  const live = new LiveService(deps, { keep: { keeper, health: storeHealth } });
+  // Laps a process before this one spilled and never stored go in first, before any new lap.
+  if (recovered > 0 && readOnly === null) await live.retryWaiting();
+  if (opts.watchStore) {
+    storeHealth.watch(() => {
+      if (readOnly !== null || !storeHealth.spaceReturned()) return;
+      // Room again: waiting laps are tried now; with none waiting, a refused write of
+      // something else (a session's name) left nothing to try, and the disk speaks for itself.
+      if (keeper.size > 0) void live.retryWaiting();
+      else storeHealth.stored();
+    }, opts.watchStore === true ? undefined : opts.watchStore.probeMs);
+  }
   const survey = new SurveyService(deps, live);
   const sessions = new SessionService(deps, live);
   const geometry = new GeometryService(deps);
@@ -136,8 +196,9 @@ export async function createApp(opts: AppOptions): Promise<App> {
   return {
     ...deps,
     startedAt: now(),
-    storePath: opts.storePath ?? null,
+    storePath,
     live,
+    storeHealth,
     survey,
     sessions,
     analysis,
@@ -156,6 +217,24 @@ export async function createApp(opts: AppOptions): Promise<App> {
     async shutdown() {
       await telemetry?.close();
       await live.flush();
+      // One last try, so laps that waited for room the disk now has are stored before the end.
+      if (readOnly === null) await live.retryWaiting();
+      live.stopRetrying();
+      storeHealth.stop();
+      const left = keeper.counts();
+      const lost = keeper.memoryOnly;
+      if (left.waiting > lost) {
+        log.error(
+          `${left.waiting - lost} laps not yet saved are kept in ${left.spill}; ` +
+            "the next start with room on the store's disk stores them",
+        );
+      }
+      if (lost > 0) {
+        log.error(
+          `${lost} laps not yet saved are lost: the spill could not keep them` +
+            (left.spill_error === null ? "" : ` (${left.spill_error})`),
+        );
+      }
       // A running survey ends with the process: stopping it saves and counts the run.
       await survey.shutdown();
       await geometryWatch?.stop();

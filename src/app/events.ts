@@ -7,6 +7,7 @@
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
 import type { SurveyStatus } from "./survey_status.ts";
+import type { StoreHealthStatus, StoreState } from "./store_status.ts";
 
 /** Everything the application announces. */
 export type AppEvent =
@@ -24,6 +25,14 @@ export type AppEvent =
     /** What happened: a start, stop, circuit label, mark, changed coverage, or a save. */
     reason: "start" | "stop" | "track" | "mark" | "coverage" | "save";
     status: SurveyStatus;
+  }
+  | {
+    type: "store";
+    /** What changed: the `state`, or only the `counts` (laps waiting or dropped) or whether it is writable. */
+    reason: "state" | "counts";
+    /** The state before this change (the same as `status.state` when only a count changed). */
+    previous: StoreState;
+    status: StoreHealthStatus;
   };
 
 /** A subscriber. */

@@ -9,12 +9,15 @@
 import type { Frame } from "../core/gt7/frame.ts";
 import { LapRecorder, type RecorderEvent } from "../core/laps/recorder.ts";
 import { finishRecordedLap } from "../core/laps/recorded_lap.ts";
-import type { Lap, LapSummary } from "../core/laps/lap.ts";
+import type { Lap } from "../core/laps/lap.ts";
 import type { Session, SessionKind } from "../core/laps/session.ts";
 import { carName } from "../core/catalog/cars.ts";
 import { createSession, getSession, updateSession } from "../storage/sessions.ts";
-import { saveLap } from "../storage/laps.ts";
+import { type NewLap, saveLap } from "../storage/laps.ts";
+import { isStoreRefusal } from "../core/store_refusal.ts";
 import type { AppDeps } from "./deps.ts";
+import { type LapKeeper, lapMemory } from "./lap_keeper.ts";
+import type { StoreHealth } from "./store_health.ts";
 
 /** Where the live session stands. */
 export interface LiveStatus {
@@ -55,7 +58,18 @@ export type LiveDeps = Pick<AppDeps, "kv" | "bus" | "now" | "log">;
 export interface LiveOptions {
   /** The kind of the sessions it creates; default `live` (a capture import makes `imported`). */
   kind?: SessionKind;
+  /**
+   * Where laps the store refuses wait, and the health that is told of it;
+   * without them a refused lap is reported to the log and lost (a capture
+   * import, whose caller is told its import failed).
+   */
+  keep?: { keeper: LapKeeper; health: StoreHealth };
 }
+
+/** First wait before a refused lap is tried again, ms; it doubles up to {@linkcode RETRY_MAX_MS}. */
+export const RETRY_FIRST_MS = 1_000;
+/** Longest wait between two tries of the laps waiting for the store, ms. */
+export const RETRY_MAX_MS = 30_000;
 
 /**
  * Records telemetry frames into the store as laps, and alone holds the copy
@@ -77,6 +91,16 @@ export class LiveService {
   #taps = new Set<FrameTap>();
   #lapHooks: LapHook[] = [];
   #epoch = 0;
+  #keep: { keeper: LapKeeper; health: StoreHealth } | null;
+  /** Counts session starts and ends as the write queue reaches them: laps between two share one. */
+  #segment = 0;
+  /** Tells this process's segments from those of laps a process before it spilled. */
+  readonly #run = crypto.randomUUID().slice(0, 8);
+  /** The session each segment's waiting laps went into, once one was stored. */
+  #segmentSessions = new Map<string, number>();
+  #retryTimer: ReturnType<typeof setTimeout> | null = null;
+  #retries = 0;
+  #stopped = false;
 
   /** Creates the service; nothing is stored until the first lap completes. */
   constructor(deps: LiveDeps, opts: LiveOptions = {}) {
@@ -85,6 +109,7 @@ export class LiveService {
     this.#now = deps.now;
     this.#log = deps.log;
     this.#kind = opts.kind ?? "live";
+    this.#keep = opts.keep ?? null;
   }
 
   /** Feeds one frame. Never throws and never waits for storage. */
@@ -213,6 +238,7 @@ export class LiveService {
       case "session_start":
         this.#epoch++;
         this.#enqueue(() => {
+          this.#segment++;
           this.#carId = event.carId;
           this.#session = null;
           this.#bus.emit({ type: "session", session: null, reason: "telemetry" });
@@ -222,6 +248,7 @@ export class LiveService {
       case "session_end":
         this.#epoch++;
         this.#enqueue(() => {
+          this.#segment++;
           this.#session = null;
           this.#bus.emit({ type: "session", session: null, reason: event.reason });
           return Promise.resolve();
@@ -229,50 +256,179 @@ export class LiveService {
         break;
       case "lap": {
         const finished = finishRecordedLap(event.lap, this.#now().toISOString());
-        this.#enqueue(async () => {
-          const session = await this.#ensureSession(finished.car_id);
-          const saved = await saveLap(this.#kv, session.id, finished);
-          this.#lapsRecorded++;
-          this.#session = saved.session;
-          await this.#runLapHooks({ ...saved.lap, samples: finished.samples });
-          this.#emitLap(saved.lap);
-        });
+        this.#enqueue(() => this.#lap(finished));
         break;
       }
     }
   }
 
-  async #runLapHooks(lap: Lap): Promise<void> {
-    for (const hook of this.#lapHooks) {
-      if (!this.#session) return;
+  /** Stores `lap` now, or puts it in line behind the laps waiting for the store. */
+  async #lap(lap: NewLap): Promise<void> {
+    const segment = this.#segmentKey();
+    const keep = this.#keep;
+    if (keep === null) {
+      await this.#storeLap(segment, null, lap);
+      return;
+    }
+    if (keep.keeper.size === 0) {
       try {
-        const updated = await hook(lap, this.#session);
-        if (updated) this.#session = updated;
+        await this.#storeLap(segment, null, lap);
+        return;
       } catch (err) {
-        this.#log.error("lap hook failed", err);
+        if (!isStoreRefusal(err)) throw err;
+        keep.keeper.keep({ segment, session_id: this.#session?.id ?? null, kind: this.#kind, lap });
+        // Told once the lap is in line, so the first word of it already counts it.
+        keep.health.refused(err);
+        this.#scheduleRetry();
+        return;
       }
     }
+    keep.keeper.keep({ segment, session_id: this.#session?.id ?? null, kind: this.#kind, lap });
+    keep.health.check();
+    await this.#drain();
   }
 
-  #emitLap(lap: LapSummary): void {
-    if (this.#session) this.#bus.emit({ type: "lap", lap, session: this.#session });
+  /**
+   * Stores the laps waiting for the store, first in line first, until the
+   * store refuses one (then tries again after a back-off) or none is left.
+   */
+  async #drain(): Promise<void> {
+    const keep = this.#keep;
+    if (keep === null) return;
+    for (let w = keep.keeper.first(); w; w = keep.keeper.first()) {
+      let lap: NewLap;
+      try {
+        lap = keep.keeper.lapOf(w);
+      } catch (err) {
+        keep.keeper.drop(w, `its spill file cannot be read (${messageOf(err)})`);
+        keep.health.check();
+        continue;
+      }
+      try {
+        await this.#storeLap(w.segment, w.session_id, lap);
+      } catch (err) {
+        if (!isStoreRefusal(err)) {
+          // Not the store's room: trying again would fail forever and hold every lap behind it.
+          keep.keeper.drop(w, `storing it failed (${messageOf(err)})`);
+          keep.health.check();
+          continue;
+        }
+        keep.health.refused(err);
+        this.#scheduleRetry();
+        return;
+      }
+      keep.keeper.done(w);
+      keep.health.check();
+    }
+    this.#retries = 0;
+  }
+
+  #scheduleRetry(): void {
+    if (this.#retryTimer !== null || this.#stopped) return;
+    // A store opened read-only takes no write until a restart: its laps wait in the spill for it.
+    if (this.#keep?.health.readOnlyReason) return;
+    const delay = Math.min(RETRY_FIRST_MS * 2 ** this.#retries, RETRY_MAX_MS);
+    this.#retries++;
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null;
+      this.#enqueue(() => this.#drain());
+    }, delay);
+  }
+
+  /**
+   * Tries the laps waiting for the store now, ahead of their back-off (the
+   * disk has room again, or the process is stopping). Resolves once tried.
+   */
+  retryWaiting(): Promise<void> {
+    if (this.#keep === null || this.#keep.keeper.size === 0) return this.#queue;
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
+    this.#enqueue(() => this.#drain());
+    return this.#queue;
+  }
+
+  /** Stops trying the waiting laps again (they stay in the spill for the next start). */
+  stopRetrying(): void {
+    this.#stopped = true;
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
+  }
+
+  #segmentKey(): string {
+    return `${this.#run}:${this.#segment}`;
+  }
+
+  /**
+   * Stores `lap` of `segment` in its session: the live one for the segment
+   * being driven, else `sessionId`, else the one an earlier lap of the
+   * segment went into, else a new one. Then runs the hooks and announces it.
+   */
+  async #storeLap(segment: string, sessionId: number | null, lap: NewLap): Promise<void> {
+    const current = segment === this.#segmentKey();
+    let session: Session | null = null;
+    if (current) session = await this.#ensureSession(lap.car_id);
+    else {
+      const id = sessionId ?? this.#segmentSessions.get(segment) ?? null;
+      if (id !== null) session = await getSession(this.#kv, id);
+      if (session === null) session = await this.#newSession(lap.car_id, lap.finished_at);
+    }
+    const saved = await saveLap(this.#kv, session.id, lap);
+    this.#segmentSessions.set(segment, session.id);
+    this.#lapsRecorded++;
+    if (current) this.#session = saved.session;
+    this.#keep?.health.stored(lapMemory(lap));
+    const after = await this.#runLapHooks({ ...saved.lap, samples: lap.samples }, saved.session);
+    if (current && this.#session) this.#session = after;
+    this.#bus.emit({ type: "lap", lap: saved.lap, session: after });
+  }
+
+  async #runLapHooks(lap: Lap, session: Session): Promise<Session> {
+    let s = session;
+    for (const hook of this.#lapHooks) {
+      try {
+        const updated = await hook(lap, s);
+        if (updated) s = updated;
+      } catch (err) {
+        if (this.#keep !== null && isStoreRefusal(err)) {
+          // The lap is stored; only the hook's own write (a session's name) met the full disk,
+          // which the store's health tells.
+          this.#keep.health.refused(err);
+        } else this.#log.error("lap hook failed", err);
+      }
+    }
+    return s;
   }
 
   async #ensureSession(carId: number): Promise<Session> {
     if (this.#session) return this.#session;
-    this.#session = await createSession(this.#kv, {
+    this.#session = await this.#newSession(carId, this.#now().toISOString());
+    return this.#session;
+  }
+
+  async #newSession(carId: number, startedAt: string): Promise<Session> {
+    const session = await createSession(this.#kv, {
       kind: this.#kind,
-      started_at: this.#now().toISOString(),
+      started_at: startedAt,
       car_id: carId,
       car_name: carName(carId),
     });
-    this.#bus.emit({ type: "session", session: this.#session, reason: "created" });
-    return this.#session;
+    this.#bus.emit({ type: "session", session, reason: "created" });
+    return session;
   }
 
   #enqueue(task: () => Promise<void>): void {
     this.#queue = this.#queue.then(task).catch((err) => {
+      if (this.#keep !== null && isStoreRefusal(err)) {
+        // The store's health tells the driver, once per change of state; a line per
+        // refused write would say the same thing again and again.
+        this.#keep.health.refused(err);
+        return;
+      }
       this.#log.error("storing live telemetry failed", err);
     });
   }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -12,6 +12,7 @@
  * @module
  */
 import { Conflict } from "../core/errors.ts";
+import { StoreRefused } from "../core/store_refusal.ts";
 import { slugify } from "../core/bundle/slug.ts";
 import type { Side } from "../core/bundle/types.ts";
 import type { Frame } from "../core/gt7/frame.ts";
@@ -159,7 +160,14 @@ export class SurveyService {
     this.#rememberWidth(engine);
     this.#engine = null;
     this.#pending = null;
-    await saving;
+    try {
+      await saving;
+    } catch (err) {
+      if (!(err instanceof StoreRefused)) throw err;
+      // The run has ended all the same; its save waits for room (survey_saves.ts).
+      this.#end(engine);
+      throw err;
+    }
     await this.#saves.flush();
     return this.#end(engine);
   }
@@ -276,8 +284,14 @@ export class SurveyService {
    * with a warning in the log that says how many cells were lost.
    */
   async shutdown(): Promise<void> {
-    if (this.#engine !== null) await this.stop();
+    if (this.#engine !== null) {
+      // A save the full disk refused is kept by the saves and reported by their close.
+      await this.stop().catch((err) => {
+        if (!(err instanceof StoreRefused)) throw err;
+      });
+    }
     await this.#saves.flush();
+    await this.#saves.close();
     const waiting = this.#pending;
     if (waiting !== null) {
       this.#pending = null;

@@ -12,6 +12,7 @@
  * @module
  */
 import { bundleCleanupWarnings } from "./log.ts";
+import { isStoreRefusal, StoreRefused } from "../core/store_refusal.ts";
 import { type MergeReport, mergeTables } from "../core/bundle/merge.ts";
 import { tableBundleOf } from "../core/bundle/table_convert.ts";
 import type { FinishCrossing } from "../core/bundle/types.ts";
@@ -44,6 +45,15 @@ export class SurveySaves {
   readonly #deps: Pick<AppDeps, "kv" | "now" | "sourceId" | "log">;
   readonly #onSaved: (save: SurveySave) => void;
   #queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Saves the store refused (its disk full), the newest of each run: a run's
+   * later save holds every cell of its earlier ones. Tried again with a
+   * back-off until stored, or reported lost when the process ends first.
+   */
+  readonly #refused = new Map<CircuitRef, RunSnapshot>();
+  #retryTimer: ReturnType<typeof setTimeout> | null = null;
+  #retries = 0;
+  #closed = false;
 
   /**
    * Work over `deps.kv`; `onSaved` runs in the queue right after each save
@@ -85,14 +95,93 @@ export class SurveySaves {
     this.#background(() => rememberCarWidth(this.#deps.kv, carId, measured));
   }
 
-  /** Queues saving `run`; resolves with what the save wrote. */
+  /**
+   * Queues saving `run`; resolves with what the save wrote. When the store
+   * refuses it (a full disk) the run is kept and tried again after a
+   * back-off, and the promise rejects with a 507 {@linkcode StoreRefused}
+   * that says so.
+   */
   save(run: RunSnapshot): Promise<SurveySave> {
-    return this.#enqueue(() => this.#write(run));
+    return this.#enqueue(() => this.#keptWrite(run));
+  }
+
+  /** Saves kept after a refusal, not yet stored. */
+  get refusedSaves(): number {
+    return this.#refused.size;
+  }
+
+  /**
+   * Tries the refused saves one last time and stops trying; a save still
+   * refused is reported lost (its cells, its circuit). Call at shutdown.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
+    await this.#enqueue(() => this.#retryRefused()).catch(() => {});
+    for (const run of this.#refused.values()) {
+      this.#deps.log.error(
+        `survey: a run of ${run.cells.length} cells on "${run.circuit.label}" could not be saved ` +
+          "(the store's disk is full) and is lost with the process",
+      );
+    }
+    this.#refused.clear();
+  }
+
+  async #keptWrite(run: RunSnapshot): Promise<SurveySave> {
+    try {
+      const save = await this.#write(run);
+      this.#refused.delete(run.circuit);
+      return save;
+    } catch (err) {
+      if (!isStoreRefusal(err)) throw err;
+      const earlier = this.#refused.get(run.circuit);
+      // A stop's save counts the run even when only a later save of it gets through.
+      this.#refused.set(run.circuit, { ...run, countRun: run.countRun || !!earlier?.countRun });
+      this.#scheduleRetry();
+      throw new StoreRefused(
+        `the store's disk is full: the survey's save of ${run.cells.length} cells on ` +
+          `"${run.circuit.label}" waits and is written once space is freed`,
+        507,
+        { cause: err },
+      );
+    }
+  }
+
+  async #retryRefused(): Promise<void> {
+    for (const [circuit, run] of [...this.#refused]) {
+      try {
+        await this.#write(run);
+      } catch (err) {
+        if (!isStoreRefusal(err)) {
+          this.#refused.delete(circuit);
+          throw err;
+        }
+        this.#scheduleRetry();
+        return;
+      }
+      this.#refused.delete(circuit);
+    }
+    this.#retries = 0;
+  }
+
+  #scheduleRetry(): void {
+    if (this.#retryTimer !== null || this.#closed) return;
+    const delay = Math.min(1_000 * 2 ** this.#retries++, 30_000);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null;
+      this.#background(() => this.#retryRefused());
+    }, delay);
   }
 
   #enqueue<T>(task: () => Promise<T>): Promise<T> {
     const run = this.#queue.then(task);
     this.#queue = run.catch((err) => {
+      if (isStoreRefusal(err)) {
+        // The run keeps its cells: the next autosave (or the stop, sent again) writes them all.
+        this.#deps.log.warn(`survey: ${(err as Error).message}`);
+        return;
+      }
       this.#deps.log.error("survey storage failed", err);
     });
     return run;

@@ -47,6 +47,8 @@ export interface LoggerOptions {
   relay?: number | null;
   /** `--forward` targets, sent every packet without a heartbeat. */
   forwards?: readonly RelayTarget[];
+  /** Where laps wait while the store's disk is full (`--spill`); the OS temp directory by default. */
+  spill?: string | null;
 }
 
 /** A running logger. */
@@ -99,7 +101,8 @@ function inUse<T>(what: string, port: number, flag: string, bind: () => T): T {
  * port is taken.
  */
 export async function startLogger(opts: LoggerOptions): Promise<Logger> {
-  const kv = await openStore(opts.data);
+  // A disk too full to open the store for writing still lets the driver read it.
+  const kv = await openStore(opts.data, { readOnlyFallback: true });
   let app: App;
   let http: HttpServer | null = null;
   try {
@@ -109,7 +112,9 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
       now: opts.now,
       log: consoleLog,
       watchGeometry: true,
+      watchStore: true,
       storePath: storePath(kv),
+      spillBase: opts.spill ?? null,
     });
     http = inUse("HTTP", opts.port, "--port", () =>
       startHttp(app, {

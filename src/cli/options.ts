@@ -132,6 +132,7 @@ export interface ServerFlags {
   relay?: number;
   /** `--forward` targets, in the order given. */
   forward: RelayTarget[];
+  spill?: string;
 }
 
 /** The flags of a logger command (`start`, `serve`). */
@@ -166,6 +167,10 @@ export function serverOptions(cmd: Command): Command {
     )
     .option("--record-max-mb <n>", "start a new record file past N MiB", positive, 256)
     .option("--record-keep <n>", "full record files kept as FILE.1..FILE.N", count, 4)
+    .option(
+      "--spill <dir>",
+      "where laps wait when the store's disk is full (default: the OS temp directory)",
+    )
     .option(
       "--relay <port>",
       "relay the console's packets to apps that heartbeat this UDP port, as they would the console's 33739",

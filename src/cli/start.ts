@@ -11,6 +11,8 @@ import type { Command } from "commander";
 import { DB_FILE } from "../storage/kv.ts";
 import { describeEvent } from "../server/console_output.ts";
 import { TuiNotices } from "../tui/notices.ts";
+import { type StoreHealthStatus, storeSentence } from "../app/store_health.ts";
+import type { App } from "../app/create_app.ts";
 import { type LoggerOptions, startLogger } from "./logger_process.ts";
 import { type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
@@ -44,15 +46,32 @@ export function newStoreNotice(data: string): string | null {
 }
 
 /**
+ * Posts the store's health to the dashboard's notices: now when it is not
+ * fine, then at each change (a count changing within a state too, so
+ * `store full: N laps not yet saved` follows N). A full or read-only store's
+ * notice stays until the next; the others pass. Returns the unsubscribe.
+ */
+export function postStoreNotices(app: App, notices: TuiNotices): () => void {
+  const post = (s: StoreHealthStatus) =>
+    notices.post(storeSentence(s), { sticky: s.state === "full" || s.state === "read_only" });
+  const health = app.storeHealth.status();
+  if (health.state !== "ok") post(health);
+  return app.bus.subscribe((event) => {
+    if (event.type === "store") post(event.status);
+  });
+}
+
+/**
  * The logger settings of the shared flags (see `serverOptions`): the store,
  * the API's address, its token (`--token`, else $SIM_DATALOGGER_TOKEN) and
- * browser origin, the record file, and the relay and forward targets.
+ * browser origin, the record file, the relay and forward targets, and
+ * where laps wait while the disk is full.
  */
 export function serverSettings(
   flags: ServerFlags,
 ): Pick<
   LoggerOptions,
-  "data" | "host" | "port" | "token" | "cors" | "record" | "relay" | "forwards"
+  "data" | "host" | "port" | "token" | "cors" | "record" | "relay" | "forwards" | "spill"
 > {
   return {
     data: flags.data,
@@ -65,6 +84,7 @@ export function serverSettings(
       : null,
     relay: flags.relay ?? null,
     forwards: flags.forward,
+    spill: flags.spill ?? null,
   };
 }
 
@@ -87,6 +107,9 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
   });
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
   const notices = new TuiNotices();
+  const health = logger.app.storeHealth.status();
+  if (health.state !== "ok") console.log(`sim-datalogger: ${storeSentence(health)}`);
+  postStoreNotices(logger.app, notices);
   if (created) {
     console.log(`sim-datalogger: ${created}`);
     // Shown once in the dashboard too: its screen hides the lines above.

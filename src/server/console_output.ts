@@ -6,6 +6,7 @@
  * @module
  */
 import type { AppEvent } from "../app/events.ts";
+import { storeSentence } from "../app/store_health.ts";
 import { formatLapTime } from "../core/laps/lap_time.ts";
 import { coverageNote } from "../core/laps/coverage.ts";
 
@@ -46,6 +47,9 @@ export function describeEvent(event: AppEvent): string | null {
         ? null
         : `session ended (${event.reason.replaceAll("_", " ")})`;
     }
+    case "store":
+      // Once per state: a count changing within a state is the dashboard's and status's to show.
+      return event.previous === event.status.state ? null : storeSentence(event.status);
     case "survey": {
       // Coverage changes arrive many times a lap; the dashboard shows them.
       if (event.reason === "coverage") return null;

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { cors } from "hono/cors";
 import { NotFound } from "../core/errors.ts";
+import { StoreRefused } from "../core/store_refusal.ts";
 import type { App } from "../app/create_app.ts";
 import { MethodNotAllowed, problemResponse } from "./problem.ts";
 import { allowedMethods } from "./allowed_methods.ts";
@@ -111,6 +112,7 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   });
   http.use("/api/*", async (c, next) => {
     refuseRepeatedParams(c.req.url);
+    refuseWhenReadOnly(c.req.method, app);
     await next();
   });
   http.route("/api", statusRoutes(app));
@@ -140,6 +142,13 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   });
   http.onError((err) => problemResponse(err));
   return http;
+}
+
+/** Throws a 503 {@linkcode StoreRefused} for a change while the store is open read-only. */
+function refuseWhenReadOnly(method: string, app: App): void {
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return;
+  const reason = app.storeHealth.readOnlyReason;
+  if (reason !== null) throw new StoreRefused(`the store is open read-only: ${reason}`, 503);
 }
 
 /** A running HTTP server. */

@@ -13,6 +13,7 @@ import {
   TooLarge,
   UserError,
 } from "../core/errors.ts";
+import { isStoreRefusal, StoreRefused } from "../core/store_refusal.ts";
 
 /** Authentication is missing (401) or refused (403): an HTTP matter, so it lives here. */
 export class Unauthorized extends UserError {
@@ -64,6 +65,7 @@ export function statusOf(err: UserError): number {
   if (err instanceof NotFound) return 404;
   if (err instanceof Conflict) return 409;
   if (err instanceof TooLarge) return 413;
+  if (err instanceof StoreRefused) return err.status;
   return 500;
 }
 
@@ -79,6 +81,14 @@ export interface Problem {
 
 /** Builds the problem document for `err`; unknown errors become a 500 with no internals. */
 export function problemOf(err: unknown): Problem {
+  if (!(err instanceof UserError) && isStoreRefusal(err)) {
+    // The disk is full: nothing was written, and the caller still holds what it sent.
+    err = new StoreRefused(
+      `the store's disk is full, so nothing was changed (${(err as Error).message}); ` +
+        "free space on it and send this again",
+      507,
+    );
+  }
   if (err instanceof UserError) {
     const problem: Problem = {
       type: `https://sim-datalogger.dev/problems/${slugOf(err.title)}`,
@@ -104,7 +114,10 @@ export function problemOf(err: unknown): Problem {
  */
 export function problemResponse(err: unknown): Response {
   const problem = problemOf(err);
-  if (problem.status >= 500) console.error("request failed:", err);
+  // A refusal of the store (507, 503) is the driver's disk, not a bug: its answer says it all.
+  if (problem.status >= 500 && problem.status !== 503 && problem.status !== 507) {
+    console.error("request failed:", err);
+  }
   const headers: Record<string, string> = { "content-type": "application/problem+json" };
   if (err instanceof MethodNotAllowed) headers.allow = err.allow.join(", ");
   if (err instanceof RequestTimeout) headers.connection = "close";

@@ -16,6 +16,7 @@ import {
   writeRecordEntry,
 } from "../core/gt7/record_file.ts";
 import type { TelemetryRecordStatus } from "../app/telemetry_source.ts";
+import { isStoreRefusal } from "../core/store_refusal.ts";
 
 /** Buffered bytes that trigger a write. */
 export const RECORD_BUFFER_BYTES = 64 * 1024;
@@ -188,7 +189,11 @@ export class RecordWriter {
 
   #fail(err: unknown): void {
     this.#error = `${(err as Error).message}`;
-    this.#notice(`record: stopped recording to ${this.#opts.path}: ${this.#error}`);
+    this.#notice(
+      isStoreRefusal(err)
+        ? `record: the disk is full; stopped writing ${this.#opts.path} (laps are still recorded): ${this.#error}`
+        : `record: stopped recording to ${this.#opts.path}: ${this.#error}`,
+    );
     this.#buffered = 0;
     this.#closeFile();
   }

@@ -8,6 +8,8 @@ import { mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { isStoreRefusal } from "../core/store_refusal.ts";
+import { diskProbe } from "./disk_space.ts";
 
 /** File name of the database inside the data directory. */
 export const DB_FILE = "sim-datalogger.db";
@@ -42,7 +44,15 @@ export const LOCK_WAIT_MS = 5_000;
 export interface OpenStoreOptions {
   /** How long to wait for a database another process holds locked. */
   lockWaitMs?: number;
+  /**
+   * When the disk is too full to open the store for writing, open it
+   * read-only instead of failing (see {@linkcode readOnlyReason}).
+   */
+  readOnlyFallback?: boolean;
 }
+
+/** Room SQLite needs to open a store in write-ahead mode: the log's shared-memory index. */
+export const OPEN_NEEDS_BYTES = 32 * 1024;
 
 /**
  * Opens the store in `dataDir` (created when missing), or in memory when
@@ -85,8 +95,73 @@ export async function openStore(dataDir: string, opts: OpenStoreOptions = {}): P
     if (err instanceof StoreUnavailable) throw err;
     const why = err instanceof Error ? err.message : String(err);
     if (/locked|busy/i.test(why)) throw locked();
+    if (isStoreRefusal(err)) {
+      const full = fullDiskMessage(path, why);
+      if (!opts.readOnlyFallback) throw new StoreUnavailable(full, { cause: err });
+      return await openReadOnly(path, full);
+    }
     throw new StoreUnavailable(`cannot open the data store ${path}: ${why}`, { cause: err });
   }
+}
+
+/**
+ * Why the store at `path` could not be opened for writing (SQLite said
+ * `why`), with the room it needs and what to do.
+ */
+function fullDiskMessage(path: string, why: string): string {
+  const free = diskProbe(path).freeBytes();
+  const wal = fileSize(`${path}-wal`);
+  const needs = OPEN_NEEDS_BYTES + wal;
+  return `the data store ${path} cannot be opened for writing (${why}): its disk has ` +
+    `${free === null ? "an unknown amount" : formatBytes(free)} free, and opening it needs about ` +
+    `${formatBytes(needs)} (${formatBytes(OPEN_NEEDS_BYTES)} for the index of its write-ahead log` +
+    (wal > 0 ? ` and ${formatBytes(wal)} to fold that log into the database` : "") +
+    `); free space on that disk, or copy the data directory to a disk with room and pass --data`;
+}
+
+/** `n` bytes in KiB or MB, for a driver. */
+export function formatBytes(n: number): string {
+  return n < 2 ** 20 ? `${Math.ceil(n / 1024)} KiB` : `${(n / 2 ** 20).toFixed(1)} MB`;
+}
+
+/**
+ * Opens the store at `path` read-only, for a disk too full to open it
+ * otherwise. With a write-ahead log on disk SQLite's `mode=ro` reads it
+ * through its existing index (committed laps there included); without one
+ * the file alone is the whole store and `immutable=1` needs no index file
+ * at all. Throws {@linkcode StoreUnavailable} with `full` and why not.
+ */
+async function openReadOnly(path: string, full: string): Promise<Deno.Kv> {
+  const wal = fileSize(`${path}-wal`);
+  const uri = `file:${path.replace(/%/g, "%25").replace(/\?/g, "%3f").replace(/#/g, "%23")}` +
+    (wal > 0 ? "?mode=ro" : "?immutable=1");
+  let kv: Deno.Kv | null = null;
+  try {
+    kv = await Deno.openKv(uri);
+    // Opening is lazy: a read proves the file can be read this way.
+    await kv.get(["meta", "opened_at"]);
+  } catch (err) {
+    kv?.close();
+    const why = err instanceof Error ? err.message : String(err);
+    throw new StoreUnavailable(`${full}. It cannot be opened read-only either (${why}).`, {
+      cause: err,
+    });
+  }
+  PATHS.set(kv, resolve(path));
+  READ_ONLY.set(
+    kv,
+    `${full}. Started read-only: laps, sessions and bundles can be read, changes are refused, ` +
+      `and laps driven now wait in the spill until a restart with room stores them`,
+  );
+  return kv;
+}
+
+/** Why each store opened read-only is so. */
+const READ_ONLY = new WeakMap<Deno.Kv, string>();
+
+/** Why `kv` was opened read-only (with what to do), or null when it was opened for writing. */
+export function readOnlyReason(kv: Deno.Kv): string | null {
+  return READ_ONLY.get(kv) ?? null;
 }
 
 /** True when `p` fulfils within `ms`; rethrows its rejection. */
@@ -144,8 +219,14 @@ export interface StoreClosed {
  */
 export function closeStore(kv: Deno.Kv): StoreClosed {
   const path = storePath(kv);
+  const readOnly = READ_ONLY.has(kv);
   kv.close();
   if (path === null) return { path, wal_bytes: 0, problem: null };
+  if (readOnly) {
+    // Read-only, it could fold nothing in: a log stays for a start with room to fold it.
+    const wal = fileSize(`${path}-wal`);
+    return { path, wal_bytes: wal, problem: wal > 0 ? "the store was open read-only" : null };
+  }
   const wal = `${path}-wal`;
   let problem: string | null = null;
   try {

@@ -68,6 +68,22 @@ export async function saveLap(
   at: string = lap.finished_at,
 ): Promise<SavedLap> {
   const id = await nextId(kv, "lap");
+  try {
+    return await commitLap(kv, sessionId, lap, id, at);
+  } catch (err) {
+    // A refused commit (a full disk) must not leave its chunks taking the room a retry needs.
+    await deleteBlob(kv, samplesPrefix(id)).catch(() => {});
+    throw err;
+  }
+}
+
+async function commitLap(
+  kv: Deno.Kv,
+  sessionId: number,
+  lap: NewLap,
+  id: number,
+  at: string,
+): Promise<SavedLap> {
   const ref = await writeBlob(kv, samplesPrefix(id), encodeSamples(lap.samples));
   const dist = lap.samples.dist;
   const { samples: _samples, ...fields } = lap;

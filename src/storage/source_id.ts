@@ -32,3 +32,12 @@ export async function sourceId(kv: Deno.Kv): Promise<string> {
   }
   throw new Error("could not create the installation's source id");
 }
+
+/**
+ * The installation's source id as stored, without writing one: for a store
+ * opened read-only. Null when none is stored (or it is malformed).
+ */
+export async function storedSourceId(kv: Deno.Kv): Promise<string | null> {
+  const current = await kv.get<SourceRecord>(KEY);
+  return current.value && VALID.test(current.value.source_id) ? current.value.source_id : null;
+}

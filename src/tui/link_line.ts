@@ -39,14 +39,26 @@ export const LINK_RANK = {
   state: 70,
   kernel: 80,
   record: 90,
+  store: 100,
 } as const;
 
 /** The parts of the link line for `link`, in the order they are shown. */
 export function linkParts(link: LinkState): LinkPart[] {
-  if (!link.stale && link.state === "none") {
-    return [{ full: "no telemetry source", droppable: false, rank: LINK_RANK.state }];
-  }
   const parts: LinkPart[] = [];
+  if (link.store) {
+    // The store's trouble comes first and is the last thing a narrow line gives up: laps are at stake.
+    const cut = link.store.indexOf(" (");
+    parts.push({
+      full: link.store,
+      short: cut > 0 ? link.store.slice(0, cut) : undefined,
+      droppable: false,
+      rank: LINK_RANK.store,
+    });
+  }
+  if (!link.stale && link.state === "none") {
+    parts.push({ full: "no telemetry source", droppable: false, rank: LINK_RANK.state });
+    return parts;
+  }
   const console = (c: string): LinkPart => ({
     full: `console ${c}`,
     short: c,

@@ -36,6 +36,8 @@ export interface LinkState {
   lastPacketS: number | null;
   /** True once a packet came and none for more than {@linkcode STALE_AFTER_MS}. */
   stale: boolean;
+  /** The store's trouble (`store full: 3 laps not yet saved ...`), shown first; null or absent when fine. */
+  store?: string | null;
 }
 
 /** The car, rounded for display. */

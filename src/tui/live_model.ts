@@ -171,7 +171,7 @@ export class LiveModel {
     const raw = app.live.lastFrame;
     const lapped = frame !== null && frame.lap >= 1;
     return {
-      link: linkState(app.telemetryStatus(), frame, this.#now()),
+      link: { ...linkState(app.telemetryStatus(), frame, this.#now()), store: storeNote(app) },
       session: session
         ? {
           id: session.id,
@@ -314,4 +314,18 @@ export function bestLap<T extends Pick<LapSummary, "time_ms" | "counts_for_best"
     if (!best || l.time_ms < best.time_ms) best = l;
   }
   return best;
+}
+
+/**
+ * The store's trouble for the link line, first so it is never cut off:
+ * `store full: 3 laps not yet saved (0.0 MB free on /data)`; null when fine.
+ */
+function storeNote(app: App): string | null {
+  const s = app.storeHealth.status();
+  if (s.state === "ok" || s.state === "low") return null;
+  if (s.state === "read_only") return "store read-only";
+  const free = s.free_bytes === null
+    ? ""
+    : ` (${(s.free_bytes / 2 ** 20).toFixed(1)} MB free on ${s.disk})`;
+  return `store full: ${s.laps_waiting} laps not yet saved${free}`;
 }

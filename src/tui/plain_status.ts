@@ -45,7 +45,8 @@ export function plainStatusLine(s: LiveSnapshot): string {
     : ` | lap ${s.lap} ${lapTimer(s.timerMs)}${s.deltaMs === null ? "" : ` ${delta(s.deltaMs)}`}`;
   const car = s.car ? ` | ${s.car.speedKmh} km/h gear ${s.car.gear}` : "";
   const silent = l.stale ? ` (last packet ${l.lastPacketS} s ago)` : "";
-  return `${link}${silent} | ${session}${lap}${car}`;
+  const store = l.store ? `${l.store} | ` : "";
+  return `${store}${link}${silent} | ${session}${lap}${car}`;
 }
 
 /**

@@ -95,7 +95,21 @@ Deno.test("withStore shuts the app down and closes the store when the command th
 });
 
 interface StatusBody {
-  store: { path: string | null; data_bytes: number | null; wal_bytes: number | null };
+  store: {
+    path: string | null;
+    data_bytes: number | null;
+    wal_bytes: number | null;
+    state: string;
+    disk: string | null;
+    free_bytes: number | null;
+    laps_waiting: number;
+    spill: string | null;
+  };
+}
+
+/** The file part of `store` (its health is checked on its own). */
+function files(store: StatusBody["store"]) {
+  return { path: store.path, data_bytes: store.data_bytes, wal_bytes: store.wal_bytes };
 }
 
 Deno.test("a logger on disk reports its store in GET /api/status and stops without a log", async () => {
@@ -117,11 +131,16 @@ Deno.test("a logger on disk reports its store in GET /api/status and stops witho
       assert.equal(res.status, 200);
       const body = await res.json() as StatusBody;
       // Nothing writes between the request and these reads: the logger is idle.
-      assert.deepEqual(body.store, {
+      assert.deepEqual(files(body.store), {
         path,
         data_bytes: statSync(path).size,
         wal_bytes: statSync(`${path}-wal`).size,
       });
+      // The store's disk is measured, and its spill lives elsewhere (the OS temp directory).
+      assert.equal(body.store.disk, dir);
+      assert.ok(body.store.free_bytes! > 0);
+      assert.equal(body.store.laps_waiting, 0);
+      assert.ok(body.store.spill!.includes("sim-datalogger-spill"), body.store.spill!);
       assert.ok(body.store.wal_bytes! > VALUE_BYTES, `a log of ${body.store.wal_bytes} bytes`);
       assert.ok(body.store.data_bytes! > 0);
     } finally {
@@ -148,7 +167,11 @@ Deno.test("a logger in memory reports a store without path or sizes", async () =
     const res = await fetch(`${logger.http.url}/api/status`);
     assert.equal(res.status, 200);
     const body = await res.json() as StatusBody;
-    assert.deepEqual(body.store, { path: null, data_bytes: null, wal_bytes: null });
+    assert.deepEqual(files(body.store), { path: null, data_bytes: null, wal_bytes: null });
+    assert.deepEqual(
+      [body.store.state, body.store.disk, body.store.free_bytes, body.store.spill],
+      ["ok", null, null, null],
+    );
   } finally {
     await logger.close();
   }

@@ -26,6 +26,9 @@ const PROBLEM_TEXT: Record<number, string> = {
   408: "the body did not arrive in time (docs/api.md, Deadlines); the connection is closed",
   409: "a conflict with the current state",
   413: "the body is over its size limit",
+  503:
+    "the store is open read-only (its disk was too full to open it for writing); nothing changed",
+  507: "the store's disk is full; nothing was written, send it again once space is freed",
 };
 
 const METHODS_THAT_CHANGE = new Set(["post", "put", "patch", "delete"]);
@@ -108,6 +111,9 @@ function problemStatuses(op: Operation): number[] {
   if (METHODS_THAT_CHANGE.has(op.method)) {
     statuses.add(401);
     statuses.add(403);
+    // Any change may meet a store opened read-only, or a full disk (see problem.ts, http.ts).
+    statuses.add(503);
+    statuses.add(507);
   }
   return [...statuses].sort((a, b) => a - b);
 }

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { AppEvent } from "../../app/events.ts";
 import type { LiveStatus } from "../../app/live.ts";
+import type { StoreHealthStatus } from "../../app/store_status.ts";
 import type { TelemetryStatus } from "../../app/telemetry_source.ts";
 import type { SameType } from "./same_type.ts";
 import { lapSummarySchema, sessionSchema } from "./session_schemas.ts";
@@ -84,6 +85,21 @@ export const liveStatusSchema = z.strictObject({
   missing: count,
 }).meta({ id: "LiveStatus" });
 
+/** The store's health: part of `store` in `GET /api/status`, and the `store` event. */
+export const storeHealthSchema = z.strictObject({
+  state: z.enum(["ok", "low", "full", "read_only"]),
+  writable: z.boolean(),
+  read_only_reason: z.string().nullable(),
+  disk: z.string().nullable(),
+  free_bytes: count.nullable(),
+  low_space_bytes: count,
+  laps_waiting: count,
+  laps_dropped: count,
+  spill: z.string().nullable(),
+  spill_error: z.string().nullable(),
+  last_refusal: z.string().nullable(),
+}).meta({ id: "StoreHealth" });
+
 /** What `GET /api/status` answers; `telemetry` is null in a process without a UDP client. */
 export const statusSchema = z.strictObject({
   telemetry: telemetryStatusSchema.nullable(),
@@ -92,6 +108,7 @@ export const statusSchema = z.strictObject({
     path: z.string().nullable(),
     data_bytes: count.nullable(),
     wal_bytes: count.nullable(),
+    ...storeHealthSchema.shape,
   }).meta({ description: "the store's file and its size; nulls for an in-memory store" }),
 });
 
@@ -110,6 +127,12 @@ export const appEventSchema = z.discriminatedUnion("type", [
     reason: z.enum(["import", "rename", "delete", "survey", "authoring", "official"]),
   }),
   z.strictObject({
+    type: z.literal("store"),
+    reason: z.enum(["state", "counts"]),
+    previous: z.enum(["ok", "low", "full", "read_only"]),
+    status: storeHealthSchema,
+  }),
+  z.strictObject({
     type: z.literal("survey"),
     reason: z.enum(["start", "stop", "track", "mark", "coverage", "save"]),
     status: surveyStatusSchema,
@@ -119,6 +142,7 @@ export const appEventSchema = z.discriminatedUnion("type", [
 const checks: {
   telemetryStatus: SameType<z.output<typeof telemetryStatusSchema>, TelemetryStatus>;
   liveStatus: SameType<z.output<typeof liveStatusSchema>, LiveStatus>;
+  storeHealth: SameType<z.output<typeof storeHealthSchema>, StoreHealthStatus>;
   appEvent: SameType<z.output<typeof appEventSchema>, AppEvent>;
-} = { telemetryStatus: true, liveStatus: true, appEvent: true };
+} = { telemetryStatus: true, liveStatus: true, storeHealth: true, appEvent: true };
 void checks;

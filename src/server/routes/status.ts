@@ -45,7 +45,7 @@ export function statusRoutes(app: App): Hono {
     c.json({
       telemetry: app.telemetryStatus(),
       live: app.live.status(),
-      store: storeStatus(app.storePath),
+      store: { ...storeStatus(app.storePath), ...app.storeHealth.status() },
     }));
   return r;
 }

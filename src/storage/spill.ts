@@ -1,0 +1,135 @@
+/**
+ * The spill: laps the store refused (its disk full, or open read-only), kept
+ * in a second place until the store takes them. One small file per lap,
+ * named by its place in line, in a folder of the OS temp directory (or of
+ * `--spill DIR`) named after the store, so two stores never share one.
+ * Each file is written beside its final name and renamed into place, so a
+ * process killed mid-write leaves no half lap that a restart would trust.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { deserialize, serialize } from "node:v8";
+import type { SessionKind } from "../core/laps/session.ts";
+import type { NewLap } from "./laps.ts";
+
+/** A lap waiting to be stored, as the spill keeps it. */
+export interface SpilledLap {
+  /** Its place in line: laps are stored in increasing order. */
+  seq: number;
+  /**
+   * The stretch of driving it belongs to (one process's session between two
+   * session starts): laps of one segment without a session go into one new session.
+   */
+  segment: string;
+  /** The stored session it belongs to, or null when that session was not stored yet. */
+  session_id: number | null;
+  /** The kind of session to create for it when there is none. */
+  kind: SessionKind;
+  /** The lap, exactly as recorded. */
+  lap: NewLap;
+}
+
+/** One lap file in the spill. */
+export interface SpillEntry {
+  seq: number;
+  bytes: number;
+}
+
+/**
+ * Where refused laps wait. Every call is synchronous and small; a method
+ * that cannot do its job throws the file system's error.
+ */
+export interface SpillPort {
+  /** The folder the lap files live in. */
+  readonly dir: string;
+  /** Writes `lap` as a file of its own; returns its size in bytes. Leaves nothing when it throws. */
+  write(lap: SpilledLap): number;
+  /** Reads back the lap of place `seq`; throws when it is missing or unreadable. */
+  read(seq: number): SpilledLap;
+  /** Removes the lap of place `seq` (and the folder, once empty). Missing is fine. */
+  remove(seq: number): void;
+  /** The lap files present, in line order; half-written ones are removed, not listed. */
+  list(): SpillEntry[];
+}
+
+const PREFIX = "lap-";
+const SUFFIX = ".v8";
+const PARTIAL = ".partial";
+
+/**
+ * The spill folder of the store at `storePath` under `base` (the OS temp
+ * directory when null): `base/sim-datalogger-spill/<hash of the store's path>`.
+ */
+export function spillDirFor(storePath: string, base: string | null = null): string {
+  const hash = createHash("sha256").update(resolve(storePath)).digest("hex").slice(0, 16);
+  return join(base ?? tmpdir(), "sim-datalogger-spill", hash);
+}
+
+/** The spill in folder `dir`, created at the first write. */
+export function fileSpill(dir: string): SpillPort {
+  const name = (seq: number) => join(dir, `${PREFIX}${String(seq).padStart(12, "0")}${SUFFIX}`);
+  return {
+    dir,
+    write(lap) {
+      Deno.mkdirSync(dir, { recursive: true });
+      const bytes = serialize(lap);
+      const final = name(lap.seq);
+      const partial = final + PARTIAL;
+      try {
+        Deno.writeFileSync(partial, bytes);
+        Deno.renameSync(partial, final);
+      } catch (err) {
+        removeQuietly(partial);
+        throw err;
+      }
+      return bytes.length;
+    },
+    read(seq) {
+      const lap = deserialize(Deno.readFileSync(name(seq))) as SpilledLap;
+      if (lap?.seq !== seq || typeof lap.segment !== "string" || !lap.lap?.samples) {
+        throw new Error(`spilled lap ${name(seq)} is not a lap this version wrote`);
+      }
+      return lap;
+    },
+    remove(seq) {
+      removeQuietly(name(seq));
+      try {
+        Deno.removeSync(dir);
+      } catch {
+        // Not empty, or gone: either way nothing to do.
+      }
+    },
+    list() {
+      const found: SpillEntry[] = [];
+      let entries: Deno.DirEntry[];
+      try {
+        entries = [...Deno.readDirSync(dir)];
+      } catch (err) {
+        if (err instanceof Deno.errors.NotFound) return [];
+        throw err;
+      }
+      for (const e of entries) {
+        if (!e.isFile || !e.name.startsWith(PREFIX)) continue;
+        if (e.name.endsWith(PARTIAL)) {
+          removeQuietly(join(dir, e.name));
+          continue;
+        }
+        const seq = Number(e.name.slice(PREFIX.length, -SUFFIX.length));
+        if (!e.name.endsWith(SUFFIX) || !Number.isSafeInteger(seq)) continue;
+        found.push({ seq, bytes: Deno.statSync(join(dir, e.name)).size });
+      }
+      return found.sort((a, b) => a.seq - b.seq);
+    },
+  };
+}
+
+function removeQuietly(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch {
+    // Already gone.
+  }
+}
