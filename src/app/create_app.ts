@@ -17,6 +17,8 @@ import { finishSessionRemovals } from "../storage/session_removal.ts";
 import { sweepEmptyLiveSessions } from "../storage/sessions.ts";
 import { sourceId as loadSourceId } from "../storage/source_id.ts";
 import { AnalysisService } from "./analysis.ts";
+import { CoachingFeed } from "./coaching_feed.ts";
+import { LiveCues } from "./live_cue.ts";
 import { BundleService } from "./bundles.ts";
 import { EventBus } from "./bus.ts";
 import type { AppDeps } from "./deps.ts";
@@ -70,6 +72,8 @@ export interface App extends Readonly<AppDeps> {
   readonly sessions: SessionService;
   /** Lap analysis over stored laps: compare, corners, sectors, consistency. */
   readonly analysis: AnalysisService;
+  /** Announces each stored lap's coaching notes on the bus (`notes`). */
+  readonly coaching: CoachingFeed;
   /** Compiled geometry, maps and coverage of stored bundles. */
   readonly geometry: GeometryService;
   /** Stored track bundles: list, read, import, export, authoring, official match. */
@@ -122,7 +126,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
   });
   const laps = new LapExchange(deps, { sessions, tracks });
   const files = new FileService({ bundles, laps });
-  const frames = new LiveFrameService(deps, { live, sessions, bundles });
+  // A stored lap's coaching notes go on the bus; the next lap's cue follows them.
+  const coaching = new CoachingFeed(deps, { analysis });
+  const cues = new LiveCues(deps);
+  const frames = new LiveFrameService(deps, { live, sessions, bundles, cues });
 
   // Fingerprints follow bundle changes, and warm up when a drive starts.
   tracks.fingerprints.listen(deps.bus);
@@ -141,6 +148,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     survey,
     sessions,
     analysis,
+    coaching,
     geometry,
     bundles,
     tracks,
@@ -161,6 +169,9 @@ export async function createApp(opts: AppOptions): Promise<App> {
       await geometryWatch?.stop();
       stopLiveNaming();
       frames.close();
+      cues.close();
+      coaching.close();
+      await coaching.settled();
     },
   };
 }
