@@ -71,12 +71,14 @@ function decel(path: DrivePath, j: number): number {
 
 /**
  * The station where braking for the slowest point `a` begins, and how hard
- * it brakes: the start of the run of falling speed that ends at `a`, less
- * any lift at its start (slowing at under half the run's hardest braking).
+ * it brakes: the start of the run of falling (or held) speed that ends at
+ * `a`, less any stretch at its start slowing at under half the run's
+ * hardest braking.
  */
 function brakingStart(path: DrivePath, a: number): { b: number; dec: number } {
   let b = a;
-  while (b > 0 && path.speed[b - 1] > path.speed[b]) b--;
+  // Stretches held at one speed (a flat-out straight, a long arc) belong to the run.
+  while (b > 0 && path.speed[b - 1] >= path.speed[b] - 1e-6) b--;
   let dec = 0;
   for (let j = b; j < a; j++) dec = Math.max(dec, decel(path, j));
   while (b < a && decel(path, b) < dec / 2) b++;
