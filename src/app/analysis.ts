@@ -188,17 +188,30 @@ export class AnalysisService {
   async notes(id: number, query: RawQuery): Promise<CoachingNotes> {
     const q = parseQuery(notesQuerySchema, query);
     const [mine] = await this.#load([id]);
-    const refId = q.ref ?? await this.defaultReference(mine.lap, mine.session);
-    if (refId === null) {
+    return await this.lapNotes(mine.lap, mine.session, q.ref ?? null);
+  }
+
+  /**
+   * The notes of `lap` (of `session`, as held: a lap just stored need not
+   * be read back) against lap `refId`, or the {@linkcode defaultReference}
+   * when null.
+   *
+   * @throws {BadRequest} for laps of different circuits; {@linkcode NotFound}
+   *   for an unknown reference, or when no reference exists.
+   */
+  async lapNotes(lap: Lap, session: Session, refId: number | null): Promise<CoachingNotes> {
+    const chosen = refId ?? await this.defaultReference(lap, session);
+    if (chosen === null) {
       throw new NotFound(
-        `lap ${id} has no reference: no other complete lap of its circuit and car, nor of its session`,
+        `lap ${lap.id} has no reference: no other complete lap of its circuit and car, nor of its session`,
       );
     }
-    const ref = refId === id ? mine : (await this.#load([refId]))[0];
+    const mine = { lap, session };
+    const ref = chosen === lap.id ? mine : (await this.#load([chosen]))[0];
     sameCircuit([mine, ref], ["id", "ref"]);
-    const marks = await this.#bundles.marks(circuitOf(mine.session.track_name));
-    const circuit = await this.#maps.of(mine.session.track_name, marks?.official ?? null);
-    return coachingNotes(mine.lap, ref.lap, marks?.corners ?? null, { circuit });
+    const marks = await this.#bundles.marks(circuitOf(session.track_name));
+    const circuit = await this.#maps.of(session.track_name, marks?.official ?? null);
+    return coachingNotes(lap, ref.lap, marks?.corners ?? null, { circuit });
   }
 
   /**

@@ -17,7 +17,7 @@ import { finishSessionRemovals } from "../storage/session_removal.ts";
 import { sweepEmptyLiveSessions } from "../storage/sessions.ts";
 import { sourceId as loadSourceId } from "../storage/source_id.ts";
 import { AnalysisService } from "./analysis.ts";
-import { CoachingFeed } from "./coaching_feed.ts";
+import { announceNotes } from "./coaching_feed.ts";
 import { LiveCues } from "./live_cue.ts";
 import { BundleService } from "./bundles.ts";
 import { EventBus } from "./bus.ts";
@@ -72,8 +72,6 @@ export interface App extends Readonly<AppDeps> {
   readonly sessions: SessionService;
   /** Lap analysis over stored laps: compare, corners, sectors, consistency. */
   readonly analysis: AnalysisService;
-  /** Announces each stored lap's coaching notes on the bus (`notes`). */
-  readonly coaching: CoachingFeed;
   /** Compiled geometry, maps and coverage of stored bundles. */
   readonly geometry: GeometryService;
   /** Stored track bundles: list, read, import, export, authoring, official match. */
@@ -126,8 +124,6 @@ export async function createApp(opts: AppOptions): Promise<App> {
   });
   const laps = new LapExchange(deps, { sessions, tracks });
   const files = new FileService({ bundles, laps });
-  // A stored lap's coaching notes go on the bus; the next lap's cue follows them.
-  const coaching = new CoachingFeed(deps, { analysis });
   const cues = new LiveCues(deps);
   const frames = new LiveFrameService(deps, { live, sessions, bundles, cues });
 
@@ -135,6 +131,9 @@ export async function createApp(opts: AppOptions): Promise<App> {
   tracks.fingerprints.listen(deps.bus);
   // A new unnamed live session is named from its laps before each lap is announced...
   live.onLap((lap, session) => tracks.nameLiveSession(lap, session));
+  // ...then its coaching notes go on the bus (against a reference of the circuit it was named),
+  // and the next lap's cue follows them.
+  announceNotes(deps, live, analysis);
   // ...and from the reference lines while its first lap is driven.
   const stopLiveNaming = tracks.watchLive();
   const geometryWatch = opts.watchGeometry ? geometry.watch() : null;
@@ -148,7 +147,6 @@ export async function createApp(opts: AppOptions): Promise<App> {
     survey,
     sessions,
     analysis,
-    coaching,
     geometry,
     bundles,
     tracks,
@@ -170,8 +168,6 @@ export async function createApp(opts: AppOptions): Promise<App> {
       stopLiveNaming();
       frames.close();
       cues.close();
-      coaching.close();
-      await coaching.settled();
     },
   };
 }

@@ -68,7 +68,6 @@ Deno.test("the cue for the corner the last lap lost most arrives on /api/live be
       },
     });
     logger = replay.logger;
-    await logger.app.coaching.settled();
     const laps = await logger.app.sessions.laps(logger.app.live.session!.id);
     assert.equal(laps.length, 3);
 

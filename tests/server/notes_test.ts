@@ -94,7 +94,6 @@ Deno.test("a stored live lap's notes are announced on the bus, against the sessi
       app.live.ingest(frame);
     }
     await app.live.flush();
-    await app.coaching.settled();
     const laps = await app.sessions.laps(app.live.session!.id);
     // Lap 1 had no other lap to be noted against; laps 2 and 3 were, against lap 2's best so far.
     assert.deepEqual(events.map((e) => e.lap_number), [2, 3]);
