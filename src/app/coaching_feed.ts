@@ -7,11 +7,11 @@
  * the reference), inside the live service's write queue: a lap's notes are
  * announced just before the lap itself, in lap order, and
  * `LiveService.flush` waits for them. A lap without a reference (a
- * session's first) gets no event.
+ * session's first) or that the engine refuses (no distance) gets no event.
  *
  * @module
  */
-import { NotFound } from "../core/errors.ts";
+import { BadRequest, NotFound } from "../core/errors.ts";
 import type { AnalysisService } from "./analysis.ts";
 import type { AppDeps } from "./deps.ts";
 import type { LapHook, LiveService } from "./live.ts";
@@ -27,8 +27,10 @@ export function announceNotes(
       const notes = await analysis.lapNotes(lap, session, null);
       deps.bus.emit({ type: "notes", session_id: session.id, lap_number: lap.number, notes });
     } catch (err) {
-      // No reference yet (a session's first lap): nothing to say.
-      if (!(err instanceof NotFound)) deps.log.warn(`coaching notes of lap ${lap.id} failed`, err);
+      // No reference yet (a session's first lap), or a lap that covers no distance: nothing to say.
+      if (!(err instanceof NotFound || err instanceof BadRequest)) {
+        deps.log.warn(`coaching notes of lap ${lap.id} failed`, err);
+      }
     }
   };
   live.onLap(hook);
