@@ -19,6 +19,7 @@ import { BadRequest, type Issue, NotFound } from "../core/errors.ts";
 import { compareLaps } from "../core/analysis/compare.ts";
 import { consistency } from "../core/analysis/consistency.ts";
 import { cornerReport } from "../core/analysis/corner_report.ts";
+import { type CoachingNotes, coachingNotes } from "../core/analysis/coaching_notes.ts";
 import { traceOf } from "../core/analysis/lap_trace.ts";
 import { sectorPlan } from "../core/analysis/sector_plan.ts";
 import { combineSectorBests, lapSectorTimes } from "../core/analysis/sectors.ts";
@@ -35,7 +36,14 @@ import type { Lap } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
 import { slugify } from "../core/bundle/slug.ts";
 import { rankedRows, rebuildLapIndex } from "../storage/bests.ts";
-import { circuitOf, type LapRow, rankingCircuit, ranks, rowOf } from "../storage/lap_index.ts";
+import {
+  circuitOf,
+  type LapRow,
+  rankingCircuit,
+  ranks,
+  rowOf,
+  sessionRows,
+} from "../storage/lap_index.ts";
 import { getLap } from "../storage/laps.ts";
 import { getSession } from "../storage/sessions.ts";
 import type { BundleService } from "./bundles.ts";
@@ -72,6 +80,14 @@ export const compareQuerySchema = z.object({
 export const cornersQuerySchema = z.object({
   lap: idParamSchema,
   ref: idParamSchema.optional(),
+});
+
+/** The query of {@linkcode AnalysisService.notes}: the reference, when not the default. */
+export const notesQuerySchema = z.object({
+  ref: idParamSchema.meta({
+    description: "reference lap; default the best complete lap of the circuit and car, " +
+      "else the session's best (never the lap itself)",
+  }).optional(),
 });
 
 /** The query of {@linkcode AnalysisService.sectors}: a circuit name and a car id. */
@@ -159,6 +175,66 @@ export class AnalysisService {
     const marks = await this.#bundles.marks(circuitOf(mine.session.track_name));
     const circuit = await this.#maps.of(mine.session.track_name, marks?.official ?? null);
     return cornerReport(mine.lap, ref, marks?.corners ?? null, { circuit });
+  }
+
+  /**
+   * The coaching notes of lap `id` against `query.ref` (see
+   * src/core/analysis/coaching_notes.ts), on the corners the corner report
+   * uses. Without `ref`, the reference is {@linkcode defaultReference}'s.
+   *
+   * @throws {BadRequest} for a bad `ref` or laps of different circuits;
+   *   {@linkcode NotFound} for an unknown lap, or when no reference exists.
+   */
+  async notes(id: number, query: RawQuery): Promise<CoachingNotes> {
+    const q = parseQuery(notesQuerySchema, query);
+    const [mine] = await this.#load([id]);
+    return await this.lapNotes(mine.lap, mine.session, q.ref ?? null);
+  }
+
+  /**
+   * The notes of `lap` (of `session`, as held: a lap just stored need not
+   * be read back) against lap `refId`, or the {@linkcode defaultReference}
+   * when null.
+   *
+   * @throws {BadRequest} for laps of different circuits; {@linkcode NotFound}
+   *   for an unknown reference, or when no reference exists.
+   */
+  async lapNotes(lap: Lap, session: Session, refId: number | null): Promise<CoachingNotes> {
+    const chosen = refId ?? await this.defaultReference(lap, session);
+    if (chosen === null) {
+      throw new NotFound(
+        `lap ${lap.id} has no reference: no other complete lap of its circuit and car, nor of its session`,
+      );
+    }
+    const mine = { lap, session };
+    const ref = chosen === lap.id ? mine : (await this.#load([chosen]))[0];
+    sameCircuit([mine, ref], ["id", "ref"]);
+    const marks = await this.#bundles.marks(circuitOf(session.track_name));
+    const circuit = await this.#maps.of(session.track_name, marks?.official ?? null);
+    return coachingNotes(lap, ref.lap, marks?.corners ?? null, { circuit });
+  }
+
+  /**
+   * The lap a lap's notes are against by default: the fastest lap that
+   * counts for best at its circuit in its car (from sessions not excluded
+   * from bests), else the fastest complete timed lap of its own session;
+   * never the lap itself. Null when there is neither.
+   */
+  async defaultReference(
+    lap: Pick<Lap, "id" | "car_id" | "session_id">,
+    session: Session,
+  ): Promise<number | null> {
+    const circuit = circuitOf(session.track_name);
+    if (circuit !== null) {
+      const best = (await rankedRows(this.#kv, circuit, lap.car_id)).find((r) => r.id !== lap.id);
+      if (best) return best.id;
+    }
+    let best: LapRow | null = null;
+    for (const r of await sessionRows(this.#kv, lap.session_id)) {
+      if (r.id === lap.id || !r.complete || r.time_ms <= 0) continue;
+      if (best === null || r.time_ms < best.time_ms) best = r;
+    }
+    return best?.id ?? null;
   }
 
   /**

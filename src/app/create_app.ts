@@ -22,6 +22,8 @@ import { fileSpill, spillDirFor, type SpillPort } from "../storage/spill.ts";
 import { type KeeperBounds, LapKeeper } from "./lap_keeper.ts";
 import { StoreHealth } from "./store_health.ts";
 import { AnalysisService } from "./analysis.ts";
+import { announceNotes } from "./coaching_feed.ts";
+import { LiveCues } from "./live_cue.ts";
 import { BundleService } from "./bundles.ts";
 import { EventBus } from "./bus.ts";
 import type { AppDeps } from "./deps.ts";
@@ -182,12 +184,16 @@ export async function createApp(opts: AppOptions): Promise<App> {
   });
   const laps = new LapExchange(deps, { sessions, tracks });
   const files = new FileService({ bundles, laps });
-  const frames = new LiveFrameService(deps, { live, sessions, bundles });
+  const cues = new LiveCues(deps);
+  const frames = new LiveFrameService(deps, { live, sessions, bundles, cues });
 
   // Fingerprints follow bundle changes, and warm up when a drive starts.
   tracks.fingerprints.listen(deps.bus);
   // A new unnamed live session is named from its laps before each lap is announced...
   live.onLap((lap, session) => tracks.nameLiveSession(lap, session));
+  // ...then its coaching notes go on the bus (against a reference of the circuit it was named),
+  // and the next lap's cue follows them.
+  announceNotes(deps, live, analysis);
   // ...and from the reference lines while its first lap is driven.
   const stopLiveNaming = tracks.watchLive();
   const geometryWatch = opts.watchGeometry ? geometry.watch() : null;
@@ -240,6 +246,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       await geometryWatch?.stop();
       stopLiveNaming();
       frames.close();
+      cues.close();
     },
   };
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { CoachingNotes } from "../core/analysis/coaching_notes.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
 import type { SurveyStatus } from "./survey_status.ts";
@@ -13,6 +14,13 @@ import type { StoreHealthStatus, StoreState } from "./store_status.ts";
 export type AppEvent =
   | { type: "session"; session: Session | null; reason: string }
   | { type: "lap"; lap: LapSummary; session: Session }
+  | {
+    type: "notes";
+    /** The noted lap's session and number (its lap counter). */
+    session_id: number;
+    lap_number: number;
+    notes: CoachingNotes;
+  }
   | {
     type: "bundle";
     slug: string;

@@ -7,6 +7,7 @@
  * @module
  */
 import type { FuelStrategy, RaceStrategy } from "../core/analysis/strategy.ts";
+import type { LiveCue } from "./live_cue.ts";
 
 export type { FuelStrategy, RaceStrategy };
 
@@ -70,6 +71,12 @@ export interface LiveFrame {
   sector: number | null;
   /** The fuel strategy as of the last stored lap. */
   strategy: FuelStrategy;
+  /**
+   * The cue for the corner ahead where the last lap lost most, from a few
+   * hundred metres before its braking point (src/app/live_cue.ts); null
+   * elsewhere. Absent from a source that gives no cues.
+   */
+  cue?: LiveCue | null;
 }
 
 /**

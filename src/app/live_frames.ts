@@ -34,6 +34,7 @@ import type { Session } from "../core/laps/session.ts";
 import type { BundleService } from "./bundles.ts";
 import type { AppDeps } from "./deps.ts";
 import type { LiveFrame, LiveFrameSource, RaceStrategy } from "./live_frame.ts";
+import type { LiveCue, LiveCues } from "./live_cue.ts";
 import type { LiveService } from "./live.ts";
 import type { SessionService } from "./sessions.ts";
 
@@ -50,6 +51,8 @@ export interface LiveFrameServices {
   sessions: Pick<SessionService, "laps" | "lap" | "bests">;
   /** The circuit's bundle, for its authored corners and sections (the sector plan). */
   bundles: Pick<BundleService, "marks">;
+  /** The cue before the corner, when the app gives cues. */
+  cues?: Pick<LiveCues, "at">;
 }
 
 /** The reference lap as the frames use it. */
@@ -74,6 +77,7 @@ interface Derived {
   sector: number | null;
   ref: Reference | null;
   stats: LapStats;
+  cue: LiveCue | null;
   built: LiveFrame | null;
 }
 
@@ -91,6 +95,7 @@ export class LiveFrameService implements LiveFrameSource {
   readonly #live: LiveFrameServices["live"];
   readonly #sessions: LiveFrameServices["sessions"];
   readonly #bundles: LiveFrameServices["bundles"];
+  readonly #cues: LiveFrameServices["cues"];
   readonly #now: () => Date;
   readonly #log: AppDeps["log"];
   readonly #groups = new Map<number, Group>();
@@ -114,6 +119,7 @@ export class LiveFrameService implements LiveFrameSource {
     this.#live = services.live;
     this.#sessions = services.sessions;
     this.#bundles = services.bundles;
+    this.#cues = services.cues;
     this.#now = deps.now;
     this.#log = deps.log;
     this.#detach.push(this.#live.tap((frame) => this.#onFrame(frame)));
@@ -222,6 +228,7 @@ export class LiveFrameService implements LiveFrameSource {
       sector: ref?.bounds ? sectorAt(ref.bounds, along) : null,
       ref,
       stats: this.#stats,
+      cue: this.#cues?.at(this.#live.session?.id ?? null, frame.currentLap, this.#distance) ?? null,
       built: null,
     };
     this.#latest = derived;
@@ -307,6 +314,7 @@ export class LiveFrameService implements LiveFrameSource {
       },
       sector: d.sector,
       strategy,
+      cue: d.cue,
     };
     return d.built;
   }

@@ -32,6 +32,9 @@ export function describeEvent(event: AppEvent): string | null {
         `session ${session.id}${session.track_name ? ` (${session.track_name})` : ""}` +
         (flags ? `  [${flags}]` : "");
     }
+    case "notes":
+      // The dashboard and the event stream carry the notes; the log keeps one line a lap.
+      return null;
     case "bundle":
       return `bundle ${event.slug} (${event.track}): ${event.reason}`;
     case "session": {

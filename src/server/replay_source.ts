@@ -18,6 +18,7 @@ import { formatOfSize, type PacketFormat } from "../core/gt7/format.ts";
 import { encodeFrame } from "../core/gt7/encode.ts";
 import { syntheticFrames } from "../core/synthetic/drive.ts";
 import type { DriveMode } from "../core/synthetic/driver.ts";
+import type { Mistake } from "../core/synthetic/mistakes.ts";
 
 /** A replayable stream of plaintext packets. */
 export interface ReplaySource {
@@ -31,6 +32,10 @@ export interface ReplaySource {
 /** Options of the synthetic drive. */
 export interface SyntheticOptions {
   laps?: number;
+  /** Every lap at the same grip (see DriveOptions.steady). */
+  steady?: boolean;
+  /** Mistakes the driver makes (see src/core/synthetic/mistakes.ts). */
+  mistakes?: readonly Mistake[];
 }
 
 const SYNTHETIC = /^synthetic:(-?\d+)(?::(race|survey))?$/;
@@ -52,7 +57,11 @@ export async function openReplaySource(
     return {
       description: `synthetic drive (seed ${seed}, ${mode}, ${laps} laps)`,
       format: "C",
-      packets: () => mapIterable(syntheticFrames({ seed, laps, mode }), (f) => encodeFrame(f)),
+      packets: () =>
+        mapIterable(
+          syntheticFrames({ seed, laps, mode, steady: opts.steady, mistakes: opts.mistakes }),
+          (f) => encodeFrame(f),
+        ),
     };
   }
   let bytes: Uint8Array;

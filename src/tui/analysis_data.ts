@@ -10,6 +10,7 @@
 import type { App } from "../app/create_app.ts";
 import type { LapListItem } from "../app/lap_listing.ts";
 import { NotFound } from "../core/errors.ts";
+import type { CoachingNotes } from "../core/analysis/coaching_notes.ts";
 import type {
   Comparison,
   CornerReport,
@@ -44,6 +45,8 @@ export interface AnalysisData {
   sectors: SectorBests | null;
   /** The lap's and the reference's times through those sectors (null with no sectors). */
   sectorTimes: { lap: LapSectorTimes; ref: LapSectorTimes | null } | null;
+  /** The lap's coaching notes against the reference; null without one. */
+  notes: CoachingNotes | null;
 }
 
 /** True when `lap` may be a reference: complete, timed, counting for best, not kept out. */
@@ -126,7 +129,7 @@ async function listed(app: App, id: number): Promise<LapListItem> {
 export async function loadAnalysis(app: App, choice: AnalysisChoice): Promise<AnalysisData> {
   const { lap, ref } = choice;
   const ids = ref ? `${lap.id},${ref.id}` : String(lap.id);
-  const [comparison, corners, sectors] = await Promise.all([
+  const [comparison, corners, sectors, notes] = await Promise.all([
     app.analysis.compare({
       laps: ids,
       ref: String(ref?.id ?? lap.id),
@@ -138,6 +141,7 @@ export async function loadAnalysis(app: App, choice: AnalysisChoice): Promise<An
     lap.track === ""
       ? null
       : orNull(app.analysis.sectors({ track: lap.track, car: String(lap.car_id) })),
+    ref ? app.analysis.notes(lap.id, { ref: String(ref.id) }) : null,
   ]);
   let sectorTimes: AnalysisData["sectorTimes"] = null;
   if (sectors) {
@@ -146,7 +150,7 @@ export async function loadAnalysis(app: App, choice: AnalysisChoice): Promise<An
     );
     if (times) sectorTimes = { lap: times[0], ref: times[1] ?? null };
   }
-  return { comparison, corners, sectors, sectorTimes };
+  return { comparison, corners, sectors, sectorTimes, notes };
 }
 
 /** `p`'s value, or null when it fails with {@linkcode NotFound}. */

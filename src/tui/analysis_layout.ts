@@ -13,6 +13,9 @@ export const GUTTER = 8;
 /** Rows outside the charts and tables: title, x axis, read-out, keys, and one kept free. */
 const FIXED_ROWS = 5;
 
+/** The line of coaching notes under the tables, taken from the charts. */
+const NOTES_ROWS = 1;
+
 /** Where everything goes. */
 export interface AnalysisLayout {
   /** Width drawn, cells. */
@@ -40,7 +43,7 @@ export function analysisLayout(columns: number, rows: number): AnalysisLayout {
   const width = Math.max(80, Math.floor(columns));
   const avail = Math.max(12, Math.floor(rows) - FIXED_ROWS);
   const tableRows = clamp(Math.round(avail * 0.38), 5, 12);
-  const charts = avail - tableRows;
+  const charts = avail - tableRows - NOTES_ROWS;
   const weights = [3, 3, 2, 2];
   const chartRows = weights.map((w) => Math.max(1, Math.floor(charts * w / 10))) as [
     number,

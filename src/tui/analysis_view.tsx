@@ -3,7 +3,8 @@
  * the time delta, speed, throttle and brake with a cursor that reads out
  * every channel and marks the spot on a small track map; the corner report
  * (most time lost first, the worst highlighted; Enter zooms the charts to
- * the selected corner) and the sector table with the theoretical best.
+ * the selected corner) and the sector table with the theoretical best, and
+ * a line of the lap's top coaching notes.
  *
  * @module
  */
@@ -17,6 +18,7 @@ import { CornerTable, signed } from "./corner_table.tsx";
 import { SectorTable } from "./sector_table.tsx";
 import { LapPicker } from "./lap_picker.tsx";
 import { lapTime } from "./format.ts";
+import { notesLine } from "./notes_line.ts";
 
 /** The keys of the analysis view, for the help overlay. */
 export const ANALYSIS_KEYS: readonly KeyHelp[] = [
@@ -97,6 +99,13 @@ export function AnalysisView({ app, columns, rows, inputActive, param }: ViewPro
               rows={layout.tableRows}
             />
           </Box>
+        )
+        : null}
+      {data
+        ? (
+          <Text color="cyan" wrap="truncate">
+            {data.notes ? notesLine(data.notes) : "No reference: no coaching notes"}
+          </Text>
         )
         : null}
       {note ?? <Text color="gray" wrap="truncate">{HINT}</Text>}

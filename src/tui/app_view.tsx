@@ -15,6 +15,7 @@ import { NamePrompt, useNamePrompt } from "./name_prompt.tsx";
 import { fit } from "./format.ts";
 import type { TuiNotices } from "./notices.ts";
 import { useNotice } from "./use_notice.ts";
+import { useLapNotes } from "./use_lap_notes.ts";
 
 /** Size assumed when the output does not say (not a terminal). */
 export const DEFAULT_SIZE = { columns: 80, rows: 24 } as const;
@@ -60,7 +61,9 @@ export function AppView(props: AppViewProps) {
   const prompting = prompt.target !== null;
   // How the last prompt ended comes first, then the command's notices; full width, under the tabs.
   const external = useNotice(props.notices);
-  const notice = prompt.notice ?? external;
+  // A stored lap's top coaching notes pass by for a few seconds.
+  const lapNotes = useLapNotes(props.app);
+  const notice = prompt.notice ?? lapNotes ?? external;
   // The header's rows, and the prompt's panel at the bottom: the view gets the rest.
   const headRows = notice === null ? 1 : 2;
   const panelRows = prompting ? promptPanelRows(rows) : 0;

@@ -131,9 +131,9 @@ Deno.test("live: a new session is named by signature on its first lap, announced
     const session = app2.live.session!;
     assert.equal(session.track_name, "Ring Three");
     assert.equal(session.track_source, "signature");
-    const order = events.filter((e) => e.type === "lap" || e.reason === "identified").map((e) =>
-      e.type === "lap" ? `lap ${e.lap.number} ${e.session.track_name}` : "identified"
-    );
+    const order = events.filter((e) =>
+      e.type === "lap" || (e.type === "session" && e.reason === "identified")
+    ).map((e) => e.type === "lap" ? `lap ${e.lap.number} ${e.session.track_name}` : "identified");
     assert.deepEqual(order, ["identified", "lap 1 Ring Three", "lap 2 Ring Three"]);
   });
 });

@@ -10,7 +10,7 @@ import {
   type ReplaySpeed,
   runFakeConsole,
 } from "../../src/server/fake_console.ts";
-import { openReplaySource } from "../../src/server/replay_source.ts";
+import { openReplaySource, type SyntheticOptions } from "../../src/server/replay_source.ts";
 
 /** A logger listening on loopback with an in-memory store; `extra` overrides any option. */
 export async function startTestLogger(
@@ -45,13 +45,15 @@ export async function replayInto(
   opts: {
     speed?: ReplaySpeed;
     laps?: number;
+    /** The synthetic drive's other options (steady grip, mistakes). */
+    synthetic?: Omit<SyntheticOptions, "laps">;
     before?: (logger: Logger) => Promise<void>;
     during?: (logger: Logger) => Promise<void>;
     beforePacket?: (sent: number, logger: Logger) => Promise<void>;
     logger?: Partial<LoggerOptions>;
   } = {},
 ): Promise<{ logger: Logger; result: ReplayResult }> {
-  const source = await openReplaySource(spec, { laps: opts.laps });
+  const source = await openReplaySource(spec, { ...opts.synthetic, laps: opts.laps });
   const listening = Promise.withResolvers<number>();
   let logger: Logger | null = null;
   let ready: Promise<void> | null = null;

@@ -57,6 +57,7 @@ const FIELDS = [
   "delta",
   "sector",
   "strategy",
+  "cue",
 ].sort();
 
 /**

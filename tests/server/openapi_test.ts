@@ -231,6 +231,10 @@ Deno.test({
       assert.equal((await call(url, "get", "/api/laps/bests", "/api/laps/bests")).body.length, 1);
       await call(url, "get", "/api/laps/{id}", `/api/laps/${a}`);
       await call(url, "get", "/api/laps/{id}/export.json", `/api/laps/${a}/export.json`);
+      assert.equal(
+        (await call(url, "get", "/api/laps/{id}/notes", `/api/laps/${a}/notes?ref=${b}`)).status,
+        200,
+      );
       const q = "track=Broad%20Bean%20Raceway&car=1549";
       await call(url, "get", "/api/analysis/compare", "/api/analysis/compare", undefined).then((
         r,

@@ -4,6 +4,7 @@ import type { Comparison, CornerReportRow } from "../../src/core/analysis/types.
 import { AnalysisView } from "../../src/tui/analysis_view.tsx";
 import { AppView } from "../../src/tui/app_view.tsx";
 import { analysisLayout } from "../../src/tui/analysis_layout.ts";
+import { notesLine } from "../../src/tui/notes_line.ts";
 import { formatLapTime } from "../../src/core/laps/lap_time.ts";
 import { KEY, memoryApp, renderSized, waitFor } from "./_harness.tsx";
 import { driveSession } from "./_synthetic_sessions.ts";
@@ -389,3 +390,23 @@ Deno.test("the analysis view fits 80x24 and redraws at 100x30", async () => {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+Deno.test("under the tables, the lap's top coaching notes against the reference", async () => {
+  const { app, close } = await memoryApp();
+  await twoStints(app);
+  const r = view(app);
+  const text = await waitFor(r.lastFrame, (t) => t.includes("Theoretical best"));
+  // Lap 6 against lap 4, the circuit's best (see the first test).
+  const notes = await app.analysis.notes(6, { ref: "4" });
+  assert.ok(notes.notes.length > 0);
+  const expected = notesLine(notes);
+  const lines = text.split("\n");
+  const shown = lines.at(-2)!;
+  assert.ok(
+    expected.startsWith(shown.replace(/…$/, "")) && shown.length > 20,
+    `${shown}\n${expected}`,
+  );
+  assert.ok(shown.startsWith(notes.notes[0].cue), shown);
+  r.unmount();
+  close();
+});

@@ -203,3 +203,40 @@ Deno.test({
     close();
   },
 });
+
+Deno.test("a stored lap's top three notes pass by under the tabs", async () => {
+  const { app, close } = await memoryApp();
+  const r = renderSized(<AppView app={app} />, 120, 24);
+  const note = (n: number, loss: number) => ({
+    n,
+    name: "",
+    corner: `Turn ${n}`,
+    loss_s: loss,
+    causes: [],
+    text: "",
+    cue: `Turn ${n}: brake later`,
+    cue_at_m: 100,
+  });
+  await sleep(20);
+  app.bus.emit({
+    type: "notes",
+    session_id: 1,
+    lap_number: 3,
+    notes: {
+      lap_id: 3,
+      ref_id: 1,
+      source: "lap",
+      lap_delta_s: 0.6,
+      notes_sum_s: 0.6,
+      summary: "",
+      notes: [note(4, 0.3), note(1, 0.2), note(7, 0.1), note(2, 0.06)],
+    },
+  });
+  const text = await waitFor(r.lastFrame, (t) => t.includes("Lap 3: "));
+  assert.equal(
+    text.split("\n")[1],
+    "Lap 3: Turn 4: brake later +0.30 · Turn 1: brake later +0.20 · Turn 7: brake later +0.10",
+  );
+  r.unmount();
+  close();
+});

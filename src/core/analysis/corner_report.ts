@@ -71,7 +71,7 @@ export function brakingPoint(
 }
 
 /** Lowest speed over [a, b] of the lap, km/h: the ends interpolated, the samples inside as stored. */
-function minSpeed(trace: LapTrace, a: number, b: number): number {
+export function minSpeed(trace: LapTrace, a: number, b: number): number {
   const speed = trace.samples.speed;
   let low = Math.min(valueAt(trace, speed, a), valueAt(trace, speed, b));
   const d = trace.dist;
@@ -82,7 +82,7 @@ function minSpeed(trace: LapTrace, a: number, b: number): number {
 }
 
 /** A corner's entry, apex and exit on some lap, metres. */
-interface Span {
+export interface Span {
   entry: number;
   apex: number;
   exit: number;
@@ -140,6 +140,21 @@ export function reportCorners(
   opts: CornerReportOptions = {},
   definitions: readonly Corner[] | null = null,
 ): CornerReport {
+  return reportWithSpans(lap, ref, corners, opts, definitions).report;
+}
+
+/**
+ * {@linkcode reportCorners}, with each corner's window on the reference
+ * (`refSpans[j]` is the window of `corners.corners[j]`, in lap order; null
+ * without a reference), for figures of the reference the report leaves out.
+ */
+export function reportWithSpans(
+  lap: LapTrace,
+  ref: LapTrace | null,
+  corners: LapCorners,
+  opts: CornerReportOptions = {},
+  definitions: readonly Corner[] | null = null,
+): { report: CornerReport; refSpans: Span[] | null } {
   const threshold = opts.brakeThreshold ?? BRAKE_THRESHOLD_PCT;
   const list = corners.corners;
   const theirs = ref ? spansOn(ref, list, lap.length, definitions) : null;
@@ -182,7 +197,7 @@ export function reportCorners(
     }
     return a.n - b.n;
   });
-  return { source: corners.source, corners: rows };
+  return { report: { source: corners.source, corners: rows }, refSpans: theirs };
 }
 
 /**

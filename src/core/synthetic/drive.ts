@@ -20,6 +20,7 @@ import {
   TICK_HZ,
 } from "./driver.ts";
 import { leftOf } from "../gt7/handedness.ts";
+import { applyMistakes, type Mistake } from "./mistakes.ts";
 import { createRng, deriveSeed } from "./random.ts";
 
 /** What to drive. */
@@ -34,6 +35,13 @@ export interface DriveOptions {
   readonly carId?: number;
   /** Packet id of the first frame; default derived from the seed. */
   readonly startPacketId?: number;
+  /**
+   * Every timed lap at the same grip, so clean laps repeat each other
+   * (default false: the grip varies a little from lap to lap).
+   */
+  readonly steady?: boolean;
+  /** Mistakes to make at chosen corners of chosen laps (see mistakes.ts). */
+  readonly mistakes?: readonly Mistake[];
 }
 
 /** What a drive will produce, known before any frame is generated. */
@@ -93,7 +101,15 @@ function prepare(opts: DriveOptions): Prepared {
   const startPacketId = opts.startPacketId ?? 100_000 + rng.int(900_000);
   const outLap = rng.range(260, 450);
   const grip = [0.93];
-  for (let lap = 1; lap <= laps; lap++) grip.push(mode === "race" ? rng.range(0.985, 1.012) : 1);
+  for (let lap = 1; lap <= laps; lap++) {
+    if (mode !== "race") {
+      grip.push(1);
+      continue;
+    }
+    // Drawn either way, so a steady drive's other details match the varied one's.
+    const g = rng.range(0.985, 1.012);
+    grip.push(opts.steady ? 1 : g);
+  }
   grip.push(0.85);
   const dayStartMs = (7 * 3600 + rng.int(10 * 3600)) * 1000;
   const fuel = Math.round(rng.range(45, 100) * 10) / 10;
@@ -109,6 +125,7 @@ function prepare(opts: DriveOptions): Prepared {
     grip,
     startSpeed: mode === "race" ? 32 : 18,
   });
+  applyMistakes(path, car, opts.mistakes ?? []);
   const clock = new DriveClock(path);
   const crossingFrames: number[] = [];
   let frames = 0;

@@ -61,6 +61,17 @@ export const liveFrameSchema = z.strictObject({
   delta: liveDeltaSchema,
   sector: z.int().min(1).nullable(),
   strategy: fuelStrategySchema,
+  cue: z.strictObject({
+    text: z.string().meta({ description: 'the short cue: "Turn 4: brake later"' }),
+    n: z.int(),
+    name: z.string(),
+    loss_s: num,
+    lap_id: z.int(),
+    at_m: num.meta({ description: "where the cue is for, metres into the lap" }),
+  }).nullable().optional().meta({
+    description: "the corner ahead where the last lap lost most, from 300 m before the " +
+      "reference's braking point until the car reaches it; null elsewhere",
+  }),
 }).meta({ id: "LiveFrame" });
 
 /** {@linkcode RaceStrategy}: `GET /api/strategy`'s answer. */

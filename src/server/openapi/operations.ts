@@ -14,6 +14,7 @@ import {
   cornersQuerySchema,
   sectorsQuerySchema,
 } from "../../app/analysis.ts";
+import { notesQuerySchema } from "../../app/analysis.ts";
 import { sessionPatchSchema } from "../../app/session_patch.ts";
 import { markSchema, startSchema, trackSchema } from "../../app/survey_body.ts";
 import { cornersSchema, renameSchema, sectionsSchema } from "../../app/bundle_authoring.ts";
@@ -64,6 +65,7 @@ import {
 } from "./track_schemas.ts";
 import { appEventSchema, healthSchema, statusSchema } from "./status_schemas.ts";
 import { liveFrameSchema, raceStrategySchema } from "./live_schemas.ts";
+import { coachingNotesSchema } from "./notes_schemas.ts";
 
 const idParams = z.object({ id: idPathSchema });
 const slugParams = z.object({ slug: bundleSlugSchema });
@@ -220,6 +222,16 @@ export const OPERATIONS: readonly Operation[] = [
     params: idParams,
     ok: { schema: lapDeletionSchema },
     problems: [404, 409],
+  },
+  {
+    method: "get",
+    path: "/api/laps/{id}/notes",
+    tag: "laps",
+    summary: "Coaching notes: what the lap did differently from a reference, corner by corner",
+    params: idParams,
+    query: notesQuerySchema,
+    ok: { schema: coachingNotesSchema },
+    problems: [404],
   },
   {
     method: "get",

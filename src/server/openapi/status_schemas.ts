@@ -10,6 +10,7 @@ import type { AppEvent } from "../../app/events.ts";
 import type { LiveStatus } from "../../app/live.ts";
 import type { StoreHealthStatus } from "../../app/store_status.ts";
 import type { TelemetryStatus } from "../../app/telemetry_source.ts";
+import { coachingNotesSchema } from "./notes_schemas.ts";
 import type { SameType } from "./same_type.ts";
 import { lapSummarySchema, sessionSchema } from "./session_schemas.ts";
 import { surveyStatusSchema } from "./survey_schemas.ts";
@@ -120,6 +121,12 @@ export const appEventSchema = z.discriminatedUnion("type", [
     reason: z.string(),
   }),
   z.strictObject({ type: z.literal("lap"), lap: lapSummarySchema, session: sessionSchema }),
+  z.strictObject({
+    type: z.literal("notes"),
+    session_id: z.int(),
+    lap_number: z.int(),
+    notes: coachingNotesSchema,
+  }),
   z.strictObject({
     type: z.literal("bundle"),
     slug: z.string(),

@@ -13,6 +13,7 @@ import { motecRoutes } from "./motec.ts";
 /**
  * GET /api/laps (filters `track`, `car`, `complete`, `order`, `limit`),
  * GET /api/laps/bests, GET and DELETE /api/laps/{id},
+ * GET /api/laps/{id}/notes (coaching notes against a reference),
  * GET /api/laps/{id}/export.json, GET /api/laps/{id}/export.csv,
  * GET /api/laps/{id}/export.ld and export.ldx (the MoTeC log's two files),
  * POST /api/laps/import.
@@ -26,6 +27,10 @@ export function lapRoutes(app: App): Hono {
   r.delete(
     "/laps/:id",
     async (c) => c.json(await app.sessions.deleteLap(idParam(c.req.param("id"), "id"))),
+  );
+  r.get(
+    "/laps/:id/notes",
+    async (c) => c.json(await app.analysis.notes(idParam(c.req.param("id"), "id"), c.req.query())),
   );
   r.get("/laps/:id/export.json", async (c) => {
     const id = idParam(c.req.param("id"), "id");

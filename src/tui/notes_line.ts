@@ -1,0 +1,20 @@
+/**
+ * Coaching notes on one line of the dashboard: the top notes' cues with
+ * the time each corner lost ("Turn 3: brake later +0.28 · Turn 5: carry
+ * more speed +0.10"), or the notes' summary when no corner passed the
+ * threshold. The words are the notes' own (src/core/analysis/coaching_words.ts).
+ *
+ * @module
+ */
+import type { CoachingNotes } from "../core/analysis/coaching_notes.ts";
+
+/** Notes a line shows at most. */
+export const TOP_NOTES = 3;
+
+/** The line of `notes`: its first {@linkcode TOP_NOTES} notes, or its summary without any. */
+export function notesLine(notes: CoachingNotes, top = TOP_NOTES): string {
+  if (notes.notes.length === 0) return notes.summary;
+  return notes.notes.slice(0, top).map((n) =>
+    `${n.cue} ${n.loss_s >= 0 ? "+" : "-"}${Math.abs(n.loss_s).toFixed(2)}`
+  ).join(" · ");
+}
