@@ -46,7 +46,16 @@ try {
 }
 
 /** What the page measures of itself; read by the browser test and the latency bench. */
-const stats = { frames: 0, drawn: 0, latencies: /** @type {number[]} */ ([]), connects: 0 };
+const stats = {
+  frames: 0,
+  drawn: 0,
+  /** Packet id of the frame drawn last. */
+  packet: -1,
+  /** The newest frame received (drawn or not). */
+  frame: /** @type {any} */ (null),
+  latencies: /** @type {number[]} */ ([]),
+  connects: 0,
+};
 Object.assign(window, { liveStats: stats });
 
 /** @type {any} */
@@ -83,6 +92,7 @@ function connect() {
     latest = JSON.parse(/** @type {MessageEvent} */ (e).data);
     lastFrameAt = Date.now();
     stats.frames++;
+    stats.frame = latest;
     onFrame(latest);
     if (!dirty) {
       dirty = true;
@@ -263,6 +273,7 @@ function draw() {
     cls(`tyre-${i}`, c < 60 ? "cold" : c > 100 ? "hot" : "ok");
   });
   stats.drawn++;
+  stats.packet = f.packet_id;
   const now = performance.timeOrigin + performance.now();
   if (stats.latencies.length < LATENCY_KEEP) stats.latencies.push(now - Date.parse(f.at));
 }
