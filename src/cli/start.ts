@@ -14,6 +14,8 @@ import { TuiNotices } from "../tui/notices.ts";
 import { type LoggerOptions, startLogger } from "./logger_process.ts";
 import { type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
+import { lanAddresses, pageUrl } from "../server/lan_address.ts";
+import { qrLines } from "./qr_text.ts";
 
 /** The folder the dashboard's exports go to: `exports` in the data directory. */
 export const EXPORTS_FOLDER = "exports";
@@ -54,9 +56,12 @@ export function serverSettings(
   LoggerOptions,
   "data" | "host" | "port" | "token" | "cors" | "record" | "relay" | "forwards"
 > {
+  if (flags.lan && flags.host !== "127.0.0.1") {
+    throw new Error(`--lan binds 0.0.0.0; it cannot be given with --host ${flags.host}`);
+  }
   return {
     data: flags.data,
-    host: flags.host,
+    host: flags.lan ? "0.0.0.0" : flags.host,
     port: flags.port,
     token: flags.token ?? Deno.env.get("SIM_DATALOGGER_TOKEN") ?? null,
     cors: flags.cors ?? null,
@@ -66,6 +71,25 @@ export function serverSettings(
     relay: flags.relay ?? null,
     forwards: flags.forward,
   };
+}
+
+/**
+ * Where to open the live page: on this machine, or with `--lan` at the
+ * first LAN address (null when the machine has none, the loopback URL then).
+ */
+export function livePageUrl(flags: ServerFlags, port: number, addresses = lanAddresses()): string {
+  if (!flags.lan || addresses.length === 0) return pageUrl("127.0.0.1", port);
+  return pageUrl(addresses[0], port);
+}
+
+/** The lines telling the driver where to open the live page, with a QR code of it under `--lan`. */
+export function livePageLines(flags: ServerFlags, port: number): string[] {
+  const url = livePageUrl(flags, port);
+  if (!flags.lan) return [`live page: ${url}`];
+  return [
+    `live page on the network: ${url} (scan with a phone on the same Wi-Fi)`,
+    ...qrLines(url),
+  ];
 }
 
 /** The line announcing a record file, or null without `--record`. */
@@ -86,6 +110,7 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     format: flags.format,
   });
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
+  for (const line of livePageLines(flags, logger.http.port)) console.log(line);
   const notices = new TuiNotices();
   if (created) {
     console.log(`sim-datalogger: ${created}`);
@@ -120,7 +145,7 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     await runTui(logger.app, {
       signal: stop.signal,
       outDir: exportsDir(flags.data),
-      apiUrl: logger.http.url,
+      apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
       notices,
     });
     try {
