@@ -68,6 +68,11 @@ let speaking = false;
 /** @type {EventSource | null} */
 let source = null;
 const cued = new Set();
+/** The live session's id as /api/status last told it, or null. */
+let sessionId = /** @type {number | null} */ (null);
+/** The reference lap the header describes, and what it says of it. */
+let refDescribed = /** @type {number | null} */ (null);
+let refWhence = "";
 /** Sector splits of the lap being driven and the best seen, ms (index 0 = sector 1). */
 let splits = /** @type {(number | null)[]} */ ([]);
 let sectorStart = 0;
@@ -156,7 +161,9 @@ async function loadSession() {
     const status = await res.json();
     const s = status.live?.session;
     const track = s?.track_name || "unnamed circuit";
-    $("where").textContent = s ? `${track} · ${s.car_name}` : "no session yet";
+    $("where").textContent = s ? `session ${s.id}: ${track} · ${s.car_name}` : "no session yet";
+    sessionId = s?.id ?? null;
+    refDescribed = null;
     sectorBest = [];
     if (s?.track_name) {
       const q = new URLSearchParams({ track: s.track_name, car: String(s.car_id) });
@@ -170,6 +177,25 @@ async function loadSession() {
     }
   } catch {
     // The watchdog reconnects; the next open reloads this.
+  }
+}
+
+/**
+ * Finds out whether reference lap `id` is this session's or an earlier
+ * one's (the best ever at this circuit in this car), for the header.
+ * @param {number | null} id
+ */
+async function describeReference(id) {
+  refDescribed = id;
+  refWhence = "";
+  if (id === null || sessionId === null) return;
+  try {
+    const res = await fetch(`/api/sessions/${sessionId}/laps`);
+    if (!res.ok || refDescribed !== id) return;
+    const mine = (await res.json()).some((/** @type {{ id: number }} */ l) => l.id === id);
+    refWhence = mine ? " (this session's best)" : " (best ever here)";
+  } catch {
+    // Said without its origin.
   }
 }
 
@@ -251,11 +277,12 @@ function draw() {
   fill.className = side;
   text("predicted", lapTime(d.predicted_lap_ms));
   text("best", lapTime(d.reference_lap_ms));
+  if (d.reference_lap_id !== refDescribed) describeReference(d.reference_lap_id);
   text(
     "reference",
     d.reference_lap_id === null
       ? "no reference yet"
-      : `vs best lap #${d.reference_lap_id} ${lapTime(d.reference_lap_ms)}`,
+      : `vs lap ${d.reference_lap_id} ${lapTime(d.reference_lap_ms)}${refWhence}`,
   );
   text("current", lapTime(f.lap_clock_ms));
   text("lap-no", String(f.lap));
