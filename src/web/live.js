@@ -53,7 +53,10 @@ const stats = {
   packet: -1,
   /** The newest frame received (drawn or not). */
   frame: /** @type {any} */ (null),
+  /** Per draw: ms from the frame's `at` (the logger handled its packet) to the draw. */
   latencies: /** @type {number[]} */ ([]),
+  /** Per draw: [packet id, draw time in ms since the epoch], to time from elsewhere. */
+  draws: /** @type {[number, number][]} */ ([]),
   connects: 0,
 };
 Object.assign(window, { liveStats: stats });
@@ -302,7 +305,10 @@ function draw() {
   stats.drawn++;
   stats.packet = f.packet_id;
   const now = performance.timeOrigin + performance.now();
-  if (stats.latencies.length < LATENCY_KEEP) stats.latencies.push(now - Date.parse(f.at));
+  if (stats.latencies.length < LATENCY_KEEP) {
+    stats.latencies.push(now - Date.parse(f.at));
+    stats.draws.push([f.packet_id, now]);
+  }
 }
 
 /** @param {any} f */
