@@ -23,6 +23,7 @@ import {
   lapSentence,
   lapTime,
   secondsToBrake,
+  shiftLights,
   SPEECH_LEAD_S,
 } from "../../src/web/cues.js";
 import { launchChromium, NO_CHROMIUM, percentile, stubSpeech } from "./_browser.ts";
@@ -44,6 +45,8 @@ async function shown(page: Page) {
     gear: document.getElementById("gear")!.textContent,
     speed: document.getElementById("speed")!.textContent,
     predicted: document.getElementById("predicted")!.textContent,
+    lights: document.querySelectorAll("#shift i.on").length,
+    brake: document.getElementById("brake-label")!.textContent,
   }));
 }
 
@@ -55,6 +58,10 @@ function expected(f: LiveFrame) {
     gear: f.gear === 0 ? "N" : String(f.gear),
     speed: String(Math.round(f.speed_kmh)),
     predicted: lapTime(f.delta.predicted_lap_ms),
+    lights: shiftLights(f.rpm, f.rpm_alert, 10),
+    brake: f.next_brake
+      ? `${f.next_brake.name} ${Math.round(f.next_brake.distance_m)} m`
+      : "no brake marker",
   };
 }
 
@@ -222,6 +229,13 @@ Deno.test({
 
     // Held: both pages show exactly the logger's newest frame, then say telemetry stopped.
     const last = await held.promise;
+    // The shift light's range is the packet's own.
+    const raw = logger.app.live.lastFrame!;
+    assert.deepEqual(last.rpm_alert, {
+      min: Math.round(raw.rpmAlertMin),
+      max: Math.round(raw.rpmAlertMax),
+    });
+    assert.ok(last.rpm_alert.max > last.rpm_alert.min, JSON.stringify(last.rpm_alert));
     for (const page of [phone, tablet]) {
       await waitDrawn(page, last.packet_id);
       assert.deepEqual(await shown(page), expected(last));
