@@ -17,6 +17,7 @@ import { shutdownSignal, untilShutdown } from "./signals.ts";
 import {
   exportsDir,
   livePageLines,
+  livePageUrl,
   newStoreNotice,
   recordNotice,
   serverSettings,
@@ -118,7 +119,7 @@ async function runDemo(flags: DemoFlags): Promise<void> {
     await runTui(logger.app, {
       signal: quit.signal,
       outDir: exportsDir(flags.data),
-      apiUrl: logger.http.url,
+      apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
       notices,
     });
     drive.abort();
