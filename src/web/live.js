@@ -118,11 +118,13 @@ function connect() {
 // A watchdog: EventSource retries a dropped connection by itself, but gives up for good after
 // an answer that is not a stream, and never notices a connection that died silently (a phone
 // that slept); rebuild it in both cases.
+let rebuiltAt = Date.now();
 setInterval(() => {
-  const quiet = (Date.now() - lastFrameAt) / 1000;
+  const now = Date.now();
   if (!source || source.readyState === EventSource.CLOSED) connect();
-  else if (lastFrameAt > 0 && quiet > REBUILD_S) {
-    lastFrameAt = Date.now() - STALE_S * 1000;
+  else if (now - Math.max(lastFrameAt, rebuiltAt) > REBUILD_S * 1000) {
+    // Once per REBUILD_S of silence; the count of "no telemetry for N s" runs on.
+    rebuiltAt = now;
     connect();
   }
   setState();
