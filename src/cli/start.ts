@@ -16,6 +16,7 @@ import { type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts"
 import { shutdownSignal, untilShutdown } from "./signals.ts";
 import { lanAddresses, pageUrl } from "../server/lan_address.ts";
 import { qrLines } from "./qr_text.ts";
+import { isLoopback } from "../core/loopback.ts";
 
 /** The folder the dashboard's exports go to: `exports` in the data directory. */
 export const EXPORTS_FOLDER = "exports";
@@ -74,18 +75,27 @@ export function serverSettings(
 }
 
 /**
- * Where to open the live page: on this machine, or with `--lan` at the
- * first LAN address (null when the machine has none, the loopback URL then).
+ * Where to open the live page: the bound address, or when that is every
+ * interface (`--lan`, `--host 0.0.0.0`) the first LAN address (loopback when
+ * the machine has none).
  */
 export function livePageUrl(flags: ServerFlags, port: number, addresses = lanAddresses()): string {
-  if (!flags.lan || addresses.length === 0) return pageUrl("127.0.0.1", port);
-  return pageUrl(addresses[0], port);
+  const host = flags.lan ? "0.0.0.0" : flags.host;
+  if (host === "0.0.0.0" || host === "::") return pageUrl(addresses[0] ?? "127.0.0.1", port);
+  return pageUrl(host === "localhost" ? "127.0.0.1" : host, port);
 }
 
-/** The lines telling the driver where to open the live page, with a QR code of it under `--lan`. */
-export function livePageLines(flags: ServerFlags, port: number): string[] {
-  const url = livePageUrl(flags, port);
-  if (!flags.lan) return [`live page: ${url}`];
+/**
+ * The lines telling the driver where to open the live page; when it is
+ * reachable from other machines, with a QR code of its address.
+ */
+export function livePageLines(
+  flags: ServerFlags,
+  port: number,
+  addresses = lanAddresses(),
+): string[] {
+  const url = livePageUrl(flags, port, addresses);
+  if (isLoopback(new URL(url).hostname.replace(/^\[|\]$/g, ""))) return [`live page: ${url}`];
   return [
     `live page on the network: ${url} (scan with a phone on the same Wi-Fi)`,
     ...qrLines(url),
