@@ -38,19 +38,31 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /**
- * Before any script of `page` runs: speech synthesis replaced by a recorder
- * (window.spoken: what was asked for, with the page's newest frame's brake
- * marker and speed at that moment), and the live page's settings set so
- * this device has speech on (`speak`).
+ * Before any script of `page` runs: speech synthesis and WebAudio replaced
+ * by recorders (window.spoken: each utterance asked for; window.tones: the
+ * frequency of each tone started; each with the page's newest frame's brake
+ * marker and speed at that moment), and, on the device's first load only
+ * (settings persist across reloads, as on a phone), the live page's settings
+ * with speech on or off (`speak`) and the "brake" voice cue.
  */
 export async function stubSpeech(page: Page, speak: boolean): Promise<void> {
   await page.evaluateOnNewDocument((speakOn: boolean) => {
-    localStorage.setItem(
-      "sim-datalogger.live.settings",
-      JSON.stringify({ speak: speakOn, mode: "voice", verbosity: "coach", volume: 0.8 }),
-    );
+    const key = "sim-datalogger.live.settings";
+    if (localStorage.getItem(key) === null) {
+      localStorage.setItem(
+        key,
+        JSON.stringify({ speak: speakOn, mode: "voice", verbosity: "coach", volume: 0.8 }),
+      );
+    }
     const spoken: unknown[] = [];
-    Object.assign(window, { spoken });
+    const tones: unknown[] = [];
+    Object.assign(window, { spoken, tones });
+    const now = () => {
+      const f = (window as unknown as {
+        liveStats?: { frame?: { next_brake: unknown; speed_kmh: number } };
+      }).liveStats?.frame;
+      return { next_brake: f?.next_brake ?? null, speed_kmh: f?.speed_kmh ?? null };
+    };
     class Utterance {
       text: string;
       volume = 1;
@@ -63,19 +75,28 @@ export async function stubSpeech(page: Page, speak: boolean): Promise<void> {
     Object.defineProperty(window, "speechSynthesis", {
       value: {
         speak(u: Utterance) {
-          const f = (window as unknown as {
-            liveStats?: { frame?: { next_brake: unknown; speed_kmh: number } };
-          }).liveStats?.frame;
-          spoken.push({
-            text: u.text,
-            volume: u.volume,
-            next_brake: f?.next_brake ?? null,
-            speed_kmh: f?.speed_kmh ?? null,
-          });
+          spoken.push({ text: u.text, volume: u.volume, ...now() });
         },
         cancel() {},
       },
     });
+    class Audio {
+      currentTime = 0;
+      destination = {};
+      createGain() {
+        return { gain: { value: 1 }, connect: (to: unknown) => to };
+      }
+      createOscillator() {
+        const osc = {
+          frequency: { value: 440 },
+          connect: (to: unknown) => to,
+          start: () => tones.push({ hz: osc.frequency.value, ...now() }),
+          stop: () => {},
+        };
+        return osc;
+      }
+    }
+    Object.defineProperty(window, "AudioContext", { value: Audio });
   }, speak);
 }
 

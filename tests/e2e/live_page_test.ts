@@ -4,7 +4,8 @@
  * logger fed over UDP by the fake console: a phone (390x844) and a tablet
  * (1024x768) follow the synthetic drive, the brake marker fills before a
  * braking point, a stopped drive says so, a restarted logger is found again,
- * and the speech the pages ask for is recorded. The drive is held by the
+ * and the speech and tones the pages ask for are recorded (one device
+ * speaks; the settings survive a reload). The drive is held by the
  * logger's state (never by the wall clock) wherever the test checks a value.
  *
  * @module
@@ -25,6 +26,7 @@ import {
   secondsToBrake,
   shiftLights,
   SPEECH_LEAD_S,
+  TONE_STEPS_S,
 } from "../../src/web/cues.js";
 import { launchChromium, NO_CHROMIUM, percentile, stubSpeech } from "./_browser.ts";
 import { getJson, HANG_MS, settle, startTestLogger } from "./harness.ts";
@@ -33,6 +35,12 @@ if (NO_CHROMIUM) console.log(`live page browser test skipped: ${NO_CHROMIUM}`);
 
 interface Spoken {
   text: string;
+  next_brake: { corner: number; distance_m: number } | null;
+  speed_kmh: number | null;
+}
+
+interface Tone {
+  hz: number;
   next_brake: { corner: number; distance_m: number } | null;
   speed_kmh: number | null;
 }
@@ -288,6 +296,11 @@ Deno.test({
       { timeout: HANG_MS, polling: 100 },
     );
     assert.match(await stateText(tablet), /^(live|no telemetry for \d+ s)$/);
+    // The driver switches the tablet's brake cue to tones: a countdown from here on, no "brake".
+    const spokenBeforeTones = await tablet.evaluate(() =>
+      (window as unknown as { spoken: unknown[] }).spoken.length
+    );
+    await tablet.select("#set-mode", "tones");
     release.resolve();
 
     // The drive ends (lap 2 complete): the pages show its last frame; the tablet spoke.
@@ -328,6 +341,16 @@ Deno.test({
     assert.deepEqual(spoken.filter((s) => s.text !== "brake").map((s) => s.text), wanted);
     const brakes = spoken.filter((s) => s.text === "brake");
     assert.ok(brakes.length >= 1, "no brake call");
+    assert.deepEqual(spoken.slice(spokenBeforeTones).filter((s) => s.text === "brake"), []);
+    // Tones: each at most 1 s before a braking point, the long one (1,320 Hz) at it.
+    const tones = await tablet.evaluate(() => (window as unknown as { tones: Tone[] }).tones);
+    console.log(`tones: ${tones.length}, ${tones.filter((x) => x.hz === 1320).length} long`);
+    assert.ok(tones.some((x) => x.hz === 1320), JSON.stringify(tones));
+    for (const x of tones) {
+      const t = secondsToBrake(x.next_brake!, x.speed_kmh!);
+      const lead = x.hz === 1320 ? TONE_STEPS_S[2] : TONE_STEPS_S[0];
+      assert.ok(t <= lead && t > 0, `tone of ${x.hz} Hz ${t} s out`);
+    }
     for (const b of brakes) {
       // Said within the lead (one 60 Hz frame of slack), before the point was passed.
       const t = secondsToBrake(b.next_brake!, b.speed_kmh!);
@@ -364,6 +387,21 @@ Deno.test({
         connects,
       );
     }
+    // The device keeps its settings: reloaded, the tablet has speech on, tones, and the voice.
+    await tablet.reload();
+    await tablet.waitForFunction(
+      () => document.getElementById("voice-toggle")!.textContent === "voice on",
+      { timeout: HANG_MS, polling: 50 },
+    );
+    assert.deepEqual(
+      await tablet.evaluate(() => ({
+        speak: (document.getElementById("set-speak") as HTMLInputElement).checked,
+        mode: (document.getElementById("set-mode") as HTMLSelectElement).value,
+        verbosity: (document.getElementById("set-verbosity") as HTMLSelectElement).value,
+        volume: (document.getElementById("set-volume") as HTMLInputElement).value,
+      })),
+      { speak: true, mode: "tones", verbosity: "coach", volume: "0.8" },
+    );
     stop.abort();
     await replay2;
     console.log(`live page test took ${((performance.now() - started) / 1000).toFixed(1)} s`);
