@@ -52,7 +52,8 @@ const replay = runFakeConsole({
     if (start === 0) start = performance.now();
     const wait = start + (sent / (60 * SPEED)) * 1000 - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    if (sent % 30 === 0) {
+    // In lap 2 every packet is settled before the next, so the held frame is the same each run.
+    if (sent % 30 === 0 || logger.app.frames.latest()?.lap === 2) {
       await settle(logger, sent);
       await (logger.app.frames as LiveFrameService).settled();
     }
@@ -62,7 +63,9 @@ const replay = runFakeConsole({
       Math.abs(secondsToBrake(f.next_brake, f.speed_kmh) - 1) < 0.05
     ) {
       await settle(logger, sent);
-      held.resolve(logger.app.frames.latest()!.packet_id);
+      const f2 = logger.app.frames.latest()!;
+      console.log(`held at packet ${f2.packet_id}, lap ${f2.lap} at ${f2.lap_clock_ms} ms`);
+      held.resolve(f2.packet_id);
       await release.promise;
       throw new Error("held for the screenshots");
     }
