@@ -1,4 +1,5 @@
 // @ts-check
+/// <reference lib="dom" />
 /**
  * The live page: reads GET /api/live (Server-Sent Events) and draws the
  * newest frame once per animation frame, by writing text and classes into
