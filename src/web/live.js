@@ -390,6 +390,23 @@ function tone(step) {
   osc.stop(audio.currentTime + (last ? 0.35 : 0.08));
 }
 
+/**
+ * Mobile browsers let a page speak or sound only after a touch has done so
+ * once: the first touch after speech is on does both, silently.
+ */
+function unlockAudio() {
+  if (!settings.speak) return;
+  if ("speechSynthesis" in window) {
+    const u = new SpeechSynthesisUtterance("");
+    u.volume = 0;
+    speechSynthesis.speak(u);
+  }
+  audio ??= new AudioContext();
+  if (audio.state === "suspended") audio.resume();
+  document.removeEventListener("pointerdown", unlockAudio);
+}
+document.addEventListener("pointerdown", unlockAudio);
+
 // ---- settings ----
 
 function saveSettings() {
@@ -431,7 +448,7 @@ function initSettings() {
     saveSettings();
     showSpeaker();
     // The click is the gesture browsers want before they make a sound.
-    if (settings.speak && settings.mode === "tones") audio ??= new AudioContext();
+    unlockAudio();
     connect();
   });
   mode.addEventListener("change", () => {
