@@ -71,6 +71,8 @@ Deno.test("next_brake counts down to the reference's braking points; rpm_alert i
       `brake markers in lap 2: ${runs.map((r) => `${r.name} ${r.first}→${r.last} m`).join(", ")}`,
     );
   } finally {
+    // The last lap's reference read runs in the background: let it finish before the store closes.
+    await (logger.app.frames as LiveFrameService).settled();
     await logger.close();
   }
 });

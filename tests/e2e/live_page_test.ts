@@ -361,6 +361,7 @@ Deno.test({
     const connects = await phone.evaluate(() =>
       (window as unknown as { liveStats: { connects: number } }).liveStats.connects
     );
+    await (logger.app.frames as LiveFrameService).settled();
     await logger.close();
     await phone.waitForFunction(
       () => document.getElementById("state")!.textContent === "reconnecting",
