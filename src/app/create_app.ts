@@ -33,6 +33,7 @@ import { LapExchange } from "./lap_exchange.ts";
 import { LiveService } from "./live.ts";
 import type { LiveFrameSource } from "./live_frame.ts";
 import { LiveFrameService } from "./live_frames.ts";
+import { CornerMaps } from "./corner_maps.ts";
 import { type Log, silentLog } from "./log.ts";
 import { SessionService } from "./sessions.ts";
 import { SurveyService } from "./survey.ts";
@@ -185,7 +186,13 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const laps = new LapExchange(deps, { sessions, tracks });
   const files = new FileService({ bundles, laps });
   const cues = new LiveCues(deps);
-  const frames = new LiveFrameService(deps, { live, sessions, bundles, cues });
+  const frames = new LiveFrameService(deps, {
+    live,
+    sessions,
+    bundles,
+    cues,
+    maps: new CornerMaps(deps),
+  });
 
   // Fingerprints follow bundle changes, and warm up when a drive starts.
   tracks.fingerprints.listen(deps.bus);

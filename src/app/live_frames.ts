@@ -24,6 +24,9 @@ import { BadRequest, type Issue, NotFound } from "../core/errors.ts";
 import { FLAG, type Frame } from "../core/gt7/frame.ts";
 import { deltaToTrace, type ReferencePath } from "../core/analysis/live_delta.ts";
 import { traceOf } from "../core/analysis/lap_trace.ts";
+import { cornerReport } from "../core/analysis/corner_report.ts";
+import type { CornerMaps } from "./corner_maps.ts";
+import { type BrakePoint, brakePoints, nextBrake } from "../core/analysis/next_brake.ts";
 import { sectorPlan } from "../core/analysis/sector_plan.ts";
 import { sectorBounds } from "../core/analysis/sectors.ts";
 import { fuelStrategy, type LapStats, lapStats, raceStrategy } from "../core/analysis/strategy.ts";
@@ -53,6 +56,12 @@ export interface LiveFrameServices {
   bundles: Pick<BundleService, "marks">;
   /** The cue before the corner, when the app gives cues. */
   cues?: Pick<LiveCues, "at">;
+  /**
+   * The circuit's corner map, so the brake marker counts down to the same
+   * numbered corners `GET /api/analysis/corners` reports; without it the
+   * reference lap's own corners are used.
+   */
+  maps?: Pick<CornerMaps, "of">;
 }
 
 /** The reference lap as the frames use it. */
@@ -65,6 +74,10 @@ interface Reference {
   dist: ArrayLike<number>;
   /** Each sector's start and end on the reference, metres; null where unknown or without a plan. */
   bounds: ([number, number] | null)[] | null;
+  /** The reference's braking points (its own corner report), in order; empty when unknown. */
+  brakes: BrakePoint[];
+  /** The reference's length, metres. */
+  length: number;
 }
 
 /** One frame with what was derived from it when it arrived. */
@@ -75,6 +88,8 @@ interface Derived {
   clockMs: number;
   deltaMs: number | null;
   sector: number | null;
+  /** Metres along the reference where the car is matched; null off its line or without one. */
+  along: number | null;
   ref: Reference | null;
   stats: LapStats;
   cue: LiveCue | null;
@@ -96,6 +111,7 @@ export class LiveFrameService implements LiveFrameSource {
   readonly #sessions: LiveFrameServices["sessions"];
   readonly #bundles: LiveFrameServices["bundles"];
   readonly #cues: LiveFrameServices["cues"];
+  readonly #maps: LiveFrameServices["maps"];
   readonly #now: () => Date;
   readonly #log: AppDeps["log"];
   readonly #groups = new Map<number, Group>();
@@ -120,6 +136,7 @@ export class LiveFrameService implements LiveFrameSource {
     this.#sessions = services.sessions;
     this.#bundles = services.bundles;
     this.#cues = services.cues;
+    this.#maps = services.maps;
     this.#now = deps.now;
     this.#log = deps.log;
     this.#detach.push(this.#live.tap((frame) => this.#onFrame(frame)));
@@ -211,12 +228,14 @@ export class LiveFrameService implements LiveFrameSource {
     const ref = this.#ref;
     let deltaMs: number | null = null;
     let along = this.#distance;
+    let matched: number | null = null;
     if (ref && frame.currentLap >= 1 && this.#ticks > 0) {
       const d = deltaToTrace(ref.path, frame.posX, frame.posZ, this.#clock(frame), this.#hint);
       if (d) {
         this.#hint = d.index;
         deltaMs = Math.round(d.deltaMs);
         along = ref.dist[d.index];
+        matched = along;
       }
     }
     const derived: Derived = {
@@ -226,6 +245,7 @@ export class LiveFrameService implements LiveFrameSource {
       clockMs: this.#clock(frame),
       deltaMs,
       sector: ref?.bounds ? sectorAt(ref.bounds, along) : null,
+      along: matched,
       ref,
       stats: this.#stats,
       cue: this.#cues?.at(this.#live.session?.id ?? null, frame.currentLap, this.#distance) ?? null,
@@ -283,6 +303,7 @@ export class LiveFrameService implements LiveFrameSource {
       suggested_gear: f.suggestedGear === 15 ? null : f.suggestedGear,
       rpm: Math.round(f.engineRpm),
       rev_limit: (f.flags & FLAG.revLimiter) !== 0,
+      rpm_alert: { min: Math.round(f.rpmAlertMin), max: Math.round(f.rpmAlertMax) },
       throttle_pct: round(f.throttle / 2.55, 1),
       brake_pct: round(f.brake / 2.55, 1),
       clutch: round(f.clutch, 3),
@@ -315,6 +336,7 @@ export class LiveFrameService implements LiveFrameSource {
       sector: d.sector,
       strategy,
       cue: d.cue,
+      next_brake: ref && d.along !== null ? nextBrake(ref.brakes, d.along, ref.length) : null,
     };
     return d.built;
   }
@@ -367,11 +389,16 @@ export class LiveFrameService implements LiveFrameSource {
     if (!replan && current?.lapId === best.id && current.circuit === circuit) {
       return { ref: current, stats };
     }
-    return { ref: await this.#reference(best.id, best.time, circuit), stats };
+    return { ref: await this.#reference(best.id, best.time, circuit, session.track_name), stats };
   }
 
   /** Lap `id` as the reference, with the circuit's sectors laid out on it. */
-  async #reference(id: number, timeMs: number, circuit: string | null): Promise<Reference | null> {
+  async #reference(
+    id: number,
+    timeMs: number,
+    circuit: string | null,
+    trackName: string,
+  ): Promise<Reference | null> {
     let lap;
     try {
       lap = await this.#sessions.lap(id);
@@ -381,9 +408,20 @@ export class LiveFrameService implements LiveFrameSource {
     }
     const s = lap.samples;
     let bounds: Reference["bounds"] = null;
+    let brakes: BrakePoint[] = [];
     try {
       const trace = traceOf(s, `lap ${id}`);
-      bounds = sectorBounds(trace, sectorPlan(trace, await this.#bundles.marks(circuit)));
+      const marks = await this.#bundles.marks(circuit);
+      bounds = sectorBounds(trace, sectorPlan(trace, marks));
+      // The same corners and brake points GET /api/analysis/corners reports for this lap.
+      const maps = circuit !== null && this.#maps
+        ? await this.#maps.of(trackName, marks?.official ?? null)
+        : [];
+      brakes = brakePoints(
+        cornerReport({ id, time_ms: timeMs, samples: s }, null, marks?.corners ?? null, {
+          circuit: maps,
+        }).corners,
+      );
     } catch (err) {
       // A lap that never moves has no sectors; the gap still works.
       if (!(err instanceof BadRequest)) throw err;
@@ -395,6 +433,8 @@ export class LiveFrameService implements LiveFrameSource {
       path: { t: s.t, x: s.pos_x, z: s.pos_z },
       dist: s.dist,
       bounds,
+      brakes,
+      length: s.dist.length ? s.dist[s.dist.length - 1] : 0,
     };
   }
 

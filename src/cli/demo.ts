@@ -14,7 +14,14 @@ import { TuiNotices } from "../tui/notices.ts";
 import { startLogger } from "./logger_process.ts";
 import { dataOption, positive, type ServerFlags, serverOptions, speed } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
-import { exportsDir, newStoreNotice, recordNotice, serverSettings } from "./start.ts";
+import {
+  exportsDir,
+  livePageLines,
+  livePageUrl,
+  newStoreNotice,
+  recordNotice,
+  serverSettings,
+} from "./start.ts";
 
 interface DemoFlags extends ServerFlags {
   speed: ReplaySpeed;
@@ -89,6 +96,7 @@ async function runDemo(flags: DemoFlags): Promise<void> {
       : `demo: ${source.description} at ${pace}`,
   );
   console.log(`demo: API on ${logger.http.url} (try ${logger.http.url}/api/sessions)`);
+  for (const line of livePageLines(flags, logger.http.port)) console.log(line);
   if (created) console.log(`demo: ${created}`);
   console.log(`demo: exports go to ${exportsDir(flags.data)}`);
   const recording = recordNotice(flags);
@@ -111,7 +119,7 @@ async function runDemo(flags: DemoFlags): Promise<void> {
     await runTui(logger.app, {
       signal: quit.signal,
       outDir: exportsDir(flags.data),
-      apiUrl: logger.http.url,
+      apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
       notices,
     });
     drive.abort();

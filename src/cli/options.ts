@@ -133,6 +133,8 @@ export interface ServerFlags {
   /** `--forward` targets, in the order given. */
   forward: RelayTarget[];
   spill?: string;
+  /** `--lan`: serve on every interface, so phones on the network open the live page. */
+  lan?: boolean;
 }
 
 /** The flags of a logger command (`start`, `serve`). */
@@ -151,6 +153,10 @@ export interface LoggerFlags extends ServerFlags {
 export function serverOptions(cmd: Command): Command {
   return cmd
     .option("--host <address>", "HTTP bind address", "127.0.0.1")
+    .option(
+      "--lan",
+      "serve the live page and the read routes on the network (binds 0.0.0.0; changes still need --token)",
+    )
     .option("--port <port>", "HTTP port", port, 8765)
     .option(
       "--token <token>",

@@ -16,6 +16,9 @@ import type { App } from "../app/create_app.ts";
 import { type LoggerOptions, startLogger } from "./logger_process.ts";
 import { type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
+import { lanAddresses, pageUrl } from "../server/lan_address.ts";
+import { qrLines } from "./qr_text.ts";
+import { isLoopback } from "../core/loopback.ts";
 
 /** The folder the dashboard's exports go to: `exports` in the data directory. */
 export const EXPORTS_FOLDER = "exports";
@@ -73,9 +76,12 @@ export function serverSettings(
   LoggerOptions,
   "data" | "host" | "port" | "token" | "cors" | "record" | "relay" | "forwards" | "spill"
 > {
+  if (flags.lan && flags.host !== "127.0.0.1") {
+    throw new Error(`--lan binds 0.0.0.0; it cannot be given with --host ${flags.host}`);
+  }
   return {
     data: flags.data,
-    host: flags.host,
+    host: flags.lan ? "0.0.0.0" : flags.host,
     port: flags.port,
     token: flags.token ?? Deno.env.get("SIM_DATALOGGER_TOKEN") ?? null,
     cors: flags.cors ?? null,
@@ -86,6 +92,34 @@ export function serverSettings(
     forwards: flags.forward,
     spill: flags.spill ?? null,
   };
+}
+
+/**
+ * Where to open the live page: the bound address, or when that is every
+ * interface (`--lan`, `--host 0.0.0.0`) the first LAN address (loopback when
+ * the machine has none).
+ */
+export function livePageUrl(flags: ServerFlags, port: number, addresses = lanAddresses()): string {
+  const host = flags.lan ? "0.0.0.0" : flags.host;
+  if (host === "0.0.0.0" || host === "::") return pageUrl(addresses[0] ?? "127.0.0.1", port);
+  return pageUrl(host === "localhost" ? "127.0.0.1" : host, port);
+}
+
+/**
+ * The lines telling the driver where to open the live page; when it is
+ * reachable from other machines, with a QR code of its address.
+ */
+export function livePageLines(
+  flags: ServerFlags,
+  port: number,
+  addresses = lanAddresses(),
+): string[] {
+  const url = livePageUrl(flags, port, addresses);
+  if (isLoopback(new URL(url).hostname.replace(/^\[|\]$/g, ""))) return [`live page: ${url}`];
+  return [
+    `live page on the network: ${url} (scan with a phone on the same Wi-Fi)`,
+    ...qrLines(url),
+  ];
 }
 
 /** The line announcing a record file, or null without `--record`. */
@@ -106,6 +140,7 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     format: flags.format,
   });
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
+  for (const line of livePageLines(flags, logger.http.port)) console.log(line);
   const notices = new TuiNotices();
   const health = logger.app.storeHealth.status();
   if (health.state !== "ok") console.log(`sim-datalogger: ${storeSentence(health)}`);
@@ -143,7 +178,7 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     await runTui(logger.app, {
       signal: stop.signal,
       outDir: exportsDir(flags.data),
-      apiUrl: logger.http.url,
+      apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
       notices,
     });
     try {

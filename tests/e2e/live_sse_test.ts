@@ -23,6 +23,7 @@ import type { Lap } from "../../src/core/laps/lap.ts";
 import type { Logger } from "../../src/cli/logger_process.ts";
 import { noFixtures, SHARED_FIXTURES } from "../_fixtures.ts";
 import { SseReader } from "../server/_sse.ts";
+import type { CornerReport } from "../../src/core/analysis/types.ts";
 import { getJson, HANG_MS, replayInto } from "./harness.ts";
 
 const SUZUKA = join(SHARED_FIXTURES, "gt7", "suzuka-full-lap.A.gt7.gz");
@@ -36,6 +37,7 @@ const FIELDS = [
   "suggested_gear",
   "rpm",
   "rev_limit",
+  "rpm_alert",
   "throttle_pct",
   "brake_pct",
   "clutch",
@@ -58,6 +60,7 @@ const FIELDS = [
   "sector",
   "strategy",
   "cue",
+  "next_brake",
 ].sort();
 
 /**
@@ -186,6 +189,30 @@ Deno.test({
       // sector is passed, in order, to the last.
       const passed = [...new Set(known)];
       assert.deepEqual(passed, [1, 2, 3].slice(3 - passed.length), `${passed}`);
+      // The brake marker counts down to the reference's own braking points: the corners the
+      // corner report of the reference says it braked for, in order along the lap.
+      const report = await getJson<CornerReport>(logger, `/api/analysis/corners?lap=${ref.id}`);
+      const braked = report.corners.filter((c) => c.brake_m !== null)
+        .sort((a, b) => a.brake_m! - b.brake_m!).map((c) => c.n);
+      const marked = frames(readers[2]).filter((f) => f.lap === 1 && f.next_brake !== null);
+      const runs: { corner: number; first: number; last: number }[] = [];
+      for (const f of marked) {
+        const { corner, distance_m } = f.next_brake!;
+        const run = runs.at(-1);
+        if (run?.corner === corner) run.last = distance_m;
+        else runs.push({ corner, first: distance_m, last: distance_m });
+      }
+      const order = runs.map((r) => r.corner);
+      const from = braked.indexOf(order[0]);
+      assert.ok(braked.length >= 5 && from >= 0, `${braked} / ${order}`);
+      // After the last braking point the next is the first one's, across the line.
+      const wanted = braked.slice(from);
+      if (order.length > wanted.length) wanted.push(braked[0]);
+      assert.deepEqual(order, wanted);
+      // Each countdown runs down to within a few metres of its point (one frame at speed).
+      for (const r of runs.slice(1, -1)) {
+        assert.ok(r.first > r.last && r.last < 5, JSON.stringify(r));
+      }
     } finally {
       for (const r of readers) await r.cancel();
       await (logger.app.frames as LiveFrameService).settled();

@@ -25,6 +25,8 @@ Deno.test("GET /api/live refuses a bad hz or an unknown parameter with problem+j
         ["hz=ten", "hz"],
         ["hz=", "hz"],
         ["rate=10", "rate"],
+        ["speak=2", "speak"],
+        ["speak=yes", "speak"],
       ]
     ) {
       const res = await fetch(`${url}/api/live?${query}`);
@@ -36,6 +38,29 @@ Deno.test("GET /api/live refuses a bad hz or an unknown parameter with problem+j
         assert.equal(body.errors[0].message, "must be a whole number from 1 to 60");
       }
     }
+  });
+});
+
+Deno.test("speak=1 claims the voice: the newest stream speaks, and the voice goes back when it ends", async () => {
+  await withServer(async (url) => {
+    const speakerEvents = (r: SseReader) =>
+      r.messages.filter((m) => m.event === "speaker").map((m) => JSON.parse(m.data).speaking);
+    const a = new SseReader(await fetch(`${url}/api/live?hz=1&speak=1`));
+    await a.waitFor((m) => m.event === "speaker");
+    const quiet = new SseReader(await fetch(`${url}/api/live?hz=1`));
+    const b = new SseReader(await fetch(`${url}/api/live?hz=1&speak=1`));
+    await b.waitFor((m) => m.event === "speaker");
+    await a.waitFor((m) => m.event === "speaker" && JSON.parse(m.data).speaking === false);
+    await b.cancel();
+    await a.waitFor((m) => m.event === "speaker" && speakerEvents(a).length === 3);
+    assert.deepEqual(speakerEvents(a), [true, false, true]);
+    assert.deepEqual(speakerEvents(b), [true]);
+    // A stream that did not ask never hears of the voice.
+    const probe = new SseReader(await fetch(`${url}/api/live?hz=1&speak=0`));
+    await probe.cancel();
+    assert.deepEqual(speakerEvents(quiet), []);
+    await a.cancel();
+    await quiet.cancel();
   });
 });
 

@@ -40,6 +40,7 @@ export const liveFrameSchema = z.strictObject({
   suggested_gear: z.int().nullable(),
   rpm: num,
   rev_limit: z.boolean(),
+  rpm_alert: z.strictObject({ min: num, max: num }),
   throttle_pct: num,
   brake_pct: num,
   clutch: num,
@@ -72,6 +73,7 @@ export const liveFrameSchema = z.strictObject({
     description: "the corner ahead where the last lap lost most, from 300 m before the " +
       "reference's braking point until the car reaches it; null elsewhere",
   }),
+  next_brake: z.strictObject({ corner: z.int(), name: z.string(), distance_m: num }).nullable(),
 }).meta({ id: "LiveFrame" });
 
 /** {@linkcode RaceStrategy}: `GET /api/strategy`'s answer. */
