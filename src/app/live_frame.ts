@@ -7,8 +7,9 @@
  * @module
  */
 import type { FuelStrategy, RaceStrategy } from "../core/analysis/strategy.ts";
+import type { NextBrake } from "../core/analysis/next_brake.ts";
 
-export type { FuelStrategy, RaceStrategy };
+export type { FuelStrategy, NextBrake, RaceStrategy };
 
 /** The gap to the reference lap and what it predicts. */
 export interface LiveDelta {
@@ -36,6 +37,8 @@ export interface LiveFrame {
   rpm: number;
   /** True while the rev-limiter flag is set. */
   rev_limit: boolean;
+  /** The packet's own rev-alert range (the shift light's first and last light), rpm. */
+  rpm_alert: { min: number; max: number };
   /** 0..100 %. */
   throttle_pct: number;
   /** 0..100 %. */
@@ -70,6 +73,12 @@ export interface LiveFrame {
   sector: number | null;
   /** The fuel strategy as of the last stored lap. */
   strategy: FuelStrategy;
+  /**
+   * The next corner's braking point on the reference lap, from the car's
+   * matched place on it; null without a reference, off its line, or when the
+   * reference braked nowhere.
+   */
+  next_brake: NextBrake | null;
 }
 
 /**

@@ -24,6 +24,8 @@ import { BadRequest, type Issue, NotFound } from "../core/errors.ts";
 import { FLAG, type Frame } from "../core/gt7/frame.ts";
 import { deltaToTrace, type ReferencePath } from "../core/analysis/live_delta.ts";
 import { traceOf } from "../core/analysis/lap_trace.ts";
+import { cornerReport } from "../core/analysis/corner_report.ts";
+import { type BrakePoint, brakePoints, nextBrake } from "../core/analysis/next_brake.ts";
 import { sectorPlan } from "../core/analysis/sector_plan.ts";
 import { sectorBounds } from "../core/analysis/sectors.ts";
 import { fuelStrategy, type LapStats, lapStats, raceStrategy } from "../core/analysis/strategy.ts";
@@ -62,6 +64,10 @@ interface Reference {
   dist: ArrayLike<number>;
   /** Each sector's start and end on the reference, metres; null where unknown or without a plan. */
   bounds: ([number, number] | null)[] | null;
+  /** The reference's braking points (its own corner report), in order; empty when unknown. */
+  brakes: BrakePoint[];
+  /** The reference's length, metres. */
+  length: number;
 }
 
 /** One frame with what was derived from it when it arrived. */
@@ -72,6 +78,8 @@ interface Derived {
   clockMs: number;
   deltaMs: number | null;
   sector: number | null;
+  /** Metres along the reference where the car is matched; null off its line or without one. */
+  along: number | null;
   ref: Reference | null;
   stats: LapStats;
   built: LiveFrame | null;
@@ -205,12 +213,14 @@ export class LiveFrameService implements LiveFrameSource {
     const ref = this.#ref;
     let deltaMs: number | null = null;
     let along = this.#distance;
+    let matched: number | null = null;
     if (ref && frame.currentLap >= 1 && this.#ticks > 0) {
       const d = deltaToTrace(ref.path, frame.posX, frame.posZ, this.#clock(frame), this.#hint);
       if (d) {
         this.#hint = d.index;
         deltaMs = Math.round(d.deltaMs);
         along = ref.dist[d.index];
+        matched = along;
       }
     }
     const derived: Derived = {
@@ -220,6 +230,7 @@ export class LiveFrameService implements LiveFrameSource {
       clockMs: this.#clock(frame),
       deltaMs,
       sector: ref?.bounds ? sectorAt(ref.bounds, along) : null,
+      along: matched,
       ref,
       stats: this.#stats,
       built: null,
@@ -276,6 +287,7 @@ export class LiveFrameService implements LiveFrameSource {
       suggested_gear: f.suggestedGear === 15 ? null : f.suggestedGear,
       rpm: Math.round(f.engineRpm),
       rev_limit: (f.flags & FLAG.revLimiter) !== 0,
+      rpm_alert: { min: Math.round(f.rpmAlertMin), max: Math.round(f.rpmAlertMax) },
       throttle_pct: round(f.throttle / 2.55, 1),
       brake_pct: round(f.brake / 2.55, 1),
       clutch: round(f.clutch, 3),
@@ -307,6 +319,7 @@ export class LiveFrameService implements LiveFrameSource {
       },
       sector: d.sector,
       strategy,
+      next_brake: ref && d.along !== null ? nextBrake(ref.brakes, d.along, ref.length) : null,
     };
     return d.built;
   }
@@ -373,9 +386,15 @@ export class LiveFrameService implements LiveFrameSource {
     }
     const s = lap.samples;
     let bounds: Reference["bounds"] = null;
+    let brakes: BrakePoint[] = [];
     try {
       const trace = traceOf(s, `lap ${id}`);
-      bounds = sectorBounds(trace, sectorPlan(trace, await this.#bundles.marks(circuit)));
+      const marks = await this.#bundles.marks(circuit);
+      bounds = sectorBounds(trace, sectorPlan(trace, marks));
+      // The same corners and brake points GET /api/analysis/corners reports for this lap.
+      brakes = brakePoints(
+        cornerReport({ id, time_ms: timeMs, samples: s }, null, marks?.corners ?? null).corners,
+      );
     } catch (err) {
       // A lap that never moves has no sectors; the gap still works.
       if (!(err instanceof BadRequest)) throw err;
@@ -387,6 +406,8 @@ export class LiveFrameService implements LiveFrameSource {
       path: { t: s.t, x: s.pos_x, z: s.pos_z },
       dist: s.dist,
       bounds,
+      brakes,
+      length: s.dist.length ? s.dist[s.dist.length - 1] : 0,
     };
   }
 

@@ -36,6 +36,7 @@ const FIELDS = [
   "suggested_gear",
   "rpm",
   "rev_limit",
+  "rpm_alert",
   "throttle_pct",
   "brake_pct",
   "clutch",
@@ -57,6 +58,7 @@ const FIELDS = [
   "delta",
   "sector",
   "strategy",
+  "next_brake",
 ].sort();
 
 /**

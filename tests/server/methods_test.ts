@@ -157,18 +157,3 @@ Deno.test("POST /api/tracks/identify takes no body, an empty one or {}, and refu
     assert.equal((await identify(" ".repeat(5000))).status, 413);
   });
 });
-
-Deno.test("GET / is a small page pointing at the API document and the docs", async () => {
-  await withServer(async (url) => {
-    const res = await fetch(`${url}/`);
-    const html = await res.text();
-    assert.equal(res.status, 200);
-    assert.equal(res.headers.get("content-type"), "text/html; charset=UTF-8");
-    assert.match(html, /<a href="\/api\/openapi\.json">/);
-    assert.match(html, /docs\/api\.md/);
-    // The pointer it gives works.
-    const doc = await fetch(`${url}/api/openapi.json`);
-    assert.equal(doc.status, 200);
-    assert.equal((await doc.json()).openapi, "3.1.0");
-  });
-});

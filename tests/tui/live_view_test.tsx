@@ -237,6 +237,7 @@ function liveFrame(over: Partial<LiveFrame> = {}): LiveFrame {
     suggested_gear: null,
     rpm: 6543,
     rev_limit: false,
+    rpm_alert: { min: 6000, max: 7000 },
     throttle_pct: 75.3,
     brake_pct: 0,
     clutch: 0,
@@ -269,6 +270,7 @@ function liveFrame(over: Partial<LiveFrame> = {}): LiveFrame {
       laps_to_empty: null,
       minutes_to_empty: null,
     },
+    next_brake: null,
     ...over,
   };
 }

@@ -40,6 +40,7 @@ export const liveFrameSchema = z.strictObject({
   suggested_gear: z.int().nullable(),
   rpm: num,
   rev_limit: z.boolean(),
+  rpm_alert: z.strictObject({ min: num, max: num }),
   throttle_pct: num,
   brake_pct: num,
   clutch: num,
@@ -61,6 +62,7 @@ export const liveFrameSchema = z.strictObject({
   delta: liveDeltaSchema,
   sector: z.int().min(1).nullable(),
   strategy: fuelStrategySchema,
+  next_brake: z.strictObject({ corner: z.int(), name: z.string(), distance_m: num }).nullable(),
 }).meta({ id: "LiveFrame" });
 
 /** {@linkcode RaceStrategy}: `GET /api/strategy`'s answer. */

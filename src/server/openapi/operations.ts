@@ -84,7 +84,12 @@ const officialBody = z.object({ official: bundleV4Schema.shape.meta.shape.offici
  * The queries of GET /api/live and GET /api/strategy, with the rules and
  * limits their routes (src/server/routes/live.ts, strategy.ts) parse by.
  */
-const liveQuery = z.object({ hz: intParamSchema(1, MAX_HZ).prefault(String(DEFAULT_HZ)) });
+const liveQuery = z.object({
+  hz: intParamSchema(1, MAX_HZ).prefault(String(DEFAULT_HZ)),
+  speak: intParamSchema(0, 1).prefault("0").meta({
+    description: "1: this stream claims the voice of the spoken cues (newest claim speaks)",
+  }),
+});
 const strategyQuery = z.object({
   race_laps: intParamSchema(1, MAX_RACE_LAPS).optional(),
   race_minutes: intParamSchema(1, MAX_RACE_MINUTES).optional(),
@@ -96,8 +101,29 @@ export const OPERATIONS: readonly Operation[] = [
     method: "get",
     path: "/",
     tag: "status",
-    summary: "A page pointing at this document and docs/api.md",
-    ok: { type: "text/html", description: "a small HTML page of links" },
+    summary: "The live page: the driver's second screen (docs/live_page.md)",
+    ok: { type: "text/html", description: "the live page; its script and style follow" },
+  },
+  {
+    method: "get",
+    path: "/live.js",
+    tag: "status",
+    summary: "The live page's script",
+    ok: { type: "text/javascript", description: "an ES module, embedded in the binary" },
+  },
+  {
+    method: "get",
+    path: "/cues.js",
+    tag: "status",
+    summary: "The live page's cue rules (an ES module live.js imports)",
+    ok: { type: "text/javascript", description: "an ES module, embedded in the binary" },
+  },
+  {
+    method: "get",
+    path: "/live.css",
+    tag: "status",
+    summary: "The live page's style",
+    ok: { type: "text/css", description: "embedded in the binary" },
   },
   // Status
   {
@@ -571,7 +597,7 @@ export const OPERATIONS: readonly Operation[] = [
       type: "text/event-stream",
       schema: liveFrameSchema,
       description:
-        "`frame` events, each a LiveFrame as JSON; `lap` and `session` events interleave",
+        "`frame` events, each a LiveFrame as JSON; `lap` and `session` events interleave; with speak=1, `speaker` events ({speaking})",
     },
   },
   {

@@ -1,32 +1,36 @@
 /**
- * GET /: a small page pointing at the API's documents, until the live page
- * takes this address.
+ * GET /: the live page, the driver's second screen (docs/live_page.md), and
+ * its script and style. The files are the strings of web_assets.ts, which
+ * scripts/gen_web_assets.ts makes from src/web/, so the page ships inside
+ * the compiled binary and needs nothing from the internet.
  *
  * @module
  */
 import { Hono } from "hono";
-import { APP_VERSION } from "../../app/version.ts";
+import { WEB_ASSETS } from "../web_assets.ts";
 
-/** The page: plain HTML, no script, no style, so any later page replaces it whole. */
-const PAGE = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>sim-datalogger</title></head>
-<body>
-<h1>sim-datalogger ${APP_VERSION}</h1>
-<p>This is the logger's HTTP API. There is no page here yet.</p>
-<ul>
-<li><a href="/api/openapi.json">/api/openapi.json</a>: the OpenAPI 3.1 document of every route</li>
-<li><a href="/api/status">/api/status</a>: telemetry, the live session and the store</li>
-<li><a href="/api/sessions">/api/sessions</a>: the recorded sessions</li>
-</ul>
-<p>The readable guide is docs/api.md in the project, with docs/tui.md for the dashboard.</p>
-</body>
-</html>
-`;
+/** The paths the page's files answer on, and which file each is. */
+const FILES: Record<string, string> = {
+  "/": "live.html",
+  "/live.js": "live.js",
+  "/cues.js": "cues.js",
+  "/live.css": "live.css",
+};
 
-/** GET /: the pointer page (text/html). */
+/**
+ * GET /, /live.js, /cues.js and /live.css: the live page's files, each with
+ * its content type; `no-cache` so a phone always revalidates and never runs
+ * a page older than the logger it talks to.
+ */
 export function homeRoutes(): Hono {
   const r = new Hono();
-  r.get("/", (c) => c.html(PAGE));
+  for (const [path, name] of Object.entries(FILES)) {
+    const asset = WEB_ASSETS[name];
+    r.get(path, (c) => {
+      c.header("Content-Type", asset.type);
+      c.header("Cache-Control", "no-cache");
+      return c.body(asset.body);
+    });
+  }
   return r;
 }

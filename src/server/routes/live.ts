@@ -3,7 +3,8 @@
  * whole number from 1 to 60 (default 10): `frame` events come thinned
  * evenly to that many per second of console time (see
  * src/app/live_frames.ts), with the bus's `lap` and `session` events in
- * between, in the order they happened.
+ * between, in the order they happened. `speak=1` makes the stream claim
+ * the voice of the live page's spoken cues (src/server/speaker_claims.ts).
  *
  * A client never slows the logger or the other clients: each has a queue
  * of its own (src/server/sse_clients.ts) that holds at most
@@ -25,6 +26,7 @@ import { MAX_HZ } from "../../app/live_frames.ts";
 import { badParam, intParam, onlyKnown } from "../../app/query_params.ts";
 import { encodeMessage, SSE_HEADERS, SseClients, type SseStats } from "../sse_clients.ts";
 import { type Peer, StalledPeers } from "../stalled_peers.ts";
+import { SpeakerClaims } from "../speaker_claims.ts";
 import { DEFAULT_HEARTBEAT_MS } from "./events.ts";
 
 /** Rate of frames when `hz` is not given. */
@@ -54,6 +56,8 @@ export class LiveStreams {
   readonly #heartbeatMs: number;
   readonly #clients = new SseClients();
   readonly #stalled: StalledPeers;
+  /** Which of the streams that asked for the voice (`speak=1`) speaks the cues. */
+  readonly speakers = new SpeakerClaims();
   #lastFrame: LiveFrame | null = null;
   #frameBytes: Uint8Array = new Uint8Array();
   #lastEvent: AppEvent | null = null;
@@ -80,10 +84,12 @@ export class LiveStreams {
   /**
    * A new client's stream of frames at `hz` (1 to 60) and lap and session
    * events, from now on; when `peer` (its connection) is given, the client
-   * is also dropped once it stops reading. Throws BadRequest on path `hz`
-   * for a bad rate.
+   * is also dropped once it stops reading. With `speak`, the stream claims
+   * the voice ({@linkcode SpeakerClaims}) while it lasts and gets `speaker`
+   * events (`{"speaking": true|false}`) as it gains or loses it. Throws
+   * BadRequest on path `hz` for a bad rate.
    */
-  open(hz: number, peer?: Peer): ReadableStream<Uint8Array> {
+  open(hz: number, peer?: Peer, speak = false): ReadableStream<Uint8Array> {
     // Checked before the response starts, so a bad rate is a 400, not a broken stream.
     if (!Number.isInteger(hz) || hz < 1 || hz > MAX_HZ) {
       throw badParam("hz", `must be a whole number from 1 to ${MAX_HZ}`);
@@ -104,9 +110,15 @@ export class LiveStreams {
         const offBus = this.#bus.subscribe((e) => {
           if (e.type === "lap" || e.type === "session") send(this.#encodeEvent(e));
         });
+        const release = speak
+          ? this.speakers.claim((speaking) =>
+            send(encodeMessage("speaker", JSON.stringify({ speaking })))
+          )
+          : null;
         return () => {
           offFrames();
           offBus();
+          release?.();
         };
       },
     });
@@ -137,14 +149,15 @@ export function liveRoutes(streams: LiveStreams): Hono<LiveEnv> {
   const r = new Hono<LiveEnv>();
   r.get("/live", (c) => {
     const query = c.req.query();
-    onlyKnown(query, ["hz"]);
+    onlyKnown(query, ["hz", "speak"]);
     const hz = intParam(query.hz, "hz", 1, MAX_HZ, DEFAULT_HZ);
+    const speak = intParam(query.speak, "speak", 0, 1, 0) === 1;
     const remote = c.env?.remoteAddr;
     const localPort = c.env?.localPort;
     const peer = remote?.transport === "tcp" && localPort !== undefined
       ? { localPort, hostname: remote.hostname, port: remote.port }
       : undefined;
-    return new Response(streams.open(hz, peer), { headers: SSE_HEADERS });
+    return new Response(streams.open(hz, peer, speak), { headers: SSE_HEADERS });
   });
   return r;
 }

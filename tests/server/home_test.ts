@@ -1,0 +1,39 @@
+import { strict as assert } from "node:assert";
+import { WEB_ASSETS } from "../../src/server/web_assets.ts";
+import { WEB_FILES } from "../../scripts/gen_web_assets.ts";
+import { withServer } from "./_server.ts";
+
+Deno.test("the embedded page is exactly src/web/ (run `deno task web` after editing it)", async () => {
+  assert.deepEqual(Object.keys(WEB_ASSETS).sort(), [...WEB_FILES].sort());
+  for (const name of WEB_FILES) {
+    const source = await Deno.readTextFile(new URL(`../../src/web/${name}`, import.meta.url));
+    assert.equal(WEB_ASSETS[name].body, source, `${name} differs from src/web/${name}`);
+  }
+});
+
+Deno.test("GET / is the live page; its script, cue rules and style answer with their types", async () => {
+  await withServer(async (url) => {
+    const want: [string, string, string][] = [
+      ["/", "text/html; charset=utf-8", "live.html"],
+      ["/live.js", "text/javascript; charset=utf-8", "live.js"],
+      ["/cues.js", "text/javascript; charset=utf-8", "cues.js"],
+      ["/live.css", "text/css; charset=utf-8", "live.css"],
+    ];
+    for (const [path, type, name] of want) {
+      const res = await fetch(`${url}${path}`);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers.get("content-type"), type, path);
+      assert.equal(res.headers.get("cache-control"), "no-cache", path);
+      assert.equal(await res.text(), WEB_ASSETS[name].body, path);
+    }
+    // Nothing from elsewhere: every script and style the page names is one of these.
+    const html = WEB_ASSETS["live.html"].body;
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]).sort();
+    assert.deepEqual(refs, ["/live.css", "/live.js"]);
+    const imports = [...WEB_ASSETS["live.js"].body.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(imports, ["./cues.js"]);
+    const res = await fetch(`${url}/`, { method: "POST" });
+    assert.equal(res.status, 405);
+    await res.body?.cancel();
+  });
+});

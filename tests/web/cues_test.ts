@@ -1,0 +1,87 @@
+import { strict as assert } from "node:assert";
+import {
+  biggestLoss,
+  brakeCues,
+  brakeFill,
+  gap,
+  lapSentence,
+  lapTime,
+  pitLap,
+  sectorClass,
+  shiftLights,
+} from "../../src/web/cues.js";
+
+Deno.test("times and gaps read as a driver reads them", () => {
+  assert.equal(lapTime(92_456), "1:32.456");
+  assert.equal(lapTime(9_050), "09.050");
+  assert.equal(lapTime(null), "--:--.---");
+  assert.equal(gap(-1204), "-1.20");
+  assert.equal(gap(310), "+0.31");
+  assert.equal(gap(null), "--.--");
+});
+
+Deno.test("the brake bar fills over the last 2.5 s before the point", () => {
+  // 180 km/h is 50 m/s: 125 m is 2.5 s out (empty), 25 m is 0.5 s (0.8 full).
+  assert.equal(brakeFill({ distance_m: 125 }, 180), 0);
+  assert.equal(brakeFill({ distance_m: 300 }, 180), 0);
+  assert.equal(Math.round(brakeFill({ distance_m: 25 }, 180) * 100), 80);
+  assert.equal(brakeFill({ distance_m: 0.1 }, 180) > 0.99, true);
+  assert.equal(brakeFill(null, 180), 0);
+  assert.equal(brakeFill({ distance_m: 10 }, 0), 0);
+});
+
+Deno.test('"brake" once per lap and corner, 0.3 s ahead; tones at 1, 0.5 and 0.05 s', () => {
+  const seen = new Set<string>();
+  const at = (d: number, lap = 2) => ({
+    lap,
+    speed_kmh: 180,
+    next_brake: { corner: 4, distance_m: d },
+  });
+  assert.deepEqual(brakeCues(at(16), "voice", seen), []); // 0.32 s
+  assert.deepEqual(brakeCues(at(14), "voice", seen), [{ kind: "speak", text: "brake" }]);
+  assert.deepEqual(brakeCues(at(5), "voice", seen), []);
+  assert.deepEqual(brakeCues(at(14, 3), "voice", seen), [{ kind: "speak", text: "brake" }]);
+  const tones = new Set<string>();
+  assert.deepEqual(brakeCues(at(60), "tones", tones), []);
+  assert.deepEqual(brakeCues(at(50), "tones", tones), [{ kind: "tone", step: 0 }]);
+  assert.deepEqual(brakeCues(at(24), "tones", tones), [{ kind: "tone", step: 1 }]);
+  assert.deepEqual(brakeCues(at(2), "tones", tones), [{ kind: "tone", step: 2 }]);
+  assert.deepEqual(brakeCues(at(2), "tones", tones), []);
+  assert.deepEqual(brakeCues(at(2), "off", new Set()), []);
+});
+
+Deno.test("what is said at a lap's end: time and gap, then the biggest loss in words", () => {
+  assert.equal(lapSentence(92_414, 92_100), "1 32.41, 0.31 slower");
+  assert.equal(lapSentence(91_900, 92_100), "1 31.90, new best by 0.20");
+  assert.equal(lapSentence(59_996, null), "1 00.00");
+  const row = (name: string, delta: number | null, brake: number | null, ref: number | null) => ({
+    name,
+    delta_s: delta,
+    brake_m: brake,
+    ref_brake_m: ref,
+    min_kmh: 80,
+  });
+  assert.equal(
+    biggestLoss([row("Turn 4", 0.2149, 1188, 1200), row("Turn 1", 0.1, 300, 290)]),
+    "Turn 4: 0.21 s, braked 12 m early",
+  );
+  assert.equal(biggestLoss([row("Turn 2", 0.05, 820, 811.6)]), "Turn 2: 0.05 s, braked 8 m late");
+  assert.equal(biggestLoss([row("Turn 2", 0.05, null, 800)]), "Turn 2: 0.05 s");
+  assert.equal(biggestLoss([row("Turn 2", 0.004, 700, 800)]), null);
+  assert.equal(biggestLoss([]), null);
+});
+
+Deno.test("pit lap, shift lights and sector colours", () => {
+  // 2.6 laps of fuel, half way round lap 3: 2.5 + 2.6 = 5.1 laps driven when empty, so pit at 5.
+  assert.equal(pitLap(3, 45_000, { laps_to_empty: 2.6, lap_time_ms: 90_000 }), 5);
+  assert.equal(pitLap(3, 45_000, { laps_to_empty: 0.2, lap_time_ms: 90_000 }), 3);
+  assert.equal(pitLap(3, 0, { laps_to_empty: null, lap_time_ms: null }), null);
+  assert.equal(shiftLights(5999, { min: 6000, max: 7000 }, 10), 0);
+  assert.equal(shiftLights(6000, { min: 6000, max: 7000 }, 10), 1);
+  assert.equal(shiftLights(7000, { min: 6000, max: 7000 }, 10), 10);
+  assert.equal(shiftLights(8000, { min: 0, max: 0 }, 10), 0);
+  assert.equal(sectorClass(30_000, 30_000), "pb");
+  assert.equal(sectorClass(30_200, 30_000), "good");
+  assert.equal(sectorClass(30_201, 30_000), "slow");
+  assert.equal(sectorClass(null, 30_000), "");
+});
