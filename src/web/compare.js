@@ -123,11 +123,27 @@ async function main() {
   const clickedAt = Number(sessionStorage.getItem("compare.clicked_at") ?? NaN);
   sessionStorage.removeItem("compare.clicked_at");
   const query = `laps=${view.laps.join(",")}${view.ref ? `&ref=${view.ref}` : ""}`;
-  const [cmp, rows] = await Promise.all([
-    api(`/api/analysis/compare?${query}&channels=${CHANNELS.join(",")}`),
-    api("/api/laps?limit=1000"),
-  ]);
-  const fetched = performance.timeOrigin + performance.now();
+  // Every request starts at once: the corner reports need only the URL's
+  // reference and compared lap, sectors and consistency only the lap list.
+  const urlVs = view.vs ?? view.laps.find((id) => id !== view.ref) ?? null;
+  const cornersOf = (/** @type {string} */ q) =>
+    api(`/api/analysis/corners?${q}`).catch(() => null);
+  const early = view.ref
+    ? [cornersOf(`lap=${view.ref}`), urlVs ? cornersOf(`lap=${urlVs}&ref=${view.ref}`) : null]
+    : null;
+  const cmpP = api(`/api/analysis/compare?${query}&channels=${CHANNELS.join(",")}`);
+  const rowsP = api("/api/laps?limit=1000");
+  const circuitP = rowsP.then((rows) => {
+    const first = rows.find((/** @type {any} */ r) => String(r.id) === (view.ref ?? view.laps[0]));
+    if (!first?.circuit) return [null, null, null];
+    const tc = `track=${encodeURIComponent(first.track)}&car=${first.car_id}`;
+    return Promise.all([
+      api(`/api/analysis/sectors?${tc}`).catch(() => null),
+      api(`/api/analysis/consistency?${tc}`).catch(() => null),
+      compiledOf(first.circuit),
+    ]);
+  });
+  const [cmp, rows] = await Promise.all([cmpP, rowsP]);
   /** @type {Map<number, any>} */
   const byId = new Map(rows.map((/** @type {any} */ r) => [r.id, r]));
   // The reference first, then the others in the order the URL gives.
@@ -150,29 +166,20 @@ async function main() {
   page.vs = vsId;
   page.compare = cmp;
 
-  const circuit = refRow?.circuit ?? null;
   const track = refRow?.track ?? "";
-  const car = refRow?.car_id ?? null;
   document.title = `compare ${laps.map((l) => `#${l.id}`).join(" ")} · sim-datalogger`;
   $("title").textContent = `${track || "unnamed circuit"} · ${refRow?.car_name ?? ""}`;
   drawLegend(laps, styles, byId, vsId);
 
-  const side = Promise.all([
-    api(`/api/analysis/corners?lap=${cmp.ref}`).catch(() => null),
-    vsId === null
-      ? Promise.resolve(null)
-      : api(`/api/analysis/corners?lap=${vsId}&ref=${cmp.ref}`).catch(() => null),
-    circuit && car !== null
-      ? api(`/api/analysis/sectors?track=${encodeURIComponent(track)}&car=${car}`).catch(() => null)
-      : Promise.resolve(null),
-    circuit && car !== null
-      ? api(`/api/analysis/consistency?track=${encodeURIComponent(track)}&car=${car}`).catch(
-        () => null,
-      )
-      : Promise.resolve(null),
-    circuit ? compiledOf(circuit) : Promise.resolve(null),
-  ]);
-  const [refCorners, vsCorners, sectors, cons, compiled] = await side;
+  const sameAsUrl = early !== null && String(cmp.ref) === view.ref && String(vsId) === urlVs;
+  const [refCorners, vsCorners] = await Promise.all(
+    sameAsUrl ? early : [
+      cornersOf(`lap=${cmp.ref}`),
+      vsId === null ? null : cornersOf(`lap=${vsId}&ref=${cmp.ref}`),
+    ],
+  );
+  const [sectors, cons, compiled] = await circuitP;
+  const fetched = performance.timeOrigin + performance.now();
   const windows = refCorners?.corners ?? [];
   const grid = cmp.distance;
   const ch = (/** @type {string} */ name) => laps.map((l) => l.channels[name] ?? null);
@@ -183,12 +190,14 @@ async function main() {
   const specs = [
     {
       key: "delta",
+      digits: 3,
       title: "Delta to the reference",
       unit: "s",
       series: laps.map((l) => l.delta_s),
     },
     {
       key: "speed",
+      digits: 1,
       title: "Speed",
       unit: "km/h",
       series: seriesOf("speed"),
@@ -196,21 +205,36 @@ async function main() {
     },
     {
       key: "throttle",
+      digits: 0,
       title: "Throttle",
       unit: "%",
       series: seriesOf("throttle"),
       range: [0, 100],
     },
-    { key: "brake", title: "Brake", unit: "%", series: seriesOf("brake"), range: [0, 100] },
-    { key: "gear", title: "Gear", unit: "", series: seriesOf("gear"), stepped: true },
-    { key: "rpm", title: "RPM", unit: "rpm", series: seriesOf("rpm") },
+    {
+      key: "brake",
+      digits: 0,
+      title: "Brake",
+      unit: "%",
+      series: seriesOf("brake"),
+      range: [0, 100],
+    },
+    { key: "gear", digits: 0, title: "Gear", unit: "", series: seriesOf("gear"), stepped: true },
+    { key: "rpm", digits: 0, title: "RPM", unit: "rpm", series: seriesOf("rpm") },
   ];
   if (carries("steer")) {
-    specs.push({ key: "steer", title: "Steering", unit: "rad", series: seriesOf("steer") });
+    specs.push({
+      key: "steer",
+      digits: 3,
+      title: "Steering",
+      unit: "rad",
+      series: seriesOf("steer"),
+    });
   }
   if (carries("tire_slip")) {
     specs.push({
       key: "tire_slip",
+      digits: 3,
       title: "Tyre slip",
       unit: "ratio",
       series: seriesOf("tire_slip"),
@@ -230,6 +254,7 @@ async function main() {
     compiled,
     `${track || "unnamed circuit"}: the reference's line`,
   );
+  const mapped = performance.timeOrigin + performance.now();
   const readout = $("readout");
   const deltas = laps.map((l) => l.delta_s);
   const made = makeCharts(chartsBox, grid, styles, specs, windows, {
@@ -294,13 +319,17 @@ async function main() {
   drawSectors(sectors, cons);
   if (view.from !== null && view.to !== null) made.zoom(view.from, view.to);
 
+  // uPlot draws in the next frame: the view is drawn once that frame ran.
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   const drawn = performance.timeOrigin + performance.now();
-  page.timings = {
+  page.timings.map_ms = Math.round(mapped - fetched);
+  page.timings.charts_ms = Math.round(drawn - mapped);
+  Object.assign(page.timings, {
     fetch_ms: Math.round(fetched - started),
     draw_ms: Math.round(drawn - fetched),
     load_to_drawn_ms: Math.round(drawn - started),
     from_click_ms: Number.isFinite(clickedAt) ? Math.round(drawn - clickedAt) : null,
-  };
+  });
   page.ready = true;
   document.body.dataset.ready = "true";
 }

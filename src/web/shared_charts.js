@@ -24,6 +24,7 @@ const uPlot = /** @type {any} */ (globalThis).uPlot;
  *   band?: { lo: ArrayLike<number | null>, hi: ArrayLike<number | null> } | null,
  *   range?: [number, number] | null,
  *   stepped?: boolean,
+ *   digits?: number,
  * }} ChartSpec
  */
 
@@ -74,7 +75,14 @@ export function makeCharts(container, x, laps, specs, corners, on) {
     box.append(head);
     container.append(box);
 
-    const series = [{ label: "m" }];
+    const digits = spec.digits ?? 1;
+    const value = (/** @type {any} */ _u, /** @type {number | null} */ v) =>
+      v === null || v === undefined ? "—" : v.toFixed(digits);
+    const series = [{
+      label: "m",
+      value: (/** @type {any} */ _u, /** @type {number | null} */ v) =>
+        v === null || v === undefined ? "—" : v.toFixed(0),
+    }];
     const data = [x];
     spec.series.forEach((values, i) => {
       series.push({
@@ -84,6 +92,7 @@ export function makeCharts(container, x, laps, specs, corners, on) {
         // @ts-ignore uPlot's series options
         paths: spec.stepped ? uPlot.paths.stepped({ align: 1 }) : undefined,
         spanGaps: false,
+        value,
         points: { show: false },
       });
       data.push(values);
@@ -95,6 +104,7 @@ export function makeCharts(container, x, laps, specs, corners, on) {
       series.push({
         label: "spread +1σ",
         stroke: "rgba(160,160,255,0.35)",
+        value,
         // @ts-ignore uPlot's series options
         points: { show: false },
       });
@@ -102,6 +112,7 @@ export function makeCharts(container, x, laps, specs, corners, on) {
       series.push({
         label: "spread −1σ",
         stroke: "rgba(160,160,255,0.35)",
+        value,
         // @ts-ignore uPlot's series options
         points: { show: false },
       });

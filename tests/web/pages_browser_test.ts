@@ -1,0 +1,314 @@
+/// <reference lib="dom" />
+// The page functions below run in Chromium, so they are typed against the DOM.
+import { strict as assert } from "node:assert";
+import type { Page } from "puppeteer-core";
+import { noFixtures } from "../_fixtures.ts";
+import { withServer } from "../server/_server.ts";
+import {
+  BROAD_BEAN,
+  browserMissing,
+  openPage,
+  type StoredPageLaps,
+  storePageLaps,
+  waitReady,
+  withChromium,
+} from "./_pages_browser.ts";
+
+const missing = browserMissing();
+if (missing) console.log(missing);
+
+const CHANNELS = "speed,throttle,brake,gear,rpm,steer,tire_slip,pos_x,pos_z";
+
+async function json(url: string) {
+  const res = await fetch(url);
+  const body = await res.json();
+  return { status: res.status, body };
+}
+
+/** Each chart's key and its number of series (without the distance axis), as drawn. */
+function drawnCharts(page: Page): Promise<{ key: string; series: number }[]> {
+  return page.evaluate(() =>
+    // deno-lint-ignore no-explicit-any
+    (window as any).comparePage.charts.map((c: any) => ({
+      key: c.key,
+      series: c.series.length - 1,
+    }))
+  );
+}
+
+/** Every chart's distance range. */
+function scales(page: Page): Promise<[number, number][]> {
+  return page.evaluate(() =>
+    // deno-lint-ignore no-explicit-any
+    (window as any).comparePage.charts.map((c: any) => [c.scales.x.min, c.scales.x.max])
+  );
+}
+
+/** Moves the real mouse to `fraction` of the width of chart `key`'s plot, at mid height. */
+async function hover(page: Page, key: string, fraction: number): Promise<void> {
+  const box = await page.$eval(`[data-chart="${key}"] .u-over`, (e) => {
+    e.scrollIntoView({ block: "center" });
+    const r = e.getBoundingClientRect();
+    return { x: r.left, y: r.top, w: r.width, h: r.height };
+  });
+  await page.mouse.move(box.x + Math.min(box.w - 0.5, box.w * fraction), box.y + box.h / 2);
+}
+
+Deno.test({
+  name:
+    "the analysis pages in Chromium: laps, bests, compare charts, cursor, zoom, deep link, speed",
+  ignore: missing !== null || noFixtures,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async (t) => {
+    await withServer(async (url, app) => {
+      const laps: StoredPageLaps = await storePageLaps(url, app);
+      const bests = (await json(`${url}/api/laps/bests`)).body;
+      await withChromium(async (browser) => {
+        await t.step(
+          "laps page: the incomplete lap is marked and never offered as a best",
+          async () => {
+            const page = await openPage(browser, `${url}/laps`);
+            const row = await page.$eval(
+              `#sessions tr[data-lap="${laps.incomplete}"]`,
+              (tr) => ({ cls: tr.className, text: tr.textContent }),
+            );
+            assert.equal(row.cls, "incomplete");
+            assert.match(row.text ?? "", /incomplete/);
+            const offered = await page.$$eval(
+              "#bests tbody tr[data-lap]",
+              (trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.lap)),
+            );
+            // deno-lint-ignore no-explicit-any
+            assert.deepEqual(
+              offered,
+              bests.map((b: any) => b.lap_id),
+            );
+            assert.ok(!offered.includes(laps.incomplete));
+            // Its time is the fastest of the circuit: it would be the best if it counted.
+            const bb = bests.find((b: { track: string }) => b.track === BROAD_BEAN);
+            assert.ok(laps.broadBean.includes(bb.lap_id));
+            // The theoretical best arrives from the sectors route.
+            await page.waitForFunction(() =>
+              [...document.querySelectorAll("#bests td.theoretical")].every((td) =>
+                td.textContent !== "…"
+              )
+            );
+            const sectors = (await json(
+              `${url}/api/analysis/sectors?track=${encodeURIComponent(BROAD_BEAN)}&car=1549`,
+            )).body;
+            const theo = await page.$eval(
+              `#bests tr[data-lap="${bb.lap_id}"] td.theoretical`,
+              (td) => td.textContent,
+            );
+            const ms = sectors.theoretical_best_ms;
+            const m = Math.floor(ms / 60000);
+            const s = ((ms % 60000) / 1000).toFixed(3).padStart(6, "0");
+            assert.equal(theo, `${m}:${s}`);
+            // The circuit filter keeps only that circuit's sessions and puts itself in the URL.
+            await page.select("#filter-circuit", "broad-bean-raceway");
+            const sessions = await page.$$eval(
+              "#sessions tr[data-lap]",
+              (trs) =>
+                trs.map((tr) => Number((tr as HTMLElement).dataset.lap)).sort((a, b) => a - b),
+            );
+            assert.deepEqual(
+              sessions,
+              [...laps.broadBean, laps.incomplete].sort((a, b) => a - b),
+            );
+            assert.equal(new URL(page.url()).search, "?track=broad-bean-raceway");
+            await page.close();
+          },
+        );
+
+        const ids = [...laps.broadBean, laps.incomplete];
+        const ref = laps.broadBean[1];
+        const cmpUrl = `${url}/compare?laps=${ids.join(",")}&ref=${ref}`;
+        const api = (await json(
+          `${url}/api/analysis/compare?laps=${ids.join(",")}&ref=${ref}&channels=${CHANNELS}`,
+        )).body;
+        const order = [ref, ...ids.filter((id) => id !== ref)];
+        const apiLap = (id: number) => api.laps.find((l: { id: number }) => l.id === id);
+        let deepLink = "";
+        let zoomed: [number, number][] = [];
+
+        await t.step(
+          "compare page: every chart with one series per lap, the delta at the line is the API's",
+          async () => {
+            const page = await openPage(browser, cmpUrl);
+            const cons = await json(
+              `${url}/api/analysis/consistency?track=${encodeURIComponent(BROAD_BEAN)}&car=1549`,
+            );
+            assert.equal(cons.status, 200);
+            const carries = (ch: string) =>
+              api.laps.some((l: { channels: Record<string, unknown> }) => l.channels[ch] !== null);
+            const want = [
+              { key: "delta", series: 5 },
+              { key: "speed", series: 5 + 2 },
+              { key: "throttle", series: 5 },
+              { key: "brake", series: 5 },
+              { key: "gear", series: 5 },
+              { key: "rpm", series: 5 },
+              ...(carries("steer") ? [{ key: "steer", series: 5 }] : []),
+              ...(carries("tire_slip") ? [{ key: "tire_slip", series: 5 }] : []),
+            ];
+            assert.deepEqual(await drawnCharts(page), want);
+            assert.ok(!carries("steer"), "the Broad Bean file carries no steering");
+            // The incomplete lap is marked in the legend.
+            const mark = await page.$eval(
+              `#laps-legend [data-lap="${laps.incomplete}"]`,
+              (e) => e.textContent,
+            );
+            assert.match(mark ?? "", /incomplete/);
+
+            // The cursor at the line: every delta chart legend value is the API's last delta.
+            const len = api.distance[api.distance.length - 1];
+            await page.evaluate((l) => (window as any).comparePage.zoom(l - 20, l), len);
+            await hover(page, "delta", 1);
+            const shown = await page.$$eval(
+              '[data-chart="delta"] .u-legend .u-series td.u-value',
+              (tds) => tds.map((td) => td.textContent),
+            );
+            const idx = await page.evaluate(() => (window as any).comparePage.charts[0].cursor.idx);
+            assert.equal(idx, api.distance.length - 1);
+            assert.deepEqual(
+              shown.slice(1),
+              order.map((id) => apiLap(id).delta_s.at(-1).toFixed(3)),
+            );
+            const drawnDelta = await page.evaluate(() =>
+              (window as any).comparePage.charts[0].data.slice(1).map((s: number[]) =>
+                s[s.length - 1]
+              )
+            );
+            assert.deepEqual(drawnDelta, order.map((id) => apiLap(id).delta_s.at(-1)));
+            assert.notEqual(drawnDelta[1], 0);
+            await page.close();
+          },
+        );
+
+        await t.step(
+          "compare page: one cursor on every chart and the map; a corner row zooms all",
+          async () => {
+            const page = await openPage(browser, cmpUrl);
+            await hover(page, "speed", 0.4);
+            const cursor = await page.evaluate(() => {
+              const p = (window as any).comparePage;
+              const dot = document.querySelector('#map-cursor circle[data-lap="0"]')!;
+              return {
+                idx: p.charts.map((c: any) => c.cursor.idx),
+                cx: Number(dot.getAttribute("cx")),
+                cy: Number(dot.getAttribute("cy")),
+                visible: dot.getAttribute("visibility"),
+              };
+            });
+            const idx = cursor.idx[0];
+            assert.ok(idx > 0);
+            assert.deepEqual(cursor.idx, cursor.idx.map(() => idx));
+            assert.equal(cursor.visible, "visible");
+            assert.equal(cursor.cx, Number(apiLap(ref).channels.pos_x[idx].toFixed(2)));
+            assert.equal(cursor.cy, Number(apiLap(ref).channels.pos_z[idx].toFixed(2)));
+            // Another chart moves the same cursor.
+            await hover(page, "rpm", 0.7);
+            const again = await page.evaluate(() =>
+              (window as any).comparePage.charts.map((c: any) => c.cursor.idx)
+            );
+            assert.ok(again[0] > idx);
+            assert.deepEqual(again, again.map(() => again[0]));
+
+            // A click on the first corner row zooms every chart to that corner of the reference.
+            const n = await page.$eval(
+              "#corners tbody tr",
+              (tr) => Number((tr as HTMLElement).dataset.corner),
+            );
+            const vs = order[1];
+            const report = (await json(`${url}/api/analysis/corners?lap=${vs}&ref=${ref}`)).body;
+            assert.equal(n, report.corners[0].n, "rows are most time lost first");
+            const refCorners = (await json(`${url}/api/analysis/corners?lap=${ref}`)).body.corners;
+            const w = refCorners.find((c: { n: number }) => c.n === n);
+            const len = api.distance[api.distance.length - 1];
+            await page.click("#corners tbody tr");
+            zoomed = await scales(page);
+            const want: [number, number] = [
+              Math.max(0, w.entry_m - 50),
+              Math.min(len, w.exit_m + 50),
+            ];
+            assert.deepEqual(zoomed, zoomed.map(() => want));
+            deepLink = page.url();
+            assert.match(deepLink, /[?&]from=/);
+            await page.close();
+          },
+        );
+
+        await t.step("a deep link restores the same view", async () => {
+          const page = await openPage(browser, deepLink);
+          assert.deepEqual(await scales(page), zoomed);
+          const state = await page.evaluate(() => {
+            const p = (window as any).comparePage;
+            return { laps: p.laps, ref: p.ref };
+          });
+          assert.deepEqual(state, { laps: order, ref });
+          await page.close();
+        });
+
+        await t.step(
+          "five 6,000-sample laps from the click, and the cursor's frame rate",
+          async () => {
+            const page = await openPage(browser, `${url}/laps?track=suzuka-circuit`);
+            for (const id of laps.suzuka) await page.click(`#sessions input[data-pick="${id}"]`);
+            const t0 = performance.now();
+            await Promise.all([page.waitForNavigation(), page.click("#compare")]);
+            await waitReady(page);
+            const outside = performance.now() - t0;
+            const timings = await page.evaluate(() => (window as any).comparePage.timings);
+            const charts = await drawnCharts(page);
+            assert.equal(charts[0].series, 5);
+            const samples = api.distance.length;
+            const points = await page.evaluate(() =>
+              (window as any).comparePage.charts[0].data[0].length
+            );
+            assert.ok(points > 5700, `${points} grid points (${samples} on Broad Bean)`);
+            const fps = await page.evaluate(async () => {
+              const over = document.querySelector('[data-chart="speed"] .u-over')!;
+              const r = over.getBoundingClientRect();
+              const frames = 120;
+              let work = 0;
+              const t0 = performance.now();
+              for (let i = 0; i < frames; i++) {
+                await new Promise((res) => requestAnimationFrame(res));
+                const a = performance.now();
+                over.dispatchEvent(
+                  new MouseEvent("mousemove", {
+                    clientX: r.left + (r.width * (i + 0.5)) / frames,
+                    clientY: r.top + r.height / 2,
+                    bubbles: true,
+                  }),
+                );
+                work += performance.now() - a;
+              }
+              const elapsed = performance.now() - t0;
+              const idx = (window as any).comparePage.charts.map((c: any) => c.cursor.idx);
+              return { fps: (frames * 1000) / elapsed, move_ms: work / frames, idx };
+            });
+            assert.deepEqual(fps.idx, fps.idx.map(() => fps.idx[0]));
+            console.log(
+              `five Suzuka laps (${points} points each): click to drawn ${
+                Math.round(outside)
+              } ms ` +
+                `(page's own: ${JSON.stringify(timings)}); cursor ${
+                  fps.fps.toFixed(1)
+                } frames/s, ` +
+                `${fps.move_ms.toFixed(2)} ms a move`,
+            );
+            // Generous bounds: the targets (300 ms, 50 frames/s) are recorded in docs/performance.md.
+            assert.ok(
+              timings.from_click_ms !== null && timings.from_click_ms < 5000,
+              JSON.stringify(timings),
+            );
+            assert.ok(fps.fps > 15, `${fps.fps} frames/s`);
+            await page.close();
+          },
+        );
+      });
+    });
+  },
+});
