@@ -17,6 +17,24 @@ import {
 const missing = browserMissing();
 if (missing) console.log(missing);
 
+/** What the compare page exposes as `window.comparePage` (the parts the test reads). */
+interface Chart {
+  key: string;
+  series: unknown[];
+  data: number[][];
+  scales: { x: { min: number; max: number } };
+  cursor: { idx: number | null };
+}
+interface Win {
+  comparePage: {
+    charts: Chart[];
+    zoom(min: number, max: number): void;
+    timings: Record<string, number | null>;
+    laps: number[];
+    ref: number;
+  };
+}
+
 const CHANNELS = "speed,throttle,brake,gear,rpm,steer,tire_slip,pos_x,pos_z";
 
 async function json(url: string) {
@@ -28,8 +46,7 @@ async function json(url: string) {
 /** Each chart's key and its number of series (without the distance axis), as drawn. */
 function drawnCharts(page: Page): Promise<{ key: string; series: number }[]> {
   return page.evaluate(() =>
-    // deno-lint-ignore no-explicit-any
-    (window as any).comparePage.charts.map((c: any) => ({
+    (window as unknown as Win).comparePage.charts.map((c: Chart) => ({
       key: c.key,
       series: c.series.length - 1,
     }))
@@ -39,8 +56,9 @@ function drawnCharts(page: Page): Promise<{ key: string; series: number }[]> {
 /** Every chart's distance range. */
 function scales(page: Page): Promise<[number, number][]> {
   return page.evaluate(() =>
-    // deno-lint-ignore no-explicit-any
-    (window as any).comparePage.charts.map((c: any) => [c.scales.x.min, c.scales.x.max])
+    (window as unknown as Win).comparePage.charts.map((
+      c: Chart,
+    ): [number, number] => [c.scales.x.min, c.scales.x.max])
   );
 }
 
@@ -79,10 +97,9 @@ Deno.test({
               "#bests tbody tr[data-lap]",
               (trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.lap)),
             );
-            // deno-lint-ignore no-explicit-any
             assert.deepEqual(
               offered,
-              bests.map((b: any) => b.lap_id),
+              bests.map((b: { lap_id: number }) => b.lap_id),
             );
             assert.ok(!offered.includes(laps.incomplete));
             // Its time is the fastest of the circuit: it would be the best if it counted.
@@ -163,20 +180,22 @@ Deno.test({
 
             // The cursor at the line: every delta chart legend value is the API's last delta.
             const len = api.distance[api.distance.length - 1];
-            await page.evaluate((l) => (window as any).comparePage.zoom(l - 20, l), len);
+            await page.evaluate((l) => (window as unknown as Win).comparePage.zoom(l - 20, l), len);
             await hover(page, "delta", 1);
             const shown = await page.$$eval(
               '[data-chart="delta"] .u-legend .u-series td.u-value',
               (tds) => tds.map((td) => td.textContent),
             );
-            const idx = await page.evaluate(() => (window as any).comparePage.charts[0].cursor.idx);
+            const idx = await page.evaluate(() =>
+              (window as unknown as Win).comparePage.charts[0].cursor.idx
+            );
             assert.equal(idx, api.distance.length - 1);
             assert.deepEqual(
               shown.slice(1),
               order.map((id) => apiLap(id).delta_s.at(-1).toFixed(3)),
             );
             const drawnDelta = await page.evaluate(() =>
-              (window as any).comparePage.charts[0].data.slice(1).map((s: number[]) =>
+              (window as unknown as Win).comparePage.charts[0].data.slice(1).map((s: number[]) =>
                 s[s.length - 1]
               )
             );
@@ -192,16 +211,16 @@ Deno.test({
             const page = await openPage(browser, cmpUrl);
             await hover(page, "speed", 0.4);
             const cursor = await page.evaluate(() => {
-              const p = (window as any).comparePage;
+              const p = (window as unknown as Win).comparePage;
               const dot = document.querySelector('#map-cursor circle[data-lap="0"]')!;
               return {
-                idx: p.charts.map((c: any) => c.cursor.idx),
+                idx: p.charts.map((c: Chart) => c.cursor.idx),
                 cx: Number(dot.getAttribute("cx")),
                 cy: Number(dot.getAttribute("cy")),
                 visible: dot.getAttribute("visibility"),
               };
             });
-            const idx = cursor.idx[0];
+            const idx: number = cursor.idx[0] ?? -1;
             assert.ok(idx > 0);
             assert.deepEqual(cursor.idx, cursor.idx.map(() => idx));
             assert.equal(cursor.visible, "visible");
@@ -210,9 +229,9 @@ Deno.test({
             // Another chart moves the same cursor.
             await hover(page, "rpm", 0.7);
             const again = await page.evaluate(() =>
-              (window as any).comparePage.charts.map((c: any) => c.cursor.idx)
+              (window as unknown as Win).comparePage.charts.map((c: Chart) => c.cursor.idx)
             );
-            assert.ok(again[0] > idx);
+            assert.ok((again[0] ?? -1) > idx);
             assert.deepEqual(again, again.map(() => again[0]));
 
             // A click on the first corner row zooms every chart to that corner of the reference.
@@ -243,7 +262,7 @@ Deno.test({
           const page = await openPage(browser, deepLink);
           assert.deepEqual(await scales(page), zoomed);
           const state = await page.evaluate(() => {
-            const p = (window as any).comparePage;
+            const p = (window as unknown as Win).comparePage;
             return { laps: p.laps, ref: p.ref };
           });
           assert.deepEqual(state, { laps: order, ref });
@@ -259,12 +278,14 @@ Deno.test({
             await Promise.all([page.waitForNavigation(), page.click("#compare")]);
             await waitReady(page);
             const outside = performance.now() - t0;
-            const timings = await page.evaluate(() => (window as any).comparePage.timings);
+            const timings = await page.evaluate(() =>
+              (window as unknown as Win).comparePage.timings
+            );
             const charts = await drawnCharts(page);
             assert.equal(charts[0].series, 5);
             const samples = api.distance.length;
             const points = await page.evaluate(() =>
-              (window as any).comparePage.charts[0].data[0].length
+              (window as unknown as Win).comparePage.charts[0].data[0].length
             );
             assert.ok(points > 5700, `${points} grid points (${samples} on Broad Bean)`);
             const fps = await page.evaluate(async () => {
@@ -286,7 +307,9 @@ Deno.test({
                 work += performance.now() - a;
               }
               const elapsed = performance.now() - t0;
-              const idx = (window as any).comparePage.charts.map((c: any) => c.cursor.idx);
+              const idx = (window as unknown as Win).comparePage.charts.map((c: Chart) =>
+                c.cursor.idx
+              );
               return { fps: (frames * 1000) / elapsed, move_ms: work / frames, idx };
             });
             assert.deepEqual(fps.idx, fps.idx.map(() => fps.idx[0]));
