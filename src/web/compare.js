@@ -123,27 +123,22 @@ async function main() {
   const clickedAt = Number(sessionStorage.getItem("compare.clicked_at") ?? NaN);
   sessionStorage.removeItem("compare.clicked_at");
   const query = `laps=${view.laps.join(",")}${view.ref ? `&ref=${view.ref}` : ""}`;
-  // Every request starts at once: the corner reports need only the URL's
-  // reference and compared lap, sectors and consistency only the lap list.
-  const urlVs = view.vs ?? view.laps.find((id) => id !== view.ref) ?? null;
   const cornersOf = (/** @type {string} */ q) =>
     api(`/api/analysis/corners?${q}`).catch(() => null);
-  const early = view.ref
-    ? [cornersOf(`lap=${view.ref}`), urlVs ? cornersOf(`lap=${urlVs}&ref=${view.ref}`) : null]
-    : null;
+  // The charts need the comparison, the lap list and (for the speed band)
+  // the consistency; those are asked for first, and the rest (corners,
+  // sectors, the bundle) only once they are in, so the logger computes the
+  // charts' data first and the rest while the browser draws them.
   const cmpP = api(`/api/analysis/compare?${query}&channels=${CHANNELS.join(",")}`);
   const rowsP = api("/api/laps?limit=1000");
-  const circuitP = rowsP.then((rows) => {
+  const consP = rowsP.then((rows) => {
     const first = rows.find((/** @type {any} */ r) => String(r.id) === (view.ref ?? view.laps[0]));
-    if (!first?.circuit) return [null, null, null];
+    if (!first?.circuit) return null;
     const tc = `track=${encodeURIComponent(first.track)}&car=${first.car_id}`;
-    return Promise.all([
-      api(`/api/analysis/sectors?${tc}`).catch(() => null),
-      api(`/api/analysis/consistency?${tc}`).catch(() => null),
-      compiledOf(first.circuit),
-    ]);
+    return api(`/api/analysis/consistency?${tc}`).catch(() => null);
   });
-  const [cmp, rows] = await Promise.all([cmpP, rowsP]);
+  const [cmp, rows, cons] = await Promise.all([cmpP, rowsP, consP]);
+  const fetched = performance.timeOrigin + performance.now();
   /** @type {Map<number, any>} */
   const byId = new Map(rows.map((/** @type {any} */ r) => [r.id, r]));
   // The reference first, then the others in the order the URL gives.
@@ -153,6 +148,14 @@ async function main() {
   ];
   const vsId = laps.some((l) => String(l.id) === view.vs) ? Number(view.vs) : laps[1]?.id ?? null;
   const refRow = byId.get(cmp.ref);
+  const circuit = refRow?.circuit ?? null;
+  const tc = `track=${encodeURIComponent(refRow?.track ?? "")}&car=${refRow?.car_id}`;
+  const later = Promise.all([
+    cornersOf(`lap=${cmp.ref}`),
+    vsId === null ? null : cornersOf(`lap=${vsId}&ref=${cmp.ref}`),
+    circuit ? api(`/api/analysis/sectors?${tc}`).catch(() => null) : null,
+    circuit ? compiledOf(circuit) : null,
+  ]);
   const styles = laps.map((l, i) => {
     const row = byId.get(l.id);
     const tag = i === 0 ? "ref " : "";
@@ -171,16 +174,8 @@ async function main() {
   $("title").textContent = `${track || "unnamed circuit"} · ${refRow?.car_name ?? ""}`;
   drawLegend(laps, styles, byId, vsId);
 
-  const sameAsUrl = early !== null && String(cmp.ref) === view.ref && String(vsId) === urlVs;
-  const [refCorners, vsCorners] = await Promise.all(
-    sameAsUrl ? early : [
-      cornersOf(`lap=${cmp.ref}`),
-      vsId === null ? null : cornersOf(`lap=${vsId}&ref=${cmp.ref}`),
-    ],
-  );
-  const [sectors, cons, compiled] = await circuitP;
-  const fetched = performance.timeOrigin + performance.now();
-  const windows = refCorners?.corners ?? [];
+  /** @type {{ n: number, entry_m: number, exit_m: number }[]} */
+  const windows = [];
   const grid = cmp.distance;
   const ch = (/** @type {string} */ name) => laps.map((l) => l.channels[name] ?? null);
   const carries = (/** @type {string} */ name) => ch(name).some((v) => v !== null);
@@ -242,24 +237,13 @@ async function main() {
   }
 
   const chartsBox = $("charts");
-  const mapLaps = laps.map((l, i) => ({
-    x: l.channels.pos_x ?? nulls,
-    z: l.channels.pos_z ?? nulls,
-    colour: LAP_COLOURS[i],
-  }));
-  const map = makeMap(
-    $("map"),
-    mapLaps,
-    windows,
-    compiled,
-    `${track || "unnamed circuit"}: the reference's line`,
-  );
-  const mapped = performance.timeOrigin + performance.now();
+  /** @type {ReturnType<typeof makeMap> | null} */
+  let map = null;
   const readout = $("readout");
   const deltas = laps.map((l) => l.delta_s);
   const made = makeCharts(chartsBox, grid, styles, specs, windows, {
     onCursor(idx) {
-      map.cursor(idx);
+      map?.cursor(idx);
       if (idx === null) {
         readout.textContent = "";
         return;
@@ -277,14 +261,36 @@ async function main() {
   });
   page.charts = made.charts;
   page.zoom = made.zoom;
-  page.map = map;
   page.windows = windows;
+  if (view.from !== null && view.to !== null) made.zoom(view.from, view.to);
+  // uPlot draws in a microtask and the browser paints in the next frame:
+  // the charts are on screen once that frame ran.
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const charted = performance.timeOrigin + performance.now();
+
+  const [refCorners, vsCorners, sectors, compiled] = await later;
+  windows.push(...(refCorners?.corners ?? []));
+  for (const c of made.charts) c.redraw(false, false);
+  const mapLaps = laps.map((l, i) => ({
+    x: l.channels.pos_x ?? nulls,
+    z: l.channels.pos_z ?? nulls,
+    colour: LAP_COLOURS[i],
+  }));
+  const drawnMap = makeMap(
+    $("map"),
+    mapLaps,
+    windows,
+    compiled,
+    `${track || "unnamed circuit"}: the reference's line`,
+  );
+  map = drawnMap;
+  page.map = drawnMap;
 
   const paint = (/** @type {string} */ mode) => {
     const vsIndex = laps.findIndex((l) => l.id === vsId);
     if (mode === "delta" && vsIndex > 0) {
       const d = laps[vsIndex].delta_s;
-      map.paint((a, b) => ((d[b] ?? 0) - (d[a] ?? 0)) / MAP_DELTA_FULL_S, deltaColour);
+      drawnMap.paint((a, b) => ((d[b] ?? 0) - (d[a] ?? 0)) / MAP_DELTA_FULL_S, deltaColour);
     } else {
       const s = laps[0].channels.speed ?? nulls;
       let lo = Infinity, hi = -Infinity;
@@ -293,7 +299,7 @@ async function main() {
         if (v < lo) lo = v;
         if (v > hi) hi = v;
       }
-      map.paint(
+      drawnMap.paint(
         (a, b) => (((s[a] ?? lo) + (s[b] ?? lo)) / 2 - lo) / Math.max(1, hi - lo),
         speedColour,
       );
@@ -308,7 +314,7 @@ async function main() {
     writeUrl({ map: modeSelect.value === "speed" ? "speed" : null });
   });
   $("map-svg").addEventListener("click", () => {
-    const blob = new Blob([map.text()], { type: "image/svg+xml" });
+    const blob = new Blob([drawnMap.text()], { type: "image/svg+xml" });
     const a = el("a", { href: URL.createObjectURL(blob), download: `map-${cmp.ref}.svg` });
     document.body.append(a);
     /** @type {HTMLAnchorElement} */ (a).click();
@@ -317,18 +323,15 @@ async function main() {
 
   drawCorners(vsCorners, windows, vsId, cmp.ref, made.zoom, made.full);
   drawSectors(sectors, cons);
-  if (view.from !== null && view.to !== null) made.zoom(view.from, view.to);
-
-  // uPlot draws in the next frame: the view is drawn once that frame ran.
   await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   const drawn = performance.timeOrigin + performance.now();
-  page.timings.map_ms = Math.round(mapped - fetched);
-  page.timings.charts_ms = Math.round(drawn - mapped);
   Object.assign(page.timings, {
     fetch_ms: Math.round(fetched - started),
-    draw_ms: Math.round(drawn - fetched),
-    load_to_drawn_ms: Math.round(drawn - started),
-    from_click_ms: Number.isFinite(clickedAt) ? Math.round(drawn - clickedAt) : null,
+    charts_ms: Math.round(charted - fetched),
+    load_to_charts_ms: Math.round(charted - started),
+    load_to_complete_ms: Math.round(drawn - started),
+    click_to_charts_ms: Number.isFinite(clickedAt) ? Math.round(charted - clickedAt) : null,
+    click_to_complete_ms: Number.isFinite(clickedAt) ? Math.round(drawn - clickedAt) : null,
   });
   page.ready = true;
   document.body.dataset.ready = "true";

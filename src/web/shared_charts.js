@@ -171,7 +171,7 @@ export function makeCharts(container, x, laps, specs, corners, on) {
     png.addEventListener("click", () => savePng(chart, spec.key));
     chart.over.addEventListener("dblclick", () => zoom(null, null));
   }
-  for (const c of charts) c.setScale("x", { min: full[0], max: full[1] });
+
   ready = true;
 
   /**
