@@ -31,8 +31,6 @@ const CHANNELS = [
 ];
 /** Metres shown either side of a corner window when a row is clicked (the braking zone and the run out). */
 const CORNER_MARGIN_M = 50;
-/** Seconds lost per stretch drawn at full red (or gained at full green) on the map. */
-const MAP_DELTA_FULL_S = 0.05;
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -289,20 +287,12 @@ async function main() {
   const paint = (/** @type {string} */ mode) => {
     const vsIndex = laps.findIndex((l) => l.id === vsId);
     if (mode === "delta" && vsIndex > 0) {
+      // Time lost (red) or gained (green) over each stretch of the line.
       const d = laps[vsIndex].delta_s;
-      drawnMap.paint((a, b) => ((d[b] ?? 0) - (d[a] ?? 0)) / MAP_DELTA_FULL_S, deltaColour);
+      drawnMap.paint((a, b) => (d[b] ?? NaN) - (d[a] ?? NaN), deltaColour, true);
     } else {
       const s = laps[0].channels.speed ?? nulls;
-      let lo = Infinity, hi = -Infinity;
-      for (const v of s) {
-        if (v === null) continue;
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      }
-      drawnMap.paint(
-        (a, b) => (((s[a] ?? lo) + (s[b] ?? lo)) / 2 - lo) / Math.max(1, hi - lo),
-        speedColour,
-      );
+      drawnMap.paint((a, b) => ((s[a] ?? NaN) + (s[b] ?? NaN)) / 2, speedColour, false);
     }
     page.mapMode = mode;
   };

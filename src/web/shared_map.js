@@ -194,13 +194,26 @@ export function makeMap(holder, laps, corners, compiled, title) {
   return {
     svg,
     /**
-     * Colours each stretch by `valueOf(from, to)`, a number the colour
-     * function `colour` takes.
+     * Colours each stretch by `valueOf(from, to)` scaled for `colour`: with
+     * `symmetric`, to -1..1 by the largest magnitude (so the worst stretch
+     * is full red or green whatever the laps); otherwise to 0..1 from the
+     * smallest to the largest value.
      * @param {(from: number, to: number) => number} valueOf
      * @param {(v: number) => string} colour
+     * @param {boolean} symmetric
      */
-    paint(valueOf, colour) {
-      for (const s of stretches) s.el.setAttribute("stroke", colour(valueOf(s.from, s.to)));
+    paint(valueOf, colour, symmetric) {
+      const values = stretches.map((s) => valueOf(s.from, s.to));
+      const finite = values.filter((v) => Number.isFinite(v));
+      const lo = Math.min(...finite);
+      const hi = Math.max(...finite);
+      const mag = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+      stretches.forEach((s, i) => {
+        const v = values[i];
+        const scaled = !Number.isFinite(v) ? 0 : symmetric ? v / mag : (v - lo) / (hi - lo || 1);
+        s.el.setAttribute("stroke", colour(scaled));
+      });
+      return { lo, hi };
     },
     /**
      * Puts each lap's dot at grid index `idx` (null hides them).
