@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { api, el, fixed, LAP_COLOURS, lapTime, signed } from "./shared_api.js";
+import { api, download, el, fixed, LAP_COLOURS, lapTime, signed } from "./shared_api.js";
 import { makeCharts } from "./shared_charts.js";
 import { deltaColour, makeMap, speedColour } from "./shared_map.js";
 
@@ -55,7 +55,7 @@ function readUrl() {
   };
 }
 
-/** @param {Partial<ReturnType<typeof readUrl>>} change */
+/** @param {Record<string, string | number | null>} change */
 function writeUrl(change) {
   const q = new URLSearchParams(location.search);
   for (const [k, v] of Object.entries(change)) {
@@ -304,11 +304,7 @@ async function main() {
     writeUrl({ map: modeSelect.value === "speed" ? "speed" : null });
   });
   $("map-svg").addEventListener("click", () => {
-    const blob = new Blob([drawnMap.text()], { type: "image/svg+xml" });
-    const a = el("a", { href: URL.createObjectURL(blob), download: `map-${cmp.ref}.svg` });
-    document.body.append(a);
-    /** @type {HTMLAnchorElement} */ (a).click();
-    a.remove();
+    download(new Blob([drawnMap.text()], { type: "image/svg+xml" }), `map-${cmp.ref}.svg`);
   });
 
   drawCorners(vsCorners, windows, vsId, cmp.ref, made.zoom, made.full);

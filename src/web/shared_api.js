@@ -86,7 +86,7 @@ export function el(tag, attrs = {}, children = []) {
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "class") e.className = v;
     else if (k.startsWith("data-")) e.setAttribute(k, String(v));
-    /** @type {any} */ else e[k] = v;
+    else Object.assign(e, { [k]: v });
   }
   e.append(...children);
   return e;

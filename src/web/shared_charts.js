@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { download } from "./shared_api.js";
 
 /** @type {any} */
 const uPlot = /** @type {any} */ (globalThis).uPlot;
@@ -78,11 +79,13 @@ export function makeCharts(container, x, laps, specs, corners, on) {
     const digits = spec.digits ?? 1;
     const value = (/** @type {any} */ _u, /** @type {number | null} */ v) =>
       v === null || v === undefined ? "—" : v.toFixed(digits);
+    /** @type {any[]} */
     const series = [{
       label: "m",
       value: (/** @type {any} */ _u, /** @type {number | null} */ v) =>
         v === null || v === undefined ? "—" : v.toFixed(0),
     }];
+    /** @type {any[]} */
     const data = [x];
     spec.series.forEach((values, i) => {
       series.push({
@@ -243,12 +246,6 @@ function savePng(chart, key) {
   ctx.fillRect(0, 0, out.width, out.height);
   ctx.drawImage(canvas, 0, 0);
   out.toBlob((blob) => {
-    if (!blob) return;
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(blob);
-    a.download = `${key}.png`;
-    document.body.append(a);
-    a.click();
-    a.remove();
+    if (blob) download(blob, `${key}.png`);
   }, "image/png");
 }

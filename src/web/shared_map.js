@@ -18,7 +18,7 @@ const NS = "http://www.w3.org/2000/svg";
 const STRETCHES = 480;
 
 /**
- * @typedef {{ n: number, apex: { x: number, z: number } | null }} MapCorner
+ * @typedef {{ n: number, apex?: { x: number, z: number } | null }} MapCorner
  * @typedef {{ borders?: { L?: number[][][], R?: number[][][] } }} Compiled
  * @typedef {{ x: ArrayLike<number | null>, z: ArrayLike<number | null>, colour: string }} MapLap
  */
