@@ -63,3 +63,19 @@ Deno.test("the pages call only documented routes of the public API", async () =>
     }
   });
 });
+
+Deno.test("the vendored uPlot is the npm package uplot@1.6.32's files, unchanged", async () => {
+  const sha = async (text: string) =>
+    Array.from(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join("");
+  assert.equal(
+    await sha(WEB_ASSETS["vendor/uplot.iife.min.js"].body),
+    "19c8d4c6ad88929a79f4ae49d6f7161566dfd0ba3d15cc495e974f787eb78f1f",
+  );
+  assert.equal(
+    await sha(WEB_ASSETS["vendor/uplot.min.css"].body),
+    "df630c6a8d6f8eeaff264b50f73ce5b114f646ffd9a0bb74f049b0a00135fa04",
+  );
+});
