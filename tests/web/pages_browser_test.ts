@@ -134,6 +134,18 @@ Deno.test({
               [...laps.broadBean, laps.incomplete].sort((a, b) => a - b),
             );
             assert.equal(new URL(page.url()).search, "?track=broad-bean-raceway");
+            // Picked with a complete lap, the faster incomplete one is not made the reference.
+            await page.click(`#sessions input[data-pick="${laps.incomplete}"]`);
+            await page.click(`#sessions input[data-pick="${laps.broadBean[0]}"]`);
+            await Promise.all([page.waitForNavigation(), page.click("#compare")]);
+            await waitReady(page);
+            const opened = new URL(page.url());
+            assert.equal(opened.pathname, "/compare");
+            assert.equal(
+              opened.searchParams.get("laps"),
+              `${laps.incomplete},${laps.broadBean[0]}`,
+            );
+            assert.equal(opened.searchParams.get("ref"), String(laps.broadBean[0]));
             await page.close();
           },
         );
