@@ -48,7 +48,11 @@ export function makeCharts(container, x, laps, specs, corners, on) {
   /** @type {any[]} */
   const charts = [];
   let syncing = false;
+  // Scale changes before every chart's first draw are uPlot's own initial
+  // ranging, not a zoom: passing them on would redraw every chart once per
+  // chart.
   let ready = false;
+  let drawnCharts = 0;
   let lastIdx = /** @type {number | null | undefined} */ (undefined);
   const full = [x[0], x[x.length - 1]];
   const width = Math.max(320, container.clientWidth - 8);
@@ -160,6 +164,10 @@ export function makeCharts(container, x, laps, specs, corners, on) {
           const whole = min <= full[0] && max >= full[1];
           on.onZoom(whole ? null : min, whole ? null : max);
         }],
+        ready: [() => {
+          drawnCharts += 1;
+          if (drawnCharts === specs.length) ready = true;
+        }],
         setCursor: [(/** @type {any} */ u) => {
           const idx = u.cursor.idx ?? null;
           if (idx === lastIdx) return;
@@ -174,8 +182,6 @@ export function makeCharts(container, x, laps, specs, corners, on) {
     png.addEventListener("click", () => savePng(chart, spec.key));
     chart.over.addEventListener("dblclick", () => zoom(null, null));
   }
-
-  ready = true;
 
   /**
    * Sets every chart's distance range to [min, max] (null: the whole lap).
