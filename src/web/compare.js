@@ -123,19 +123,13 @@ async function main() {
   const query = `laps=${view.laps.join(",")}${view.ref ? `&ref=${view.ref}` : ""}`;
   const cornersOf = (/** @type {string} */ q) =>
     api(`/api/analysis/corners?${q}`).catch(() => null);
-  // The charts need the comparison, the lap list and (for the speed band)
-  // the consistency; those are asked for first, and the rest (corners,
-  // sectors, the bundle) only once they are in, so the logger computes the
-  // charts' data first and the rest while the browser draws them.
+  // The charts need only the comparison and the lap list: those are asked
+  // for first, and the rest (corners, sectors, consistency, the bundle) once
+  // they are in, so the logger computes the charts' data first and the rest
+  // while the browser draws them.
   const cmpP = api(`/api/analysis/compare?${query}&channels=${CHANNELS.join(",")}`);
   const rowsP = api("/api/laps?limit=1000");
-  const consP = rowsP.then((rows) => {
-    const first = rows.find((/** @type {any} */ r) => String(r.id) === (view.ref ?? view.laps[0]));
-    if (!first?.circuit) return null;
-    const tc = `track=${encodeURIComponent(first.track)}&car=${first.car_id}`;
-    return api(`/api/analysis/consistency?${tc}`).catch(() => null);
-  });
-  const [cmp, rows, cons] = await Promise.all([cmpP, rowsP, consP]);
+  const [cmp, rows] = await Promise.all([cmpP, rowsP]);
   const fetched = performance.timeOrigin + performance.now();
   /** @type {Map<number, any>} */
   const byId = new Map(rows.map((/** @type {any} */ r) => [r.id, r]));
@@ -153,6 +147,7 @@ async function main() {
     vsId === null ? null : cornersOf(`lap=${vsId}&ref=${cmp.ref}`),
     circuit ? api(`/api/analysis/sectors?${tc}`).catch(() => null) : null,
     circuit ? compiledOf(circuit) : null,
+    circuit ? api(`/api/analysis/consistency?${tc}`).catch(() => null) : null,
   ]);
   const styles = laps.map((l, i) => {
     const row = byId.get(l.id);
@@ -194,7 +189,8 @@ async function main() {
       title: "Speed",
       unit: "km/h",
       series: seriesOf("speed"),
-      band: cons ? bandOnGrid(cons, grid) : null,
+      // Filled once the consistency arrives; a circuit without one keeps it empty.
+      band: circuit ? { hi: nulls, lo: nulls } : null,
     },
     {
       key: "throttle",
@@ -266,7 +262,12 @@ async function main() {
   await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   const charted = performance.timeOrigin + performance.now();
 
-  const [refCorners, vsCorners, sectors, compiled] = await later;
+  const [refCorners, vsCorners, sectors, compiled, cons] = await later;
+  const speedChart = made.charts.find((c) => c.key === "speed");
+  if (cons && speedChart) {
+    const band = bandOnGrid(cons, grid);
+    speedChart.setData([...speedChart.data.slice(0, -2), band.hi, band.lo], false);
+  }
   windows.push(...(refCorners?.corners ?? []));
   for (const c of made.charts) c.redraw(false, false);
   const mapLaps = laps.map((l, i) => ({
