@@ -116,6 +116,16 @@ async function main() {
       el("a", { href: "/laps" }, ["the laps page"]),
       ".",
     );
+    document.body.dataset.ready = "message";
+    return;
+  }
+  if (view.laps.length > LAP_COLOURS.length) {
+    $("message").append(
+      `A comparison draws at most ${LAP_COLOURS.length} laps; pick fewer on `,
+      el("a", { href: "/laps" }, ["the laps page"]),
+      ".",
+    );
+    document.body.dataset.ready = "message";
     return;
   }
   const clickedAt = Number(sessionStorage.getItem("compare.clicked_at") ?? NaN);

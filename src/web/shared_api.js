@@ -8,8 +8,8 @@
  * @module
  */
 
-/** The colour of the reference, then of each compared lap in order (five laps at most). */
-export const LAP_COLOURS = ["#e8e8e8", "#ff5c5c", "#4db8ff", "#ffc21a", "#5ee07a", "#c77dff"];
+/** The colour of the reference, then of each other lap in order: a comparison draws five laps at most. */
+export const LAP_COLOURS = ["#e8e8e8", "#ff5c5c", "#4db8ff", "#ffc21a", "#5ee07a"];
 
 /**
  * GET `path` of this logger's API as JSON. A refusal throws an Error whose

@@ -278,6 +278,48 @@ Deno.test({
             return { laps: p.laps, ref: p.ref };
           });
           assert.deepEqual(state, { laps: order, ref });
+          // The map draws a compiled bundle's borders, left and right, inside its frame
+          // (no fixture bundle fits these laps, so a small square circuit is drawn).
+          const borders = await page.evaluate(async () => {
+            // The page's own module, as the page loads it (a path of the server, not of this repo).
+            const served = "/shared_map.js";
+            const { makeMap } = await import(served);
+            const holder = document.createElement("div");
+            const line = { x: [0, 100, 100, 0], z: [0, 0, 100, 100], colour: "#fff" };
+            const ring = (
+              o: number,
+            ) => [[-o, -o, null], [100 + o, -o, null], [100 + o, 100 + o, null]];
+            const map = makeMap(holder, [line], [{ n: 1, apex: { x: 100, z: 0 } }], {
+              borders: { L: [ring(6)], R: [ring(-6)] },
+            }, "test");
+            const box = map.svg.getAttribute("viewBox")!.split(" ").map(Number);
+            return {
+              sides: [...holder.querySelectorAll("#map-borders polyline")].map((p) =>
+                p.getAttribute("data-side")
+              ),
+              left: holder.querySelector('#map-borders [data-side="L"]')!.getAttribute("points"),
+              corner: holder.querySelector("#map-corners text")!.textContent,
+              covers: box[0] <= -6 && box[1] <= -6 && box[0] + box[2] >= 106 &&
+                box[1] + box[3] >= 106,
+            };
+          });
+          assert.deepEqual(borders, {
+            sides: ["L", "R"],
+            left: "-6,-6 106,-6 106,106",
+            corner: "T1",
+            covers: true,
+          });
+          await page.close();
+        });
+
+        await t.step("more laps than a comparison draws is refused with a message", async () => {
+          const page = await browser.newPage();
+          const six = [...laps.suzuka, laps.broadBean[0]].join(",");
+          await page.goto(`${url}/compare?laps=${six}`);
+          await page.waitForSelector("body[data-ready]");
+          const message = await page.$eval("#message", (e) => e.textContent);
+          assert.match(message ?? "", /at most 5 laps/);
+          assert.equal(await page.$$eval(".chart", (c) => c.length), 0);
           await page.close();
         });
 
