@@ -189,6 +189,7 @@ async function main() {
     {
       key: "delta",
       digits: 3,
+      symmetric: true,
       title: "Delta to the reference",
       unit: "s",
       series: laps.map((l) => l.delta_s),

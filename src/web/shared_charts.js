@@ -26,6 +26,7 @@ const uPlot = /** @type {any} */ (globalThis).uPlot;
  *   range?: [number, number] | null,
  *   stepped?: boolean,
  *   digits?: number,
+ *   symmetric?: boolean,
  * }} ChartSpec
  */
 
@@ -135,7 +136,11 @@ export function makeCharts(container, x, laps, specs, corners, on) {
       legend: { live: true },
       scales: {
         x: { time: false },
-        y: spec.range ? { range: spec.range } : { auto: true },
+        y: spec.range
+          ? { range: spec.range }
+          : spec.symmetric
+          ? { range: symmetricRange }
+          : { auto: true },
       },
       axes: [
         { stroke: "#aaa", grid: { stroke: "#2a2a2a" }, ticks: { stroke: "#444" } },
@@ -198,6 +203,20 @@ export function makeCharts(container, x, laps, specs, corners, on) {
   }
 
   return { charts, zoom, full };
+}
+
+/**
+ * A y range centred on zero holding every value, at least ±0.1 (a delta
+ * chart: ahead below the line, behind above it, an all-zero trace still
+ * drawn at the middle).
+ * @param {any} _u
+ * @param {number | null} min
+ * @param {number | null} max
+ * @returns {[number, number]}
+ */
+function symmetricRange(_u, min, max) {
+  const m = Math.max(0.1, Math.abs(min ?? 0), Math.abs(max ?? 0)) * 1.1;
+  return [-m, m];
 }
 
 /**
