@@ -257,6 +257,8 @@ Deno.test({
             const refCorners = (await json(`${url}/api/analysis/corners?lap=${ref}`)).body.corners;
             const w = refCorners.find((c: { n: number }) => c.n === n);
             const len = api.distance[api.distance.length - 1];
+            // In view below the sticky header, as a driver would see it before clicking.
+            await page.$eval("#corners tbody tr", (tr) => tr.scrollIntoView({ block: "center" }));
             await page.click("#corners tbody tr");
             zoomed = await scales(page);
             const want: [number, number] = [
