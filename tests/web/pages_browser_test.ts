@@ -314,6 +314,47 @@ Deno.test({
           await page.close();
         });
 
+        await t.step("a chart saves as PNG and the map as SVG from the page", async () => {
+          const dir = await Deno.makeTempDir();
+          try {
+            const page = await openPage(browser, cmpUrl);
+            const cdp = await browser.target().createCDPSession();
+            await cdp.send("Browser.setDownloadBehavior", {
+              behavior: "allow",
+              downloadPath: dir,
+              eventsEnabled: true,
+            });
+            const saved = (click: () => Promise<void>) =>
+              new Promise<string>((resolve) => {
+                const names = new Map<string, string>();
+                cdp.on("Browser.downloadWillBegin", (e) => names.set(e.guid, e.suggestedFilename));
+                cdp.on("Browser.downloadProgress", (e) => {
+                  if (e.state === "completed") resolve(names.get(e.guid) ?? "");
+                });
+                click();
+              });
+            await page.$eval('[data-png="speed"]', (b) => b.scrollIntoView({ block: "center" }));
+            const png = await saved(() => page.click('[data-png="speed"]'));
+            assert.equal(png, "speed.png");
+            const bytes = await Deno.readFile(`${dir}/${png}`);
+            assert.deepEqual([...bytes.slice(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);
+            cdp.removeAllListeners();
+            await page.$eval("#map-svg", (b) => b.scrollIntoView({ block: "center" }));
+            const svg = await saved(() => page.click("#map-svg"));
+            assert.equal(svg, `map-${ref}.svg`);
+            const text = await Deno.readTextFile(`${dir}/${svg}`);
+            assert.match(text, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg /);
+            // The corners of the circuit are labelled on the saved map.
+            const refCorners = (await json(`${url}/api/analysis/corners?lap=${ref}`)).body.corners;
+            const labels = [...text.matchAll(/data-corner="(\d+)"/g)].map((m) => Number(m[1]));
+            assert.deepEqual(labels, refCorners.map((c: { n: number }) => c.n));
+            await cdp.detach();
+            await page.close();
+          } finally {
+            await Deno.remove(dir, { recursive: true });
+          }
+        });
+
         await t.step("more laps than a comparison draws is refused with a message", async () => {
           const page = await browser.newPage();
           const six = [...laps.suzuka, laps.broadBean[0]].join(",");
