@@ -140,9 +140,13 @@ async function main() {
   const cmpP = api(`/api/analysis/compare?${query}&channels=${CHANNELS.join(",")}`);
   const rowsP = api("/api/laps?limit=1000");
   const [cmp, rows] = await Promise.all([cmpP, rowsP]);
-  const fetched = performance.timeOrigin + performance.now();
   /** @type {Map<number, any>} */
   const byId = new Map(rows.map((/** @type {any} */ r) => [r.id, r]));
+  // A lap older than the latest 1,000 is read whole (rare: an old deep link).
+  for (const l of cmp.laps) {
+    if (!byId.has(l.id)) byId.set(l.id, await rowOf(l.id));
+  }
+  const fetched = performance.timeOrigin + performance.now();
   // The reference first, then the others in the order the URL gives.
   const laps = [
     cmp.laps.find((/** @type {any} */ l) => l.id === cmp.ref),
@@ -333,6 +337,36 @@ async function main() {
   });
   page.ready = true;
   document.body.dataset.ready = "true";
+}
+
+/**
+ * The slug of a circuit name, as the logger makes it (src/core/bundle/slug.ts).
+ * @param {string} name
+ */
+function slugify(name) {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return slug === "" ? "unnamed" : slug;
+}
+
+/**
+ * The row `/api/laps` would give for lap `id`, from the lap and its session.
+ * @param {number} id
+ */
+async function rowOf(id) {
+  const lap = await api(`/api/laps/${id}`);
+  const session = await api(`/api/sessions/${lap.session_id}`);
+  return {
+    id,
+    session_id: lap.session_id,
+    number: lap.number,
+    time_ms: lap.time_ms,
+    complete: lap.complete,
+    counts_for_best: lap.counts_for_best,
+    car_id: lap.car_id,
+    car_name: session.car_name,
+    track: session.track_name,
+    circuit: session.track_name ? slugify(session.track_name) : null,
+  };
 }
 
 /**

@@ -32,7 +32,11 @@ async function main() {
     api("/api/laps/bests"),
     api("/api/sessions"),
   ]);
-  page.rows = rows;
+  /** Every lap row seen, by id: what the picker looks laps up in. */
+  /** @type {Map<number, any>} */
+  const known = new Map(rows.map((/** @type {any} */ r) => [r.id, r]));
+  page.known = known;
+  page.drawn = 0;
   const q = new URLSearchParams(location.search);
   const circuitSel = /** @type {HTMLSelectElement} */ ($("filter-circuit"));
   const carSel = /** @type {HTMLSelectElement} */ ($("filter-car"));
@@ -40,7 +44,7 @@ async function main() {
   const circuits = new Map();
   /** @type {Map<number, string>} */
   const cars = new Map();
-  for (const r of rows) {
+  for (const r of [...rows, ...bests]) {
     if (r.circuit) circuits.set(r.circuit, r.track);
     cars.set(r.car_id, r.car_name);
   }
@@ -54,7 +58,9 @@ async function main() {
   circuitSel.value = q.get("track") ?? "";
   carSel.value = q.get("car") ?? "";
 
-  const draw = () => {
+  let latest = 0;
+  const draw = async () => {
+    const mine = ++latest;
     const track = circuitSel.value;
     const car = carSel.value;
     const u = new URLSearchParams();
@@ -64,13 +70,29 @@ async function main() {
     const keep = (/** @type {any} */ r) =>
       (track === "" || (track === "-" ? r.circuit === null : r.circuit === track)) &&
       (car === "" || String(r.car_id) === car);
-    drawBests(bests, rows, keep);
-    drawSessions(sessions, rows.filter(keep));
+    // A named circuit or a car is filtered by the API, so laps older than
+    // the latest 1,000 of the whole store still show; unnamed sessions are
+    // picked from the latest 1,000.
+    let shown = rows;
+    if ((track !== "" && track !== "-") || car !== "") {
+      const p = new URLSearchParams({ limit: "1000" });
+      if (track !== "" && track !== "-") p.set("track", circuits.get(track) ?? track);
+      if (car !== "") p.set("car", car);
+      shown = await api(`/api/laps?${p}`);
+      for (const r of shown) known.set(r.id, r);
+    }
+    if (mine !== latest) return;
+    drawBests(bests, shown, keep);
+    drawSessions(sessions, shown.filter(keep));
+    page.drawn += 1;
   };
-  circuitSel.addEventListener("change", draw);
-  carSel.addEventListener("change", draw);
+  const redraw = () => {
+    draw().catch((err) => $("message").textContent = String(err?.message ?? err));
+  };
+  circuitSel.addEventListener("change", redraw);
+  carSel.addEventListener("change", redraw);
   $("compare").addEventListener("click", openCompare);
-  draw();
+  await draw();
   page.ready = true;
   document.body.dataset.ready = "true";
 }
@@ -230,7 +252,7 @@ function pickBox(id, row) {
 function openCompare() {
   if (picked.length < 2) return;
   /** @type {Map<number, any>} */
-  const byId = new Map(page.rows.map((/** @type {any} */ r) => [r.id, r]));
+  const byId = page.known;
   const complete = picked.filter((id) => byId.get(id)?.complete && byId.get(id)?.time_ms !== null);
   const pool = complete.length ? complete : picked;
   const ref = pool.reduce((a, b) => (byId.get(b).time_ms < byId.get(a).time_ms ? b : a));

@@ -124,6 +124,10 @@ Deno.test({
             assert.equal(theo, `${m}:${s}`);
             // The circuit filter keeps only that circuit's sessions and puts itself in the URL.
             await page.select("#filter-circuit", "broad-bean-raceway");
+            // The filter asks the API (`/api/laps?track=...`) and draws again.
+            await page.waitForFunction(() =>
+              (window as unknown as { lapsPage: { drawn: number } }).lapsPage.drawn === 2
+            );
             const sessions = await page.$$eval(
               "#sessions tr[data-lap]",
               (trs) =>
@@ -353,6 +357,35 @@ Deno.test({
           } finally {
             await Deno.remove(dir, { recursive: true });
           }
+        });
+
+        await t.step("laps older than the latest 1,000 are read one by one", async () => {
+          const page = await browser.newPage();
+          await page.setViewport({ width: 1400, height: 1000 });
+          // The lap list answers nothing, as if these laps were older than its 1,000.
+          await page.setRequestInterception(true);
+          page.on("request", (req) => {
+            if (new URL(req.url()).pathname === "/api/laps" && !req.url().includes("track=")) {
+              req.respond({ status: 200, contentType: "application/json", body: "[]" });
+            } else req.continue();
+          });
+          await page.goto(cmpUrl);
+          await waitReady(page);
+          const mark = await page.$eval(
+            `#laps-legend [data-lap="${laps.incomplete}"]`,
+            (e) => e.textContent,
+          );
+          assert.match(mark ?? "", /incomplete/);
+          const sectors = (await json(
+            `${url}/api/analysis/sectors?track=${encodeURIComponent(BROAD_BEAN)}&car=1549`,
+          )).body;
+          const shown = await page.$$eval("#sectors tbody tr", (trs) => trs.length);
+          assert.equal(shown, sectors.sectors.length);
+          assert.equal(
+            await page.$eval("#title", (e) => e.textContent),
+            `${BROAD_BEAN} · Amuse NISMO 380RS Super Leggera`,
+          );
+          await page.close();
         });
 
         await t.step("more laps than a comparison draws is refused with a message", async () => {
