@@ -73,6 +73,8 @@ export interface StoredPageLaps {
   incomplete: number;
   /** The Suzuka capture's lap, imported from the capture, then four more times from its lap file. */
   suzuka: number[];
+  /** Broad Bean lap 3 with a steering channel added, in a session left unnamed. */
+  steered: number;
 }
 
 /** The track name the Broad Bean laps are filed under. */
@@ -87,14 +89,14 @@ async function send(url: string, method: string, body: unknown): Promise<Record<
   return json;
 }
 
-/** Imports a lap file's `lap` as its own session named `track`; returns the lap's id. */
-async function importLap(url: string, lap: unknown, track: string): Promise<number> {
+/** Imports a lap file's `lap` as its own session named `track` (null: unnamed); returns the lap's id. */
+async function importLap(url: string, lap: unknown, track: string | null): Promise<number> {
   const res = await send(`${url}/api/laps/import`, "POST", {
     format: "sim-datalogger-lap",
     version: 2,
     lap,
   }) as { lap: { id: number }; session: { id: number } };
-  await send(`${url}/api/sessions/${res.session.id}`, "PATCH", { name: track });
+  if (track !== null) await send(`${url}/api/sessions/${res.session.id}`, "PATCH", { name: track });
   return res.lap.id;
 }
 
@@ -135,5 +137,13 @@ export async function storePageLaps(url: string, app: App): Promise<StoredPageLa
   const file = await (await fetch(`${url}/api/laps/${first.id}/export.json`)).json();
   const suzuka = [first.id];
   for (let k = 0; k < 4; k++) suzuka.push(await importLap(url, file.lap, SUZUKA));
-  return { broadBean, incomplete, suzuka };
+  const third = bb[2].samples as unknown as Record<string, number[]>;
+  const steered = await importLap(url, {
+    number: 1,
+    time_ms: bb[2].time_ms,
+    car_id: 1549,
+    // A steering trace: 0.3 rad either way, one swing per 200 samples (3 dp).
+    samples: { ...third, steer: third.t.map((_, i) => Math.round(300 * Math.sin(i / 32)) / 1000) },
+  }, null);
+  return { broadBean, incomplete, suzuka, steered };
 }

@@ -97,10 +97,16 @@ Deno.test({
               "#bests tbody tr[data-lap]",
               (trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.lap)),
             );
+            // The API's bests, then the unnamed session's own best: its lap counts for it.
             assert.deepEqual(
               offered,
-              bests.map((b: { lap_id: number }) => b.lap_id),
+              [...bests.map((b: { lap_id: number }) => b.lap_id), laps.steered],
             );
+            const unnamed = await page.$eval(
+              `#bests tr[data-lap="${laps.steered}"]`,
+              (tr) => tr.textContent,
+            );
+            assert.match(unnamed ?? "", /\(unnamed\)/);
             assert.ok(!offered.includes(laps.incomplete));
             // Its time is the fastest of the circuit: it would be the best if it counted.
             const bb = bests.find((b: { track: string }) => b.track === BROAD_BEAN);
@@ -315,6 +321,37 @@ Deno.test({
             corner: "T1",
             covers: true,
           });
+          await page.close();
+        });
+
+        await t.step("steering is drawn where a lap carries it", async () => {
+          const page = await openPage(
+            browser,
+            `${url}/compare?laps=${laps.broadBean[2]},${laps.steered}&ref=${laps.broadBean[2]}`,
+          );
+          const charts = await drawnCharts(page);
+          assert.deepEqual(charts.map((c) => c.key), [
+            "delta",
+            "speed",
+            "throttle",
+            "brake",
+            "gear",
+            "rpm",
+            "steer",
+            "tire_slip",
+          ]);
+          assert.equal(charts.find((c) => c.key === "steer")?.series, 2);
+          const steer = (await json(
+            `${url}/api/analysis/compare?laps=${laps.broadBean[2]},${laps.steered}&ref=${
+              laps.broadBean[2]
+            }&channels=steer`,
+          )).body;
+          const drawn = await page.evaluate(() => {
+            const c = (window as unknown as Win).comparePage.charts.find((c) => c.key === "steer")!;
+            return { ref: c.data[1].every((v) => v === null), lap: c.data[2] };
+          });
+          assert.equal(steer.laps[0].channels.steer, null);
+          assert.deepEqual(drawn, { ref: true, lap: steer.laps[1].channels.steer });
           await page.close();
         });
 
