@@ -256,6 +256,31 @@ Deno.test({
             assert.ok((again[0] ?? -1) > idx);
             assert.deepEqual(again, again.map(() => again[0]));
 
+            // A drag across one chart zooms every chart to the dragged stretch; a double
+            // click gives the whole lap back to all of them.
+            const len0 = api.distance[api.distance.length - 1];
+            const over = await page.$eval('[data-chart="throttle"] .u-over', (e) => {
+              e.scrollIntoView({ block: "center" });
+              const r = e.getBoundingClientRect();
+              return { x: r.left, y: r.top + r.height / 2, w: r.width };
+            });
+            await page.mouse.move(over.x + over.w * 0.2, over.y);
+            await page.mouse.down();
+            await page.mouse.move(over.x + over.w * 0.3, over.y, { steps: 4 });
+            await page.mouse.move(over.x + over.w * 0.4, over.y, { steps: 4 });
+            await page.mouse.up();
+            const dragged = await scales(page);
+            assert.deepEqual(dragged, dragged.map(() => dragged[0]));
+            // The stretch dragged, within a pixel's worth of metres.
+            const px = len0 / over.w;
+            assert.ok(Math.abs(dragged[0][0] - len0 * 0.2) < 2 * px, `${dragged[0]}`);
+            assert.ok(Math.abs(dragged[0][1] - len0 * 0.4) < 2 * px, `${dragged[0]}`);
+            assert.match(page.url(), /[?&]from=[\d.]+&to=[\d.]+/);
+            await page.mouse.click(over.x + over.w * 0.5, over.y, { count: 2 });
+            const whole = await scales(page);
+            assert.deepEqual(whole, whole.map(() => [0, len0]));
+            assert.doesNotMatch(page.url(), /from=/);
+
             // A click on the first corner row zooms every chart to that corner of the reference.
             const n = await page.$eval(
               "#corners tbody tr",
