@@ -9,7 +9,24 @@
  */
 
 /** The page's files, in the order the generated module lists them. */
-export const WEB_FILES = ["live.html", "live.css", "live.js", "cues.js"] as const;
+export const WEB_FILES = [
+  "live.html",
+  "live.css",
+  "live.js",
+  "cues.js",
+  // The analysis pages (issue 28, docs/analysis_pages.md) and the chart
+  // library they use, vendored: uPlot 1.6.32 (MIT, see NOTICE).
+  "laps.html",
+  "laps.js",
+  "compare.html",
+  "compare.js",
+  "shared_api.js",
+  "shared_charts.js",
+  "shared_map.js",
+  "pages.css",
+  "vendor/uplot.iife.min.js",
+  "vendor/uplot.min.css",
+] as const;
 
 /** The generated module's text for `sources` (file name to content). */
 export function renderAssets(sources: Record<string, string>): string {

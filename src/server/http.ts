@@ -14,6 +14,7 @@ import { MethodNotAllowed, problemResponse } from "./problem.ts";
 import { allowedMethods } from "./allowed_methods.ts";
 import { refuseRepeatedParams } from "./params.ts";
 import { homeRoutes } from "./routes/home.ts";
+import { pageRoutes } from "./routes/pages.ts";
 import { corsMethods, FILE_ORIGIN, FILE_ORIGIN_PATHS } from "./cors_origin.ts";
 import { authorize } from "./auth.ts";
 import { statusRoutes } from "./routes/status.ts";
@@ -131,6 +132,7 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
   http.route("/api", strategyRoutes(app));
   http.route("/api", openApiRoutes());
   http.route("/", homeRoutes());
+  http.route("/", pageRoutes());
   const allowed = allowedMethods(() => http.routes);
   http.notFound((c) => {
     const allow = allowed(c.req.path);

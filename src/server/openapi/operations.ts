@@ -66,6 +66,7 @@ import {
 import { appEventSchema, healthSchema, statusSchema } from "./status_schemas.ts";
 import { liveFrameSchema, raceStrategySchema } from "./live_schemas.ts";
 import { coachingNotesSchema } from "./notes_schemas.ts";
+import { PAGE_OPERATIONS } from "./page_operations.ts";
 
 const idParams = z.object({ id: idPathSchema });
 const slugParams = z.object({ slug: bundleSlugSchema });
@@ -127,6 +128,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "The live page's style",
     ok: { type: "text/css", description: "embedded in the binary" },
   },
+  ...PAGE_OPERATIONS,
   // Status
   {
     method: "get",

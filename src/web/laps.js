@@ -1,0 +1,267 @@
+// @ts-check
+/**
+ * The laps page (`/laps`, `/laps?track=SLUG&car=ID`): every session and lap
+ * in the store, filtered by circuit and car, incomplete laps marked; the
+ * bests board, one row per circuit and car with its theoretical best (and,
+ * for a session not yet named, its own best, since its laps count for that
+ * session only); and a picker of two to five laps that opens the compare
+ * page. Everything comes from the public API.
+ *
+ * `window.lapsPage` exposes the rows and picks, for the browser tests.
+ *
+ * @module
+ */
+import { api, el, lapTime, signed } from "./shared_api.js";
+
+/** Laps a comparison takes at most, as the page draws them. */
+const MAX_PICK = 5;
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/** @type {any} */
+const page = { ready: false, picked: [], error: null };
+/** @type {any} */ (window).lapsPage = page;
+
+/** @type {number[]} */
+const picked = page.picked;
+
+async function main() {
+  const [rows, bests, sessions] = await Promise.all([
+    api("/api/laps?limit=1000"),
+    api("/api/laps/bests"),
+    api("/api/sessions"),
+  ]);
+  /** Every lap row seen, by id: what the picker looks laps up in. */
+  /** @type {Map<number, any>} */
+  const known = new Map(rows.map((/** @type {any} */ r) => [r.id, r]));
+  page.known = known;
+  page.drawn = 0;
+  const q = new URLSearchParams(location.search);
+  const circuitSel = /** @type {HTMLSelectElement} */ ($("filter-circuit"));
+  const carSel = /** @type {HTMLSelectElement} */ ($("filter-car"));
+  /** @type {Map<string, string>} */
+  const circuits = new Map();
+  /** @type {Map<number, string>} */
+  const cars = new Map();
+  for (const r of [...rows, ...bests]) {
+    if (r.circuit) circuits.set(r.circuit, r.track);
+    cars.set(r.car_id, r.car_name);
+  }
+  for (const [slug, name] of [...circuits].sort((a, b) => a[1].localeCompare(b[1]))) {
+    circuitSel.append(el("option", { value: slug }, [name]));
+  }
+  circuitSel.append(el("option", { value: "-" }, ["unnamed"]));
+  for (const [id, name] of [...cars].sort((a, b) => a[1].localeCompare(b[1]))) {
+    carSel.append(el("option", { value: String(id) }, [name]));
+  }
+  circuitSel.value = q.get("track") ?? "";
+  carSel.value = q.get("car") ?? "";
+
+  let latest = 0;
+  const draw = async () => {
+    const mine = ++latest;
+    const track = circuitSel.value;
+    const car = carSel.value;
+    const u = new URLSearchParams();
+    if (track) u.set("track", track);
+    if (car) u.set("car", car);
+    history.replaceState(null, "", u.size ? `/laps?${u}` : "/laps");
+    const keep = (/** @type {any} */ r) =>
+      (track === "" || (track === "-" ? r.circuit === null : r.circuit === track)) &&
+      (car === "" || String(r.car_id) === car);
+    // A named circuit or a car is filtered by the API, so laps older than
+    // the latest 1,000 of the whole store still show; unnamed sessions are
+    // picked from the latest 1,000.
+    let shown = rows;
+    if ((track !== "" && track !== "-") || car !== "") {
+      const p = new URLSearchParams({ limit: "1000" });
+      if (track !== "" && track !== "-") p.set("track", circuits.get(track) ?? track);
+      if (car !== "") p.set("car", car);
+      shown = await api(`/api/laps?${p}`);
+      for (const r of shown) known.set(r.id, r);
+    }
+    if (mine !== latest) return;
+    drawBests(bests, shown, keep);
+    drawSessions(sessions, shown.filter(keep));
+    page.drawn += 1;
+  };
+  const redraw = () => {
+    draw().catch((err) => $("message").textContent = String(err?.message ?? err));
+  };
+  circuitSel.addEventListener("change", redraw);
+  carSel.addEventListener("change", redraw);
+  $("compare").addEventListener("click", openCompare);
+  await draw();
+  page.ready = true;
+  document.body.dataset.ready = "true";
+}
+
+/**
+ * The bests board: the API's best per named circuit and car with the
+ * theoretical best of its sectors, then each unnamed session's own best.
+ * Only laps that count for best stand in it, so an incomplete lap never does.
+ * @param {any[]} bests
+ * @param {any[]} rows
+ * @param {(r: any) => boolean} keep
+ */
+function drawBests(bests, rows, keep) {
+  const body = /** @type {HTMLElement} */ ($("bests").querySelector("tbody"));
+  body.replaceChildren();
+  /** @type {Map<number, any>} */
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const named = bests.filter((b) => keep({ circuit: b.circuit, car_id: b.car_id }));
+  /** @type {Map<string, any>} */
+  const unnamed = new Map();
+  for (const r of rows) {
+    if (r.circuit !== null || !r.counts_for_best || r.time_ms === null || !keep(r)) continue;
+    const key = `${r.session_id}:${r.car_id}`;
+    const have = unnamed.get(key);
+    if (!have || r.time_ms < have.time_ms) unnamed.set(key, r);
+  }
+  /** @type {{ lap: number, cells: (string | Node)[], theoretical: HTMLElement }[]} */
+  const lines = [];
+  for (const b of named) {
+    const theoretical = el("td", { class: "theoretical" }, ["…"]);
+    lines.push({
+      lap: b.lap_id,
+      theoretical,
+      cells: [b.track, b.car_name, lapTime(b.time_ms), signed(b.gap_ms / 1000)],
+    });
+    api(`/api/analysis/sectors?track=${encodeURIComponent(b.track)}&car=${b.car_id}`)
+      .then((s) => theoretical.textContent = lapTime(s.theoretical_best_ms))
+      .catch(() => theoretical.textContent = "—");
+  }
+  for (const r of unnamed.values()) {
+    lines.push({
+      lap: r.id,
+      theoretical: el("td", { class: "theoretical" }, ["—"]),
+      cells: [`session ${r.session_id} (unnamed)`, r.car_name, lapTime(r.time_ms), "—"],
+    });
+  }
+  page.bestLaps = lines.map((l) => l.lap);
+  for (const l of lines) {
+    const row = byId.get(l.lap);
+    const tr = el("tr", { "data-lap": l.lap }, [
+      ...l.cells.map((c) => el("td", {}, [c])),
+      l.theoretical,
+      el("td", {}, [pickBox(l.lap, row), ` #${l.lap}`]),
+    ]);
+    body.append(tr);
+  }
+  if (lines.length === 0) {
+    body.append(el("tr", {}, [el("td", { colSpan: 6 }, ["No lap counts for best here yet."])]));
+  }
+}
+
+/**
+ * Every session holding a shown lap, newest first, with its laps.
+ * @param {any[]} sessions
+ * @param {any[]} rows
+ */
+function drawSessions(sessions, rows) {
+  const box = $("sessions");
+  box.replaceChildren();
+  /** @type {Map<number, any[]>} */
+  const bySession = new Map();
+  for (const r of rows) {
+    (bySession.get(r.session_id) ?? bySession.set(r.session_id, []).get(r.session_id))?.push(r);
+  }
+  for (const s of sessions) {
+    const laps = bySession.get(s.id);
+    if (!laps) continue;
+    laps.sort((a, b) => a.number - b.number);
+    const table = el("table", { class: "session-laps" }, [
+      el("thead", {}, [el("tr", {}, ["", "lap", "time", "", ""].map((h) => el("th", {}, [h])))]),
+    ]);
+    const tbody = el("tbody");
+    for (const r of laps) {
+      const marks = [];
+      if (!r.complete) {
+        marks.push(
+          el("b", { class: "incomplete", title: "packets were lost: never a best" }, [
+            "incomplete",
+          ]),
+        );
+      }
+      if (r.time_ms !== null && r.time_ms === s.best_lap_time_ms && r.counts_for_best) {
+        marks.push(el("b", { class: "best" }, ["session best"]));
+      }
+      if (r.imported) marks.push(el("span", { class: "tag" }, ["imported"]));
+      tbody.append(el("tr", { "data-lap": r.id, class: r.complete ? "" : "incomplete" }, [
+        el("td", {}, [pickBox(r.id, r)]),
+        el("td", {}, [`L${r.number} #${r.id}`]),
+        el("td", {}, [lapTime(r.time_ms)]),
+        el("td", {}, marks),
+        el("td", {}, [
+          el("a", { href: `/api/laps/${r.id}/export.json`, download: "" }, ["JSON"]),
+          " ",
+          el("a", { href: `/api/laps/${r.id}/export.csv`, download: "" }, ["CSV"]),
+        ]),
+      ]));
+    }
+    table.append(tbody);
+    const name = s.track_name || "unnamed circuit";
+    box.append(el("section", { class: "session", "data-session": s.id }, [
+      el("h3", {}, [
+        `Session ${s.id} · ${name} · ${s.car_name} · ${
+          s.started_at.slice(0, 16).replace("T", " ")
+        }`,
+        s.bests_excluded ? el("span", { class: "tag" }, [" kept out of bests"]) : "",
+      ]),
+      table,
+    ]));
+  }
+  if (box.childElementCount === 0) box.append(el("p", {}, ["No laps match."]));
+}
+
+/**
+ * A checkbox picking lap `id` for the comparison; every box of one lap agrees.
+ * @param {number} id
+ * @param {any} row
+ */
+function pickBox(id, row) {
+  const box = /** @type {HTMLInputElement} */ (el("input", {
+    type: "checkbox",
+    class: "pick",
+    checked: picked.includes(id),
+    title: row && !row.complete ? "incomplete lap (can be compared, never a best)" : "compare",
+  }));
+  box.dataset.pick = String(id);
+  box.addEventListener("change", () => {
+    const at = picked.indexOf(id);
+    if (box.checked && at < 0) {
+      if (picked.length >= MAX_PICK) {
+        box.checked = false;
+        $("message").textContent = `At most ${MAX_PICK} laps at once.`;
+        return;
+      }
+      picked.push(id);
+    } else if (!box.checked && at >= 0) picked.splice(at, 1);
+    for (const other of document.querySelectorAll(`input[data-pick="${id}"]`)) {
+      /** @type {HTMLInputElement} */ (other).checked = box.checked;
+    }
+    $("message").textContent = "";
+    $("picked").textContent = picked.length ? `picked ${picked.map((p) => `#${p}`).join(" ")}` : "";
+    /** @type {HTMLButtonElement} */ ($("compare")).disabled = picked.length < 2;
+  });
+  return box;
+}
+
+/** Opens the comparison of the picked laps; the fastest complete one is the reference. */
+function openCompare() {
+  if (picked.length < 2) return;
+  /** @type {Map<number, any>} */
+  const byId = page.known;
+  const complete = picked.filter((id) => byId.get(id)?.complete && byId.get(id)?.time_ms !== null);
+  const pool = complete.length ? complete : picked;
+  const ref = pool.reduce((a, b) => (byId.get(b).time_ms < byId.get(a).time_ms ? b : a));
+  sessionStorage.setItem("compare.clicked_at", String(performance.timeOrigin + performance.now()));
+  location.href = `/compare?laps=${picked.join(",")}&ref=${ref}`;
+}
+
+main().catch((err) => {
+  page.error = String(err?.message ?? err);
+  $("message").textContent = page.error;
+  document.body.dataset.ready = "error";
+});

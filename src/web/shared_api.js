@@ -1,0 +1,93 @@
+// @ts-check
+/**
+ * What the analysis pages share: reading the public API (every call goes
+ * through `api`, so a refusal shows its problem text), lap times as a driver
+ * reads them, the colours the laps are drawn in, and saving a file the page
+ * made (a chart's PNG, the map's SVG).
+ *
+ * @module
+ */
+
+/** The colour of the reference, then of each other lap in order: a comparison draws five laps at most. */
+export const LAP_COLOURS = ["#e8e8e8", "#ff5c5c", "#4db8ff", "#ffc21a", "#5ee07a"];
+
+/**
+ * GET `path` of this logger's API as JSON. A refusal throws an Error whose
+ * message is the problem's detail and its issues' paths, as the API wrote them.
+ * @param {string} path such as `/api/laps?limit=1000`
+ * @returns {Promise<any>}
+ */
+export async function api(path) {
+  const res = await fetch(path, { headers: { accept: "application/json" } });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) {
+    const issues = (body?.errors ?? []).map((/** @type {any} */ e) => `${e.path}: ${e.message}`);
+    throw new Error(`${res.status} ${body?.detail ?? body?.title ?? path} ${issues.join("; ")}`);
+  }
+  return body;
+}
+
+/**
+ * A lap time as m:ss.mmm (`1:39.036`); "—" for null.
+ * @param {number | null | undefined} ms
+ */
+export function lapTime(ms) {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
+  const total = Math.round(ms);
+  const m = Math.floor(total / 60000);
+  const s = Math.floor((total % 60000) / 1000);
+  const rest = total % 1000;
+  return `${m}:${String(s).padStart(2, "0")}.${String(rest).padStart(3, "0")}`;
+}
+
+/**
+ * A signed difference in seconds with three decimals (`+0.412`, `-1.003`, `0.000`).
+ * @param {number | null | undefined} s
+ */
+export function signed(s) {
+  if (s === null || s === undefined || !Number.isFinite(s)) return "—";
+  if (s === 0) return "0.000";
+  return `${s > 0 ? "+" : "-"}${Math.abs(s).toFixed(3)}`;
+}
+
+/**
+ * A number with `dp` decimals, "—" for null.
+ * @param {number | null | undefined} v
+ * @param {number} dp
+ */
+export function fixed(v, dp = 1) {
+  return v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(dp);
+}
+
+/**
+ * Offers `blob` as a download named `name` (a link clicked, then let go).
+ * @param {Blob} blob
+ * @param {string} name
+ */
+export function download(blob, name) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+/**
+ * An element `tag` with `attrs` (properties; `class` as className) and children.
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {(Node | string)[]} [children]
+ * @returns {HTMLElement}
+ */
+export function el(tag, attrs = {}, children = []) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("data-")) e.setAttribute(k, String(v));
+    else Object.assign(e, { [k]: v });
+  }
+  e.append(...children);
+  return e;
+}

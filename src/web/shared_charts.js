@@ -1,0 +1,276 @@
+// @ts-check
+/**
+ * The compare page's charts: one uPlot chart per channel, all on the
+ * reference's distance, tied together so they behave as one instrument (as
+ * MoTeC i2's worksheets do): one cursor (uPlot's cursor sync: moving over
+ * any chart moves every chart's cursor to the same metre), one zoom (a drag
+ * on any chart sets every chart's distance range; a double click resets
+ * all), and the corner windows shaded and labelled by the circuit's stable
+ * numbers under every trace. uPlot is the vendored global `uPlot`
+ * (vendor/uplot.iife.min.js), loaded before the page's modules.
+ *
+ * @module
+ */
+import { download } from "./shared_api.js";
+
+/** @type {any} */
+const uPlot = /** @type {any} */ (globalThis).uPlot;
+
+/**
+ * @typedef {{ n: number, entry_m: number, exit_m: number }} CornerWindow
+ * @typedef {{ label: string, colour: string }} LapStyle
+ * @typedef {{
+ *   key: string, title: string, unit: string,
+ *   series: (ArrayLike<number | null>)[],
+ *   band?: { lo: ArrayLike<number | null>, hi: ArrayLike<number | null> } | null,
+ *   range?: [number, number] | null,
+ *   stepped?: boolean,
+ *   digits?: number,
+ *   symmetric?: boolean,
+ * }} ChartSpec
+ */
+
+/** Pixels of each chart's plot height. */
+const CHART_HEIGHT = 132;
+
+/**
+ * Draws `specs` into `container`, one chart each, over the distances `x`.
+ * `onCursor(idx)` runs once per cursor move with the grid index under the
+ * cursor (null when it leaves); `onZoom(min, max)` once per zoom (null, null
+ * when reset to the whole lap).
+ * @param {HTMLElement} container
+ * @param {ArrayLike<number>} x
+ * @param {LapStyle[]} laps
+ * @param {ChartSpec[]} specs
+ * @param {CornerWindow[]} corners
+ * @param {{ onCursor: (idx: number | null) => void, onZoom: (min: number | null, max: number | null) => void }} on
+ */
+export function makeCharts(container, x, laps, specs, corners, on) {
+  /** @type {any[]} */
+  const charts = [];
+  let syncing = false;
+  // Scale changes before every chart's first draw are uPlot's own initial
+  // ranging, not a zoom: passing them on would redraw every chart once per
+  // chart.
+  let ready = false;
+  let drawnCharts = 0;
+  let lastIdx = /** @type {number | null | undefined} */ (undefined);
+  const full = [x[0], x[x.length - 1]];
+  const width = Math.max(320, container.clientWidth - 8);
+
+  const cornerPlugin = {
+    hooks: {
+      drawClear: [(/** @type {any} */ u) => shadeCorners(u, corners)],
+      draw: [(/** @type {any} */ u) => labelCorners(u, corners)],
+    },
+  };
+
+  for (const spec of specs) {
+    const box = document.createElement("section");
+    box.className = "chart";
+    box.dataset.chart = spec.key;
+    const head = document.createElement("header");
+    const title = document.createElement("h3");
+    title.textContent = spec.unit ? `${spec.title} (${spec.unit})` : spec.title;
+    const png = document.createElement("button");
+    png.type = "button";
+    png.textContent = "PNG";
+    png.title = `save the ${spec.title} chart as a PNG image`;
+    png.dataset.png = spec.key;
+    head.append(title, png);
+    box.append(head);
+    container.append(box);
+
+    const digits = spec.digits ?? 1;
+    const value = (/** @type {any} */ _u, /** @type {number | null} */ v) =>
+      v === null || v === undefined ? "—" : v.toFixed(digits);
+    /** @type {any[]} */
+    const series = [{
+      label: "m",
+      value: (/** @type {any} */ _u, /** @type {number | null} */ v) =>
+        v === null || v === undefined ? "—" : v.toFixed(0),
+    }];
+    /** @type {any[]} */
+    const data = [x];
+    spec.series.forEach((values, i) => {
+      series.push({
+        label: laps[i].label,
+        stroke: laps[i].colour,
+        width: i === 0 ? 1.5 : 1.25,
+        // @ts-ignore uPlot's series options
+        paths: spec.stepped ? uPlot.paths.stepped({ align: 1 }) : undefined,
+        spanGaps: false,
+        value,
+        points: { show: false },
+      });
+      data.push(values);
+    });
+    /** @type {any[]} */
+    const bands = [];
+    if (spec.band) {
+      const hi = series.length;
+      series.push({
+        label: "spread +1σ",
+        stroke: "rgba(160,160,255,0.35)",
+        value,
+        // @ts-ignore uPlot's series options
+        points: { show: false },
+      });
+      data.push(spec.band.hi);
+      series.push({
+        label: "spread −1σ",
+        stroke: "rgba(160,160,255,0.35)",
+        value,
+        // @ts-ignore uPlot's series options
+        points: { show: false },
+      });
+      data.push(spec.band.lo);
+      bands.push({ series: [hi, hi + 1], fill: "rgba(140,140,255,0.14)" });
+    }
+
+    const opts = {
+      width,
+      height: CHART_HEIGHT,
+      series,
+      bands,
+      legend: { live: true },
+      scales: {
+        x: { time: false },
+        y: spec.range
+          ? { range: spec.range }
+          : spec.symmetric
+          ? { range: symmetricRange }
+          : { auto: true },
+      },
+      axes: [
+        { stroke: "#aaa", grid: { stroke: "#2a2a2a" }, ticks: { stroke: "#444" } },
+        {
+          stroke: "#aaa",
+          grid: { stroke: "#2a2a2a" },
+          ticks: { stroke: "#444" },
+          size: 56,
+        },
+      ],
+      cursor: {
+        sync: { key: "compare", setSeries: false },
+        drag: { x: true, y: false, setScale: true },
+        points: { size: 5 },
+      },
+      plugins: [cornerPlugin],
+      hooks: {
+        setScale: [(/** @type {any} */ u, /** @type {string} */ key) => {
+          if (key !== "x" || !ready || syncing) return;
+          syncing = true;
+          const { min, max } = u.scales.x;
+          for (const other of charts) {
+            if (other !== u) other.setScale("x", { min, max });
+          }
+          syncing = false;
+          const whole = min <= full[0] && max >= full[1];
+          on.onZoom(whole ? null : min, whole ? null : max);
+        }],
+        ready: [() => {
+          drawnCharts += 1;
+          if (drawnCharts === specs.length) ready = true;
+        }],
+        setCursor: [(/** @type {any} */ u) => {
+          const idx = u.cursor.idx ?? null;
+          if (idx === lastIdx) return;
+          lastIdx = idx;
+          on.onCursor(idx);
+        }],
+      },
+    };
+    const chart = new uPlot(opts, data, box);
+    chart.key = spec.key;
+    charts.push(chart);
+    png.addEventListener("click", () => savePng(chart, spec.key));
+    chart.over.addEventListener("dblclick", () => zoom(null, null));
+  }
+
+  /**
+   * Sets every chart's distance range to [min, max] (null: the whole lap).
+   * @param {number | null} min
+   * @param {number | null} max
+   */
+  function zoom(min, max) {
+    const lo = min ?? full[0];
+    const hi = max ?? full[1];
+    syncing = true;
+    for (const c of charts) c.setScale("x", { min: lo, max: hi });
+    syncing = false;
+    on.onZoom(min, max);
+  }
+
+  return { charts, zoom, full };
+}
+
+/**
+ * A y range centred on zero holding every value, at least ±0.1 (a delta
+ * chart: ahead below the line, behind above it, an all-zero trace still
+ * drawn at the middle).
+ * @param {any} _u
+ * @param {number | null} min
+ * @param {number | null} max
+ * @returns {[number, number]}
+ */
+function symmetricRange(_u, min, max) {
+  const m = Math.max(0.1, Math.abs(min ?? 0), Math.abs(max ?? 0)) * 1.1;
+  return [-m, m];
+}
+
+/**
+ * Shades each corner window under the traces.
+ * @param {any} u
+ * @param {CornerWindow[]} corners
+ */
+function shadeCorners(u, corners) {
+  const { ctx, bbox } = u;
+  ctx.save();
+  ctx.fillStyle = "rgba(255,255,255,0.06)";
+  for (const c of corners) {
+    const a = Math.max(bbox.left, u.valToPos(c.entry_m, "x", true));
+    const b = Math.min(bbox.left + bbox.width, u.valToPos(c.exit_m, "x", true));
+    if (b > a) ctx.fillRect(a, bbox.top, b - a, bbox.height);
+  }
+  ctx.restore();
+}
+
+/**
+ * Writes each corner's number at the top of its window.
+ * @param {any} u
+ * @param {CornerWindow[]} corners
+ */
+function labelCorners(u, corners) {
+  const { ctx, bbox } = u;
+  ctx.save();
+  ctx.fillStyle = "rgba(255,255,255,0.55)";
+  ctx.font = `${Math.round(10 * devicePixelRatio)}px system-ui, sans-serif`;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  for (const c of corners) {
+    const mid = u.valToPos((c.entry_m + c.exit_m) / 2, "x", true);
+    if (mid < bbox.left || mid > bbox.left + bbox.width) continue;
+    ctx.fillText(`T${c.n}`, mid, bbox.top + 2);
+  }
+  ctx.restore();
+}
+
+/**
+ * Saves the chart's canvas (traces, axes, corners) as `<key>.png`.
+ * @param {any} chart
+ * @param {string} key
+ */
+function savePng(chart, key) {
+  const canvas = /** @type {HTMLCanvasElement} */ (chart.ctx.canvas);
+  const out = document.createElement("canvas");
+  out.width = canvas.width;
+  out.height = canvas.height;
+  const ctx = /** @type {CanvasRenderingContext2D} */ (out.getContext("2d"));
+  ctx.fillStyle = "#111";
+  ctx.fillRect(0, 0, out.width, out.height);
+  ctx.drawImage(canvas, 0, 0);
+  out.toBlob((blob) => {
+    if (blob) download(blob, `${key}.png`);
+  }, "image/png");
+}

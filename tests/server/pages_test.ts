@@ -1,0 +1,81 @@
+import { strict as assert } from "node:assert";
+import { WEB_ASSETS } from "../../src/server/web_assets.ts";
+import { PAGE_FILES } from "../../src/server/routes/pages.ts";
+import { WEB_FILES } from "../../scripts/gen_web_assets.ts";
+import { withServer } from "./_server.ts";
+
+const SCRIPTS = ["laps.js", "compare.js", "shared_api.js", "shared_charts.js", "shared_map.js"];
+
+Deno.test("GET /laps, /compare and their files answer with their types, no-cache, the embedded text", async () => {
+  await withServer(async (url) => {
+    for (const [path, name] of Object.entries(PAGE_FILES)) {
+      assert.ok((WEB_FILES as readonly string[]).includes(name), name);
+      const res = await fetch(`${url}${path}`);
+      assert.equal(res.status, 200, path);
+      const type = name.endsWith(".html")
+        ? "text/html; charset=utf-8"
+        : name.endsWith(".css")
+        ? "text/css; charset=utf-8"
+        : "text/javascript; charset=utf-8";
+      assert.equal(res.headers.get("content-type"), type, path);
+      assert.equal(res.headers.get("cache-control"), "no-cache", path);
+      assert.equal(await res.text(), WEB_ASSETS[name].body, path);
+    }
+    // The query string is the page's state: the same page answers.
+    const deep = await fetch(`${url}/compare?laps=1,2&ref=2&from=10&to=20`);
+    assert.equal(await deep.text(), WEB_ASSETS["compare.html"].body);
+    const res = await fetch(`${url}/compare`, { method: "POST" });
+    assert.equal(res.status, 405);
+    await res.body?.cancel();
+  });
+});
+
+Deno.test("the pages load nothing from elsewhere: every file they name is served here", () => {
+  const served = new Set(Object.keys(PAGE_FILES));
+  for (const html of ["laps.html", "compare.html"]) {
+    const refs = [...WEB_ASSETS[html].body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    for (const ref of refs) {
+      assert.ok(ref === "/" || served.has(ref), `${html} names ${ref}`);
+    }
+  }
+  for (const js of SCRIPTS) {
+    const imports = [...WEB_ASSETS[js].body.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
+    for (const i of imports) assert.ok(served.has(i.replace(/^\.\//, "/")), `${js} imports ${i}`);
+  }
+});
+
+Deno.test("the pages call only documented routes of the public API", async () => {
+  await withServer(async (url) => {
+    const doc = await (await fetch(`${url}/api/openapi.json`)).json();
+    const routes = Object.keys(doc.paths).map((p) =>
+      new RegExp(`^${p.replace(/\{[^}]+\}/g, "[^/]+")}$`)
+    );
+    const called = new Set<string>();
+    for (const js of SCRIPTS) {
+      for (const m of WEB_ASSETS[js].body.matchAll(/\/api\/[^"`?\s)]*/g)) {
+        // A template's ${...} stands for one path segment.
+        called.add(m[0].replace(/\$\{[^}]*\}/g, "x"));
+      }
+    }
+    assert.ok(called.size >= 8, [...called].join(" "));
+    for (const path of called) {
+      assert.ok(routes.some((r) => r.test(path)), `${path} is not a documented route`);
+    }
+  });
+});
+
+Deno.test("the vendored uPlot is the npm package uplot@1.6.32's files, unchanged", async () => {
+  const sha = async (text: string) =>
+    Array.from(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join("");
+  assert.equal(
+    await sha(WEB_ASSETS["vendor/uplot.iife.min.js"].body),
+    "19c8d4c6ad88929a79f4ae49d6f7161566dfd0ba3d15cc495e974f787eb78f1f",
+  );
+  assert.equal(
+    await sha(WEB_ASSETS["vendor/uplot.min.css"].body),
+    "df630c6a8d6f8eeaff264b50f73ce5b114f646ffd9a0bb74f049b0a00135fa04",
+  );
+});
