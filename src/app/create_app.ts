@@ -11,6 +11,7 @@
  */
 import type { ReferenceIndex } from "../core/identify/reference_index.ts";
 import { sweepOrphanBundleChunks } from "../storage/bundles.ts";
+import { migrateJsonBundles } from "../storage/bundle_migration.ts";
 import { ensureLapIndex } from "../storage/bests.ts";
 import { sweepOrphanSamples } from "../storage/laps.ts";
 import { finishSessionRemovals } from "../storage/session_removal.ts";
@@ -26,7 +27,7 @@ import { LapExchange } from "./lap_exchange.ts";
 import { LiveService } from "./live.ts";
 import type { LiveFrameSource } from "./live_frame.ts";
 import { LiveFrameService } from "./live_frames.ts";
-import { type Log, silentLog } from "./log.ts";
+import { bundleCleanupWarnings, type Log, silentLog } from "./log.ts";
 import { SessionService } from "./sessions.ts";
 import { SurveyService } from "./survey.ts";
 import type { TelemetrySource, TelemetryStatus } from "./telemetry_source.ts";
@@ -107,6 +108,11 @@ export async function createApp(opts: AppOptions): Promise<App> {
   await sweepOrphanSamples(kv);
   await sweepEmptyLiveSessions(kv);
   await sweepOrphanBundleChunks(kv);
+  // Generations written before the table encoding are rewritten as tables, once.
+  await migrateJsonBundles(kv, {
+    ...bundleCleanupWarnings(log),
+    onUnreadable: (slug, err) => log.warn(`bundle store: "${slug}" left as it is`, err),
+  });
   // The lap index is rebuilt when its marker is missing (an older store, a rebuild cut short).
   await ensureLapIndex(kv);
 

@@ -31,6 +31,7 @@ import {
   UNIT_LIMIT,
 } from "./limits.ts";
 import { BUNDLE_FORMAT, KINDS } from "./types.ts";
+import { countFitsRun, isRunCounter, isVoteCount } from "./edge_rules.ts";
 
 /** An error map that says "required" for a missing value and the rule otherwise. */
 function rule(text: string): (issue: z.core.$ZodRawIssue) => string {
@@ -127,13 +128,13 @@ function voteRule(value: unknown, runName: string, capped: boolean): string | nu
     return `vote must be [count, ${runName}]: two integers`;
   }
   const [count, run] = value;
-  if (!Number.isInteger(count) || count < 1 || count > RUN_LIMIT) {
+  if (typeof count !== "number" || !isVoteCount(count)) {
     return `vote count must be an integer from 1 to ${RUN_LIMIT}`;
   }
-  if (!Number.isInteger(run) || run < 0 || run > RUN_LIMIT) {
+  if (typeof run !== "number" || !isRunCounter(run)) {
     return `vote ${runName} must be an integer from 0 to ${RUN_LIMIT}`;
   }
-  if (capped && count > Math.max(run, 1)) {
+  if (capped && !countFitsRun(count, run)) {
     return `vote count must not exceed max(${runName}, 1): a vote is one run, never one sample`;
   }
   return null;
