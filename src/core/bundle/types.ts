@@ -13,17 +13,15 @@ export const BUNDLE_FORMAT = "sim-datalogger-track-bundle";
 /** The version this build writes and the newest it reads. */
 export const CURRENT_VERSION = 4;
 
-/** The five kinds of border evidence, in tie-break order. */
+/**
+ * The five kinds of border evidence, in tie-break order: the three a driver
+ * marks by hand (wall, runoff, edge), which outrank the two inferred from
+ * telemetry (auto, straddle) outright.
+ */
 export const KINDS = ["wall", "runoff", "edge", "auto", "straddle"] as const;
 
 /** What a metre of border is: a manual mark or inferred evidence. */
 export type Kind = typeof KINDS[number];
-
-/** Kinds a driver marks by hand; they outrank inferred kinds outright. */
-export const MANUAL_KINDS: readonly Kind[] = ["wall", "runoff", "edge"];
-
-/** Kinds inferred from telemetry. */
-export const INFERRED_KINDS: readonly Kind[] = ["auto", "straddle"];
 
 /** Border side relative to the direction of travel. */
 export type Side = "L" | "R";
