@@ -63,11 +63,11 @@ export interface UdpClient extends TelemetrySource {
 const CLOSE_TIMEOUT_MS = 5000;
 
 /**
- * True when acknowledgements may go to `console`: only on loopback, where the
- * console is a replay. A real PlayStation only ever gets heartbeats.
+ * True when acknowledgements may go to the console at `consoleHost`: only on
+ * loopback, where the console is a replay. A real PlayStation only ever gets heartbeats.
  */
-export function acksAllowed(console: string | null): boolean {
-  return console !== null && isLoopback(console);
+export function acksAllowed(consoleHost: string | null): boolean {
+  return consoleHost !== null && isLoopback(consoleHost);
 }
 
 /**

@@ -192,8 +192,3 @@ export const V4_MEMBERS = [
 
 /** Any validated bundle, before upgrade; `version` tells which. */
 export type ValidatedBundle = BundleV1 | BundleLegacy | BundleV4;
-
-/** True when `value` is one of the five kinds. */
-export function isKind(value: unknown): value is Kind {
-  return typeof value === "string" && (KINDS as readonly string[]).includes(value);
-}
