@@ -24,7 +24,7 @@ import { collector } from "./memory_tidy.ts";
 import { Batches, type Post } from "./receiver_batches.ts";
 import { ReceiverCounters } from "./receiver_counters.ts";
 import { Heartbeats } from "./receiver_heartbeats.ts";
-import { receiveLoop, sizeSocket } from "./receiver_socket.ts";
+import { receiveLoop, type SizedSocket, sizeSocket } from "./receiver_socket.ts";
 import { RecordWriter } from "./record_writer.ts";
 import { openRelay, type RelaySocket } from "./relay_socket.ts";
 import type { FromWorker, StartMessage, ToWorker, WorkerCounters } from "./udp_worker_protocol.ts";
@@ -136,6 +136,134 @@ function openRelayFor(parts: Parts, onChange: () => void): RelaySocket {
   });
 }
 
+/** The running parts a datagram and a tick go through. */
+interface Running {
+  readonly opts: StartMessage;
+  readonly recorder: RecordWriter | null;
+  readonly relay: RelaySocket | null;
+  readonly counters: ReceiverCounters;
+  readonly batches: Batches;
+  readonly heartbeats: Heartbeats;
+  readonly notice: (line: string) => void;
+  /** A copy of the counters, with the recorder's and relay's state. */
+  readonly snapshot: () => WorkerCounters;
+  /** relay: the format of the console's last packet, before any cut. */
+  relayConsoleFormat: PacketFormat | null;
+  /** The heap was collected since the stream last stalled. */
+  collectedSinceStall: boolean;
+}
+
+/** Builds the accounting, batching and heartbeat parts over opened `parts`. */
+function running(parts: Parts, relay: RelaySocket | null, sized: SizedSocket): Running {
+  const { opts, conn, recorder, notice } = parts;
+  const counters = new ReceiverCounters(sized.location);
+  const snapshot = (): WorkerCounters => {
+    const extra: Partial<WorkerCounters> = { record: recorder?.status() ?? null };
+    if (relay !== null) {
+      extra.relay = {
+        ...relay.hub.counters(),
+        listen: relay.listen,
+        requestedFormat: heartbeats.lastAsked,
+        consoleFormat: run.relayConsoleFormat,
+      };
+    }
+    return counters.snapshot(extra);
+  };
+  const batches = new Batches(post, snapshot);
+  const heartbeats = new Heartbeats({
+    conn,
+    console: opts.console,
+    consolePort: opts.consolePort,
+    acks: opts.acks,
+    // relay: the console is asked for the richest format the logger or any relayed app needs.
+    asked: () => askedFormat(opts, relay),
+    counters: counters.values,
+    onSent: () => countersChanged(batches),
+    notice,
+  }, opts.format);
+  const run: Running = {
+    opts,
+    recorder,
+    relay,
+    counters,
+    batches,
+    heartbeats,
+    notice,
+    snapshot,
+    relayConsoleFormat: null,
+    collectedSinceStall: false,
+  };
+  return run;
+}
+
+/** The format the console is asked for: the logger's, or the richest a relayed app needs. */
+function askedFormat(opts: StartMessage, relay: RelaySocket | null): PacketFormat {
+  return relay === null ? opts.format : richestFormat([opts.format, relay.hub.wanted() ?? "A"])!;
+}
+
+/** The counters changed: they go out with the next batch, or on their own soon. */
+function countersChanged(batches: Batches): void {
+  batches.countersDirty = true;
+  batches.schedule();
+}
+
+/** One datagram: recorded, checked, decrypted into the batch, accounted for and relayed. */
+function handleDatagram(run: Running, data: Uint8Array): void {
+  const { counters, batches, relay } = run;
+  counters.received();
+  const atMs = Date.now();
+  run.recorder?.write(atMs, data);
+  const format = formatOfSize(data.length);
+  if (format === null) {
+    counters.rejected("size");
+    batches.countersDirty = true;
+    return;
+  }
+  const plain = decryptPacket(data, format, batches.slot(data.length));
+  if (plain === null) {
+    counters.rejected("magic");
+    batches.countersDirty = true;
+    return;
+  }
+  // relay: the logger keeps its own format whatever an app made it ask for.
+  const kept = relay === null ? data.length : Math.min(data.length, PACKET_SIZE[run.opts.format]);
+  counters.packet(readPacketId(plain), formatOfSize(kept), atMs);
+  run.heartbeats.packetArrived();
+  run.collectedSinceStall = false;
+  if (relay !== null) {
+    run.relayConsoleFormat = format;
+    try {
+      relay.hub.relay(data, plain);
+    } catch (err) {
+      run.notice(`relaying a packet failed: ${(err as Error).message}`);
+    }
+  }
+  batches.add(kept);
+}
+
+/**
+ * Every {@linkcode TICK_MS}: the rate and kernel drops, the recorder's and
+ * relay's housekeeping, heartbeats, and one heap collection per stall (a
+ * fast stream grows this isolate's heap; a collection once it stops gives
+ * that back, see memory_tidy.ts, with no packet to delay).
+ */
+function startTicking(run: Running): ReturnType<typeof setInterval> {
+  const collect = collector();
+  return setInterval(() => {
+    const now = performance.now();
+    const { batches, heartbeats } = run;
+    if (run.counters.tick(now)) batches.countersDirty = true;
+    run.recorder?.tick(Date.now());
+    if (run.relay?.hub.sweep()) batches.countersDirty = true;
+    heartbeats.tick(now);
+    if (heartbeats.stalled(now) && !run.collectedSinceStall) {
+      run.collectedSinceStall = true;
+      collect?.();
+    }
+    if (batches.countersDirty) batches.schedule();
+  }, TICK_MS);
+}
+
 /** Runs the receiver over opened parts: accounting, batching, heartbeats, the receive loop. */
 function runReceiver(
   parts: Parts,
@@ -145,97 +273,18 @@ function runReceiver(
   const { opts, conn, recorder, notice } = parts;
   const local = conn.addr as Deno.NetAddr;
   const sized = sizeSocket(local, opts.receiveBufferBytes);
-  const counters = new ReceiverCounters(sized.location);
-  let relayConsoleFormat: PacketFormat | null = null;
+  const run = running(parts, relay, sized);
+  const { counters, batches, heartbeats, snapshot } = run;
   let closing = false;
-  // relay: the console is asked for the richest format the logger or any relayed app needs.
-  const askedFormat = (): PacketFormat =>
-    relay === null ? opts.format : richestFormat([opts.format, relay.hub.wanted() ?? "A"])!;
-  const snapshot = (): WorkerCounters => {
-    const extra: Partial<WorkerCounters> = { record: recorder?.status() ?? null };
-    if (relay !== null) {
-      extra.relay = {
-        ...relay.hub.counters(),
-        listen: relay.listen,
-        requestedFormat: heartbeats.lastAsked,
-        consoleFormat: relayConsoleFormat,
-      };
-    }
-    return counters.snapshot(extra);
-  };
-  const batches = new Batches(post, snapshot);
-  const changed = () => {
-    batches.countersDirty = true;
-    batches.schedule();
-  };
-  const heartbeats = new Heartbeats({
-    conn,
-    console: opts.console,
-    consolePort: opts.consolePort,
-    acks: opts.acks,
-    asked: askedFormat,
-    counters: counters.values,
-    onSent: changed,
-    notice,
-  }, opts.format);
   relayHook.onChange = () => {
-    if (askedFormat() !== heartbeats.lastAsked) heartbeats.heartbeat();
-    changed();
+    if (askedFormat(opts, relay) !== heartbeats.lastAsked) heartbeats.heartbeat();
+    countersChanged(batches);
   };
-
-  // A fast stream grows this isolate's heap; one full collection once it
-  // stops gives that back (see memory_tidy.ts), with no packet to delay.
-  const collect = collector();
-  let collectedSinceStall = false;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    if (counters.tick(now)) batches.countersDirty = true;
-    recorder?.tick(Date.now());
-    if (relay?.hub.sweep()) batches.countersDirty = true;
-    heartbeats.tick(now);
-    if (heartbeats.stalled(now) && !collectedSinceStall) {
-      collectedSinceStall = true;
-      collect?.();
-    }
-    if (batches.countersDirty) batches.schedule();
-  }, TICK_MS);
-
-  const handle = (data: Uint8Array) => {
-    counters.received();
-    const atMs = Date.now();
-    recorder?.write(atMs, data);
-    const format = formatOfSize(data.length);
-    if (format === null) {
-      counters.rejected("size");
-      batches.countersDirty = true;
-      return;
-    }
-    const plain = decryptPacket(data, format, batches.slot(data.length));
-    if (plain === null) {
-      counters.rejected("magic");
-      batches.countersDirty = true;
-      return;
-    }
-    // relay: the logger keeps its own format whatever an app made it ask for.
-    const kept = relay === null ? data.length : Math.min(data.length, PACKET_SIZE[opts.format]);
-    counters.packet(readPacketId(plain), formatOfSize(kept), atMs);
-    heartbeats.packetArrived();
-    collectedSinceStall = false;
-    if (relay !== null) {
-      relayConsoleFormat = format;
-      try {
-        relay.hub.relay(data, plain);
-      } catch (err) {
-        notice(`relaying a packet failed: ${(err as Error).message}`);
-      }
-    }
-    batches.add(kept);
-  };
-
+  const tick = startTicking(run);
   const loop = receiveLoop(conn, sized.location, {
     datagram(data) {
       try {
-        handle(data);
+        handleDatagram(run, data);
       } catch (err) {
         notice(`dropping a datagram that failed: ${(err as Error).message}`);
       }
