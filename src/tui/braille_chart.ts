@@ -106,20 +106,11 @@ export function renderChart(opts: ChartOptions): BrailleChart {
       const a = from + dx * w;
       const b = dx === dotsX - 1 ? to : from + (dx + 1) * w;
       while (j < n && x[j] < a) j++;
-      let lo = Infinity;
-      let hi = -Infinity;
-      const take = (v: number) => {
-        if (!Number.isFinite(v)) return;
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      };
-      take(interpolate(x, values, j, a));
-      let m = j;
-      for (; m < n && x[m] <= b; m++) take(values[m]);
-      take(interpolate(x, values, m, b));
-      if (lo > hi) continue;
-      const top = dotRow(hi);
-      const bottom = dotRow(lo);
+      const range = new Range();
+      range.over(x, values, j, a, b);
+      if (range.lo > range.hi) continue;
+      const top = dotRow(range.hi);
+      const bottom = dotRow(range.lo);
       for (let dy = top; dy <= bottom; dy++) plot(dx, dy, 1 << k);
     }
   }
@@ -151,23 +142,39 @@ export function valueRange(
   from: number,
   to: number,
 ): [number, number] | null {
-  let lo = Infinity;
-  let hi = -Infinity;
-  const take = (v: number) => {
-    if (!Number.isFinite(v)) return;
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  };
+  const range = new Range();
   const n = x.length;
   for (const values of series) {
     if (!values) continue;
     let j = 0;
     while (j < n && x[j] < from) j++;
-    take(interpolate(x, values, j, from));
-    for (; j < n && x[j] <= to; j++) take(values[j]);
-    take(interpolate(x, values, j, to));
+    range.over(x, values, j, from, to);
   }
-  return lo > hi ? null : [lo, hi];
+  return range.lo > range.hi ? null : [range.lo, range.hi];
+}
+
+/** The lowest and highest finite value taken so far (lo > hi while none). */
+class Range {
+  lo = Infinity;
+  hi = -Infinity;
+
+  /** Takes `v` when finite. */
+  take(v: number): void {
+    if (!Number.isFinite(v)) return;
+    if (v < this.lo) this.lo = v;
+    if (v > this.hi) this.hi = v;
+  }
+
+  /**
+   * Takes the values of `values` at x in [`a`, `b`], interpolated at both
+   * edges; `j` is the first sample with x >= `a`.
+   */
+  over(x: ArrayLike<number>, values: ArrayLike<number>, j: number, a: number, b: number): void {
+    this.take(interpolate(x, values, j, a));
+    let m = j;
+    for (; m < x.length && x[m] <= b; m++) this.take(values[m]);
+    this.take(interpolate(x, values, m, b));
+  }
 }
 
 /**

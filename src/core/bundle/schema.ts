@@ -217,19 +217,24 @@ const legacyVotes = z.partialRecord(kind, legacyVote, {
   error: rule("votes must be an object of kind -> [count, run]"),
 }).check(nonEmpty("votes must hold at least one kind"));
 
-const edgeLegacy = z.object({
-  x: coord,
-  z: coord,
-  y: elevation.nullable().default(null),
-  hx: unit.default(0),
-  hz: unit.default(0),
-  side,
-  // Only hashed into the synthetic source id; the kind itself is recomputed.
-  kind: kind.catch("auto"),
-  votes: legacyVotes,
-  run: runCounter.default(0),
-  tw: trackWidth.nullable().default(null),
-}, { error: rule("edge must be an object") });
+/** An edge of v2 to v4 with its `kind` and `votes` schemas, keys in document order. */
+function edgeOf<K extends z.ZodType, V extends z.ZodType>(kindSchema: K, votesSchema: V) {
+  return z.object({
+    x: coord,
+    z: coord,
+    y: elevation.nullable().default(null),
+    hx: unit.default(0),
+    hz: unit.default(0),
+    side,
+    kind: kindSchema,
+    votes: votesSchema,
+    run: runCounter.default(0),
+    tw: trackWidth.nullable().default(null),
+  }, { error: rule("edge must be an object") });
+}
+
+// The kind is only hashed into the synthetic source id; the kind itself is recomputed.
+const edgeLegacy = edgeOf(kind.catch("auto"), legacyVotes);
 
 /** A version 2 or 3 document: one record per (cell, side), votes without sources. */
 export const bundleLegacySchema = z.object({
@@ -255,18 +260,7 @@ const votesV4 = z.partialRecord(kind, sourceVotes, {
   .check(nonEmpty("votes must hold at least one kind"))
   .meta({ minProperties: 1 });
 
-const edgeV4 = z.object({
-  x: coord,
-  z: coord,
-  y: elevation.nullable().default(null),
-  hx: unit.default(0),
-  hz: unit.default(0),
-  side,
-  kind: kind.optional(),
-  votes: votesV4,
-  run: runCounter.default(0),
-  tw: trackWidth.nullable().default(null),
-}, { error: rule("edge must be an object") });
+const edgeV4 = edgeOf(kind.optional(), votesV4);
 
 const official = z.object({
   track: text(

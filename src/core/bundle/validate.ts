@@ -24,6 +24,7 @@ import {
   type BundleV4,
   type Corner,
   CURRENT_VERSION,
+  edgeWith,
   type FinishCrossing,
   KINDS,
   type LegacyVotes,
@@ -97,18 +98,7 @@ export function authoredSections(parsed: ParsedV4["sections"]): Section[] {
 
 function parsedEdges(parsed: ParsedV4["edges"]): EdgeTable {
   // The table resolves every kind and puts every vote map in serialised order.
-  return tableOfEdges(parsed.map((e) => ({
-    x: e.x,
-    z: e.z,
-    y: e.y,
-    hx: e.hx,
-    hz: e.hz,
-    side: e.side,
-    kind: "auto",
-    votes: e.votes,
-    run: e.run,
-    tw: e.tw,
-  })));
+  return tableOfEdges(parsed.map((e) => edgeWith(e, "auto" as const, e.votes)));
 }
 
 /** Every member of a v4 document but its edges, given its reconciled run counters. */
@@ -216,18 +206,7 @@ function finishLegacy(parsed: ParsedLegacy): BundleLegacy {
       runs: parsed.meta.runs,
       updated_at: parsed.meta.updated_at,
     },
-    edges: parsed.edges.map((e) => ({
-      x: e.x,
-      z: e.z,
-      y: e.y,
-      hx: e.hx,
-      hz: e.hz,
-      side: e.side,
-      kind: e.kind,
-      votes: copyLegacyVotes(e.votes),
-      run: e.run,
-      tw: e.tw,
-    })),
+    edges: parsed.edges.map((e) => edgeWith(e, e.kind, copyLegacyVotes(e.votes))),
     finish_crossings: crossings(parsed.finish_crossings),
   };
 }
