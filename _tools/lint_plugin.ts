@@ -32,8 +32,6 @@ export const LONG_FUNCTIONS_LEFT: Readonly<Record<string, number>> = {
   "src/tui/use_analysis_state.ts useAnalysisState": 126,
   "src/core/identify/reference_index.ts indexArrays": 150,
   "src/core/synthetic/drive.ts emit": 235,
-  "src/core/synthetic/circuit_shape.ts buildCandidate": 126,
-  "src/core/geometry/svg_map.ts renderMapSvg": 127,
 };
 
 /** `src/...` of an absolute path inside `src/`. */
