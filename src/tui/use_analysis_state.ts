@@ -7,7 +7,7 @@
  * @module
  */
 import { useEffect, useMemo, useState } from "react";
-import { useInput } from "ink";
+import { type Key, useInput } from "ink";
 import type { CornerReportRow } from "../core/analysis/types.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
 import { useLatestState } from "./use_latest_state.ts";
@@ -63,6 +63,41 @@ export interface AnalysisState {
   cornerIndex: number;
   picker: Picker | null;
   message: ViewMessage | null;
+}
+
+/** The keys the lap picker reads. */
+type PickerKeys = Pick<Key, "upArrow" | "downArrow" | "escape" | "return">;
+
+/**
+ * What key `k` does while `picker` is open over `choice`'s laps: the
+ * picker after it (the same object when the key does nothing, null when
+ * it closes), and the pair of laps chosen, if one was. Picking the other
+ * lap of the pair swaps them.
+ */
+function pickerKey(
+  picker: Picker,
+  choice: AnalysisChoice | null | undefined,
+  k: PickerKeys,
+): { picker: Picker | null; want: { lap: number; ref: number | null } | null } {
+  const laps = choice?.laps ?? [];
+  if (k.upArrow || k.downArrow) {
+    const step = k.upArrow ? -1 : 1;
+    return {
+      picker: { ...picker, index: clamp(picker.index + step, 0, laps.length - 1) },
+      want: null,
+    };
+  }
+  if (k.escape) return { picker: null, want: null };
+  if (k.return && choice && laps[picker.index]) {
+    const picked = laps[picker.index].id;
+    const lap = choice.lap.id;
+    const ref = choice.ref?.id ?? null;
+    const want = picker.kind === "lap"
+      ? { lap: picked, ref: picked === ref ? lap : ref }
+      : { lap: picked === lap && ref !== null ? ref : lap, ref: picked };
+    return { picker: null, want };
+  }
+  return { picker, want: null };
 }
 
 /** A lap another view asked the analysis view to open (see ViewProps.param). */
@@ -146,24 +181,10 @@ export function useAnalysisState(
   useInput((input, k) => {
     const picker = pickerNow.get();
     if (picker) {
-      const laps = choice?.laps ?? [];
-      if (k.upArrow || k.downArrow) {
-        const step = k.upArrow ? -1 : 1;
-        pickerNow.set({ ...picker, index: clamp(picker.index + step, 0, laps.length - 1) });
-      } else if (k.escape) pickerNow.set(null);
-      else if (k.return && choice && laps[picker.index]) {
-        const picked = laps[picker.index].id;
-        const lap = choice.lap.id;
-        const ref = choice.ref?.id ?? null;
-        // Picking the other lap of the pair swaps them.
-        setWant(
-          picker.kind === "lap"
-            ? { lap: picked, ref: picked === ref ? lap : ref }
-            : { lap: picked === lap && ref !== null ? ref : lap, ref: picked },
-        );
-        pickerNow.set(null);
-        setMessage(null);
-      }
+      const next = pickerKey(picker, choice, k);
+      if (next.want) setWant(next.want);
+      if (next.picker !== picker) pickerNow.set(next.picker);
+      if (next.want) setMessage(null);
       return;
     }
     if (input === "l" || input === "r") {
