@@ -29,7 +29,6 @@ export const LONG_FUNCTIONS_LEFT: Readonly<Record<string, number>> = {
   "src/tui/use_tracks_state.ts useTracksState": 165,
   "src/tui/use_survey_state.ts useSurveyState": 160,
   "src/tui/use_sessions_state.ts useSessionsState": 144,
-  "src/core/identify/reference_index.ts indexArrays": 150,
   "src/core/synthetic/drive.ts emit": 235,
 };
 
