@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { type Key, useInput } from "ink";
 import type { CornerReportRow } from "../core/analysis/types.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
@@ -22,6 +22,7 @@ import {
 } from "./analysis_data.ts";
 import { analysisLayout } from "./analysis_layout.ts";
 import { columnX } from "./braille_chart.ts";
+import { useBusVersion } from "./use_bus_version.ts";
 
 /** Columns the cursor moves with Shift or `[` `]`. */
 export const BIG_STEP = 10;
@@ -116,7 +117,7 @@ export function useAnalysisState(
   >,
 ): AnalysisState {
   const layout = analysisLayout(columns, rows);
-  const [version, setVersion] = useState(0);
+  const version = useBusVersion(app, ["lap", "session"]);
   // A lap asked for (by another view or a picker) pins the choice; without one the view follows
   // the newest lap as laps are stored.
   const [want, setWant] = useState(() => paramPair(param));
@@ -130,14 +131,6 @@ export function useAnalysisState(
   const cornerIndex = cornerAt.value;
   const picker = pickerNow.value;
   const [message, setMessage] = useState<ViewMessage | null>(null);
-
-  useEffect(
-    () =>
-      app.bus.subscribe((e) => {
-        if (e.type === "lap" || e.type === "session") setVersion((v) => v + 1);
-      }),
-    [app],
-  );
 
   useLoad(
     () => want ? chooseFor(app, want.lap, want.ref) : chooseDefault(app),

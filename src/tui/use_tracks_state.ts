@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { useInput } from "ink";
 import type { BundleListItem } from "../app/bundles.ts";
 import { type ImportProgress, UnreadableFile } from "../app/files.ts";
@@ -19,6 +19,7 @@ import { plural } from "./format.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { useTextEntry } from "./use_text_entry.ts";
+import { useBusVersion } from "./use_bus_version.ts";
 
 /** What the tracks view draws. */
 export interface TracksState {
@@ -50,7 +51,7 @@ export function useTracksState(
     "app" | "outDir" | "inputActive" | "setCapturing"
   >,
 ): TracksState {
-  const [version, setVersion] = useState(0);
+  const version = useBusVersion(app, ["bundle"]);
   const [list, setList] = useState<BundleListItem[] | null>(null);
   // Read back by the key handler, so every key of a burst moves from where the last one left.
   const selected = useLatestState<string | null>(null);
@@ -64,14 +65,6 @@ export function useTracksState(
   });
   const path = entry.value;
   const [busy, setBusy] = useState(false);
-
-  useEffect(
-    () =>
-      app.bus.subscribe((e) => {
-        if (e.type === "bundle") setVersion((v) => v + 1);
-      }),
-    [app],
-  );
 
   useLoad(
     () => app.bundles.list(),
