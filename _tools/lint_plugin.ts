@@ -28,7 +28,6 @@ export const MAX_FUNCTION_LINES = 120;
 export const LONG_FUNCTIONS_LEFT: Readonly<Record<string, number>> = {
   "src/tui/use_tracks_state.ts useTracksState": 157,
   "src/tui/use_survey_state.ts useSurveyState": 160,
-  "src/tui/use_sessions_state.ts useSessionsState": 144,
   "src/core/synthetic/drive.ts emit": 235,
 };
 
