@@ -139,51 +139,13 @@ export function useTracksState(
       entry.open("");
       setMessage(null);
     } else if (input === "u") {
-      setBusy(true);
-      setMessage({ text: "identifying unlabelled sessions...", error: false });
-      app.tracks.identifyUnlabelled().then(
-        (r) => {
-          const names = Object.entries(r.tracks).map(([n, k]) => `${n} x${k}`).join(", ");
-          setMessage({
-            text: `identify: checked ${r.checked}, identified ${r.identified}` +
-              (names ? ` (${names})` : ""),
-            error: false,
-          });
-        },
-        (err) => setMessage({ text: `identify: ${err.message}`, error: true }),
-      ).finally(() => setBusy(false));
+      identifyUnlabelled(app, setMessage, setBusy);
     } else if (!current) {
       if (input === "o" || input === "e") setMessage({ text: "no bundle selected", error: true });
     } else if (input === "e") {
-      // The exports folder is made on first use, as the Sessions view's exports do.
-      Deno.mkdir(outDir, { recursive: true }).then(() =>
-        app.files.exportBundle(current.slug, { dir: outDir })
-      ).then(
-        (p) => setMessage({ text: `wrote ${p}`, error: false }),
-        (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
-      );
+      exportBundle(app, current.slug, outDir, setMessage);
     } else if (input === "o") {
-      const s = shownSuggestion?.suggestion;
-      if (!s) {
-        setMessage({
-          text: current.official ? "already confirmed" : "no suggestion to confirm",
-          error: true,
-        });
-        return;
-      }
-      const official = {
-        track: s.track,
-        layout: s.layout,
-        official_id: s.official_id,
-        official_name: s.official_name,
-        turns: s.turns,
-        length_m: s.length_m,
-        reverse: s.reverse,
-      };
-      app.bundles.confirmOfficial(current.slug, { official }).then(
-        (r) => setMessage({ text: `${r.track} is ${r.official?.official_name}`, error: false }),
-        (err) => setMessage({ text: err.message, error: true }),
-      );
+      confirmSuggestion(app, current, shownSuggestion, setMessage);
     }
   }, { isActive: inputActive });
 
@@ -201,6 +163,72 @@ export function useTracksState(
     startImport,
     message,
   };
+}
+
+/** Identifies the unlabelled sessions (key u), saying how it went; busy meanwhile. */
+function identifyUnlabelled(
+  app: ViewProps["app"],
+  setMessage: (message: ViewMessage | null) => void,
+  setBusy: (busy: boolean) => void,
+): void {
+  setBusy(true);
+  setMessage({ text: "identifying unlabelled sessions...", error: false });
+  app.tracks.identifyUnlabelled().then(
+    (r) => {
+      const names = Object.entries(r.tracks).map(([n, k]) => `${n} x${k}`).join(", ");
+      setMessage({
+        text: `identify: checked ${r.checked}, identified ${r.identified}` +
+          (names ? ` (${names})` : ""),
+        error: false,
+      });
+    },
+    (err) => setMessage({ text: `identify: ${err.message}`, error: true }),
+  ).finally(() => setBusy(false));
+}
+
+/** Exports bundle `slug` into `outDir` (key e), saying where it went. */
+function exportBundle(
+  app: ViewProps["app"],
+  slug: string,
+  outDir: string,
+  setMessage: (message: ViewMessage | null) => void,
+): void {
+  // The exports folder is made on first use, as the Sessions view's exports do.
+  Deno.mkdir(outDir, { recursive: true }).then(() => app.files.exportBundle(slug, { dir: outDir }))
+    .then(
+      (p) => setMessage({ text: `wrote ${p}`, error: false }),
+      (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
+    );
+}
+
+/** Confirms the shown official suggestion for `current` (key o), or says why there is none. */
+function confirmSuggestion(
+  app: ViewProps["app"],
+  current: BundleListItem,
+  shown: OfficialSuggestionResult | null,
+  setMessage: (message: ViewMessage | null) => void,
+): void {
+  const s = shown?.suggestion;
+  if (!s) {
+    setMessage({
+      text: current.official ? "already confirmed" : "no suggestion to confirm",
+      error: true,
+    });
+    return;
+  }
+  const official = {
+    track: s.track,
+    layout: s.layout,
+    official_id: s.official_id,
+    official_name: s.official_name,
+    turns: s.turns,
+    length_m: s.length_m,
+    reverse: s.reverse,
+  };
+  app.bundles.confirmOfficial(current.slug, { official }).then(
+    (r) => setMessage({ text: `${r.track} is ${r.official?.official_name}`, error: false }),
+    (err) => setMessage({ text: err.message, error: true }),
+  );
 }
 
 /** The index of bundle `slug` in `list`; 0 when it is not there (or with no list). */
