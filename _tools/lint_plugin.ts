@@ -26,7 +26,6 @@ export const MAX_FUNCTION_LINES = 120;
  * limit. Take a line out when its function is split.
  */
 export const LONG_FUNCTIONS_LEFT: Readonly<Record<string, number>> = {
-  "src/tui/use_survey_state.ts useSurveyState": 160,
   "src/core/synthetic/drive.ts emit": 235,
 };
 
