@@ -14,7 +14,7 @@
  */
 import { connectionsOn } from "../src/server/idle_connections.ts";
 import { openSocketLibc } from "../src/server/libc_sockets.ts";
-import { readTcpRows } from "../src/server/tcp_send_buffer.ts";
+import { readTcpRows } from "../src/server/proc_sockets.ts";
 
 const CONNECTIONS = 200;
 const RUNS = 50;

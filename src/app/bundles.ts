@@ -195,15 +195,25 @@ export class BundleService {
    * does not take is parsed and imported as {@linkcode import} does, which
    * reports every failure.
    *
+   * Every face imports a bundle this way: the HTTP body, the command
+   * line's `import FILE` and the dashboard's bundle import. `parse` is how
+   * the declined bytes become JSON (a request body's by default; a file
+   * names itself in its errors).
+   *
    * @throws {BadRequest} for text that is not UTF-8 or not JSON, or a blank
-   *   `opts.track`; {ImportRejected} as {@linkcode import} does.
+   *   `opts.track` (or whatever `parse` throws); {ImportRejected} as
+   *   {@linkcode import} does.
    */
-  async importBytes(bytes: Uint8Array, opts: ImportOptions = {}): Promise<BundleImportResult> {
+  async importBytes(
+    bytes: Uint8Array,
+    opts: ImportOptions = {},
+    parse: (bytes: Uint8Array) => unknown = jsonBody,
+  ): Promise<BundleImportResult> {
     const table = readBundleBytes(bytes);
     if (table === null) {
       // Parsed, then imported as `import` does: the same refusals in the same order. Neither
       // the bytes nor the parsed document are held through the merge (as in `import`).
-      let json: unknown = jsonBody(bytes);
+      let json: unknown = parse(bytes);
       bytes = EMPTY;
       const imported = this.import(json, opts);
       json = undefined;

@@ -11,6 +11,7 @@
  */
 import type { ReferenceIndex } from "../core/identify/reference_index.ts";
 import { sweepOrphanBundleChunks } from "../storage/bundles.ts";
+import { migrateJsonBundles } from "../storage/bundle_migration.ts";
 import { ensureLapIndex } from "../storage/bests.ts";
 import { sweepOrphanSamples } from "../storage/laps.ts";
 import { finishSessionRemovals } from "../storage/session_removal.ts";
@@ -34,7 +35,7 @@ import { LiveService } from "./live.ts";
 import type { LiveFrameSource } from "./live_frame.ts";
 import { LiveFrameService } from "./live_frames.ts";
 import { CornerMaps } from "./corner_maps.ts";
-import { type Log, silentLog } from "./log.ts";
+import { bundleCleanupWarnings, type Log, silentLog } from "./log.ts";
 import { SessionService } from "./sessions.ts";
 import { SurveyService } from "./survey.ts";
 import type { TelemetrySource, TelemetryStatus } from "./telemetry_source.ts";
@@ -138,31 +139,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const sourceId = readOnly === null
     ? await loadSourceId(kv)
     : await storedSourceId(kv) ?? "000000";
-  if (readOnly === null) {
-    // A removal cut short is finished first, so the sweeps after it see none of its laps.
-    await finishSessionRemovals(kv);
-    await sweepOrphanSamples(kv);
-    await sweepEmptyLiveSessions(kv);
-    await sweepOrphanBundleChunks(kv);
-    // The lap index is rebuilt when its marker is missing (an older store, a rebuild cut short).
-    await ensureLapIndex(kv);
-  }
+  if (readOnly === null) await tidyStore(kv, log);
 
   const deps: AppDeps = { kv, bus: new EventBus(log), now, sourceId, log };
-  const spill = opts.spill !== undefined
-    ? opts.spill
-    : storePath === null
-    ? null
-    : fileSpill(spillDirFor(storePath, opts.spillBase ?? null));
-  const keeper = new LapKeeper(spill, log, opts.keepBounds);
-  const recovered = keeper.recover();
-  const storeHealth = new StoreHealth({
-    bus: deps.bus,
-    disk: opts.disk !== undefined ? opts.disk : storePath === null ? null : diskProbe(storePath),
-    readOnly,
-    counts: () => keeper.counts(),
-    lowSpaceBytes: opts.lowSpaceBytes,
-  });
+  const { keeper, storeHealth, recovered } = storeKeeping(opts, deps.bus, readOnly, storePath, log);
   const live = new LiveService(deps, { keep: { keeper, health: storeHealth } });
   // Laps a process before this one spilled and never stored go in first, before any new lap.
   if (recovered > 0 && readOnly === null) await live.retryWaiting();
@@ -234,20 +214,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       if (readOnly === null) await live.retryWaiting();
       live.stopRetrying();
       storeHealth.stop();
-      const left = keeper.counts();
-      const lost = keeper.memoryOnly;
-      if (left.waiting > lost) {
-        log.error(
-          `${left.waiting - lost} laps not yet saved are kept in ${left.spill}; ` +
-            "the next start with room on the store's disk stores them",
-        );
-      }
-      if (lost > 0) {
-        log.error(
-          `${lost} laps not yet saved are lost: the spill could not keep them` +
-            (left.spill_error === null ? "" : ` (${left.spill_error})`),
-        );
-      }
+      reportUnsaved(keeper, log);
       // A running survey ends with the process: stopping it saves and counts the run.
       await survey.shutdown();
       await geometryWatch?.stop();
@@ -256,4 +223,70 @@ export async function createApp(opts: AppOptions): Promise<App> {
       cues.close();
     },
   };
+}
+
+/**
+ * Finishes what an interrupted write left behind, then brings old data up to
+ * date: only on a store that takes writes.
+ */
+async function tidyStore(kv: Deno.Kv, log: Log): Promise<void> {
+  // A removal cut short is finished first, so the sweeps after it see none of its laps.
+  await finishSessionRemovals(kv);
+  await sweepOrphanSamples(kv);
+  await sweepEmptyLiveSessions(kv);
+  await sweepOrphanBundleChunks(kv);
+  // Generations written before the table encoding are rewritten as tables, once.
+  await migrateJsonBundles(kv, {
+    ...bundleCleanupWarnings(log),
+    onUnreadable: (slug, err) => log.warn(`bundle store: "${slug}" left as it is`, err),
+  });
+  // The lap index is rebuilt when its marker is missing (an older store, a rebuild cut short).
+  await ensureLapIndex(kv);
+}
+
+/**
+ * Where refused laps wait (memory and the spill), with what an earlier
+ * process left there taken back, and the store's health over them.
+ */
+function storeKeeping(
+  opts: AppOptions,
+  bus: EventBus,
+  readOnly: string | null,
+  storePath: string | null,
+  log: Log,
+): { keeper: LapKeeper; storeHealth: StoreHealth; recovered: number } {
+  const spill = opts.spill !== undefined
+    ? opts.spill
+    : storePath === null
+    ? null
+    : fileSpill(spillDirFor(storePath, opts.spillBase ?? null));
+  const keeper = new LapKeeper(spill, log, opts.keepBounds);
+  // What a process before this one spilled is taken back before the health's first look.
+  const recovered = keeper.recover();
+  const storeHealth = new StoreHealth({
+    bus,
+    disk: opts.disk !== undefined ? opts.disk : storePath === null ? null : diskProbe(storePath),
+    readOnly,
+    counts: () => keeper.counts(),
+    lowSpaceBytes: opts.lowSpaceBytes,
+  });
+  return { keeper, storeHealth, recovered };
+}
+
+/** Says, at the end, which laps still wait in the spill and which are lost. */
+function reportUnsaved(keeper: LapKeeper, log: Log): void {
+  const left = keeper.counts();
+  const lost = keeper.memoryOnly;
+  if (left.waiting > lost) {
+    log.error(
+      `${left.waiting - lost} laps not yet saved are kept in ${left.spill}; ` +
+        "the next start with room on the store's disk stores them",
+    );
+  }
+  if (lost > 0) {
+    log.error(
+      `${lost} laps not yet saved are lost: the spill could not keep them` +
+        (left.spill_error === null ? "" : ` (${left.spill_error})`),
+    );
+  }
 }

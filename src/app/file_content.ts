@@ -66,24 +66,24 @@ export async function readInChunks(
 
 /** What a file to import holds. */
 export type ImportContent =
-  | { kind: "json"; text: string }
+  | { kind: "json"; bytes: Uint8Array }
   | { kind: "capture"; file: CaptureFile };
 
 /**
  * What `bytes` (the file `name`) hold, told apart by content: gzip is
  * unpacked first, a record file or a capture is split into datagrams, and
- * a document whose first byte opens an object or array is JSON text
- * (strict UTF-8).
+ * a document whose first byte opens an object or array is JSON text,
+ * left as bytes (its UTF-8 and JSON are judged by whoever reads it).
  *
  * @throws {Error} naming `name` and what would have been accepted, for
- *   bytes that are none of these; a SyntaxError for JSON text that is not UTF-8.
+ *   bytes that are none of these.
  */
 export function importContent(bytes: Uint8Array, name: string): ImportContent {
   let content: FileContent | null = null;
   try {
     const unzipped = gunzipIfCompressed(bytes);
     content = fileContent(unzipped.bytes);
-    if (content === "json") return { kind: "json", text: utf8(unzipped.bytes, name) };
+    if (content === "json") return { kind: "json", bytes: unzipped.bytes };
     return { kind: "capture", file: captureFileOf(unzipped) };
   } catch (err) {
     if (!(err instanceof CaptureError)) throw err;
@@ -96,14 +96,23 @@ export function importContent(bytes: Uint8Array, name: string): ImportContent {
 }
 
 /**
- * `bytes` (the file `name`, gzip unpacked) taken as JSON text whatever they
- * look like, for a caller that expects a document of one kind.
+ * The document in the UTF-8 JSON text `bytes` (the file `name`).
  *
- * @throws {SyntaxError} for text that is not UTF-8; an Error for a broken gzip.
+ * @throws {SyntaxError} "NAME is not valid JSON: ..." for bytes that are not UTF-8 or not JSON.
  */
-export function jsonText(bytes: Uint8Array, name: string): string {
+export function parseJsonBytes(bytes: Uint8Array, name: string): unknown {
+  return parseJson(utf8(bytes, name), name);
+}
+
+/**
+ * `bytes` (the file `name`, gzip unpacked) taken as JSON whatever they look
+ * like, for a caller that expects a document of one kind.
+ *
+ * @throws {Error} for a broken gzip.
+ */
+export function jsonBytes(bytes: Uint8Array, name: string): Uint8Array {
   try {
-    return utf8(gunzipIfCompressed(bytes).bytes, name);
+    return gunzipIfCompressed(bytes).bytes;
   } catch (err) {
     if (!(err instanceof CaptureError)) throw err;
     throw new Error(`${name}: ${err.message}`);

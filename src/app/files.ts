@@ -16,7 +16,7 @@ import { LAP_FILE_FORMAT } from "../core/laps/lap_file.ts";
 import type { Lap } from "../core/laps/lap.ts";
 import type { BundleImportResult, BundleService } from "./bundles.ts";
 import type { CaptureImportProgress, CaptureImportResult } from "./capture_import.ts";
-import { importContent, jsonText, parseJson, readInChunks } from "./file_content.ts";
+import { importContent, jsonBytes, parseJsonBytes, readInChunks } from "./file_content.ts";
 import type { LapExchange, LapImportResult } from "./lap_exchange.ts";
 import type { MotecExport, MotecExportOptions } from "./motec_export.ts";
 
@@ -94,7 +94,7 @@ export function lapExportFilename(
 
 /** What the file service calls on the other services. */
 export interface FileServices {
-  bundles: Pick<BundleService, "export" | "import">;
+  bundles: Pick<BundleService, "export" | "importBytes">;
   laps: Pick<
     LapExchange,
     | "exportFile"
@@ -137,20 +137,34 @@ export class FileService {
       });
       return file.done({ kind: "capture", file: content.file, result });
     }
-    const json = await file.parse(content.text);
-    const format = (json as { format?: unknown } | null)?.format;
-    if (format !== BUNDLE_FORMAT && format !== LAP_FILE_FORMAT) {
+    await file.parsing();
+    await file.importing();
+    let json: unknown;
+    try {
+      // The bytes, as over HTTP: a bundle is read straight into a table, never parsed. Only
+      // what that reader declines is parsed, and a document of another format comes back here.
+      const result = await this.#bundles.importBytes(
+        content.bytes,
+        { track: opts.track },
+        (bytes) => {
+          const parsed = parseJsonBytes(bytes, file.name);
+          if (formatOf(parsed) !== BUNDLE_FORMAT) throw new NotABundle(parsed);
+          return parsed;
+        },
+      );
+      return file.done({ kind: "bundle", result });
+    } catch (err) {
+      if (!(err instanceof NotABundle)) throw err;
+      json = err.json;
+    }
+    const format = formatOf(json);
+    if (format !== LAP_FILE_FORMAT) {
       throw new Error(
         `${file.name} has format ${JSON.stringify(format ?? null)}; expected "${BUNDLE_FORMAT}" ` +
           `(a track bundle) or "${LAP_FILE_FORMAT}" (a lap file)`,
       );
     }
-    await file.importing();
-    return file.done(
-      format === BUNDLE_FORMAT
-        ? { kind: "bundle", result: await this.#bundles.import(json, { track: opts.track }) }
-        : { kind: "lap", result: await this.#laps.importFile(json) },
-    );
+    return file.done({ kind: "lap", result: await this.#laps.importFile(json) });
   }
 
   /**
@@ -164,9 +178,15 @@ export class FileService {
    */
   async importBundleFile(path: string, opts: FileImportOptions = {}): Promise<BundleImportResult> {
     const file = await readFile(path, opts);
-    const json = await file.parse(jsonText(file.bytes, file.name));
+    const bytes = jsonBytes(file.bytes, file.name);
+    // Read and checked in one pass by the byte reader, as over HTTP: both phases start here.
+    await file.parsing();
     await file.importing();
-    const result = await this.#bundles.import(json, { track: opts.track });
+    const result = await this.#bundles.importBytes(
+      bytes,
+      { track: opts.track },
+      (declined) => parseJsonBytes(declined, file.name),
+    );
     file.done({ kind: "bundle", result });
     return result;
   }
@@ -253,6 +273,19 @@ export async function exportMotecFiles(
   return [ld, ldx];
 }
 
+/** The `format` a parsed JSON document declares, or undefined. */
+function formatOf(json: unknown): unknown {
+  return (json as { format?: unknown } | null)?.format;
+}
+
+/** A JSON file to import that is not a bundle: its parsed document, for the other importers. */
+class NotABundle extends Error {
+  /** Carries the parsed document `json`. */
+  constructor(readonly json: unknown) {
+    super("not a track bundle");
+  }
+}
+
 /** A file read for import, and the progress reports of its later phases. */
 interface ReadFile {
   /** The file as named in messages: the path, resolved against the folder when one was given. */
@@ -260,8 +293,8 @@ interface ReadFile {
   bytes: Uint8Array;
   /** Reports `phase` with the file's size. */
   report(phase: "record", extra: { packets: CaptureImportProgress }): void;
-  /** Reports the parse, lets the screen show it, and parses `text`. */
-  parse(text: string): Promise<unknown>;
+  /** Reports the parse and lets the screen show it. */
+  parsing(): Promise<void>;
   /** Reports the import and lets the screen show it. */
   importing(): Promise<void>;
   /** Reports the end; returns `result`. */
@@ -275,15 +308,15 @@ async function readFile(path: string, opts: FileImportOptions): Promise<ReadFile
   const pause = opts.pause ?? (() => Promise.resolve());
   const bytes = await readInChunks(name, (n, total) => report({ phase: "read", bytes: n, total }));
   const size = { bytes: bytes.byteLength, total: bytes.byteLength };
+  const parsing = async () => {
+    report({ phase: "parse", ...size });
+    await pause();
+  };
   return {
     name,
     bytes,
     report: (phase, extra) => report({ phase, ...size, ...extra }),
-    async parse(text) {
-      report({ phase: "parse", ...size });
-      await pause();
-      return parseJson(text, name);
-    },
+    parsing,
     async importing() {
       report({ phase: "import", ...size });
       await pause();

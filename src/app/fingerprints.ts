@@ -159,10 +159,3 @@ export class FingerprintCache {
     return entry;
   }
 }
-
-/** @deprecated transitional: use app.tracks.fingerprints */
-export function fingerprintsOf(
-  app: { tracks: { fingerprints: FingerprintCache } },
-): FingerprintCache {
-  return app.tracks.fingerprints;
-}

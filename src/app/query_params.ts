@@ -175,25 +175,3 @@ export function intParam(
 export function idParam(value: string | undefined, name: string): number {
   return parseParam(idParamSchema, value, name);
 }
-
-/** `value` as a comma-separated list of 1 to `max` distinct positive integer ids. */
-export function idListParam(value: string | undefined, name: string, max: number): number[] {
-  return parseParam(idListParamSchema(max), value, name);
-}
-
-/** `value` as one of `choices`; `fallback` when absent. */
-export function choiceParam<T extends string>(
-  value: string | undefined,
-  name: string,
-  choices: readonly T[],
-  fallback?: T,
-): T {
-  if (value === undefined && fallback !== undefined) return fallback;
-  const schema = choiceParamSchema(choices as unknown as readonly [T, ...T[]]);
-  return parseParam(schema as ParamSchema<T>, value, name);
-}
-
-/** `value` as a circuit name (trimmed), held to the one rule of src/core/track_name.ts. */
-export function trackParam(value: string | undefined, name: string): string {
-  return parseParam(trackParamSchema, value, name);
-}

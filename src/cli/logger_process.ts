@@ -68,9 +68,9 @@ export interface Logger {
  * none is set), every interface when it is on the network, since the console
  * sends to this machine's LAN address.
  */
-export function udpBindHost(console: string | null): string {
-  if (console === null) return "127.0.0.1";
-  return isLoopback(console) ? "127.0.0.1" : "0.0.0.0";
+export function udpBindHost(consoleHost: string | null): string {
+  if (consoleHost === null) return "127.0.0.1";
+  return isLoopback(consoleHost) ? "127.0.0.1" : "0.0.0.0";
 }
 
 /**

@@ -29,6 +29,7 @@ import {
   shutdownSocket,
   type SocketLibc,
 } from "./libc_sockets.ts";
+import { ownDescriptors } from "./proc_sockets.ts";
 
 /** How long a connection may stay without a request in progress, by default: 30 s. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
@@ -81,14 +82,10 @@ export interface Connection {
  */
 export function connectionsOn(libc: SocketLibc, localPort: number): Connection[] {
   const found: Connection[] = [];
-  try {
-    for (const entry of Deno.readDirSync("/proc/self/fd")) {
-      const fd = Number(entry.name);
-      const ports = connectionPorts(libc, fd);
-      if (ports !== null && ports.local === localPort) found.push({ fd, remote: ports.remote });
-    }
-  } catch {
-    // /proc unreadable meanwhile: nothing found this time.
+  // /proc unreadable meanwhile: nothing found this time.
+  for (const fd of ownDescriptors() ?? []) {
+    const ports = connectionPorts(libc, fd);
+    if (ports !== null && ports.local === localPort) found.push({ fd, remote: ports.remote });
   }
   return found;
 }

@@ -1,7 +1,8 @@
 /**
- * The few libc socket calls Deno does not offer (socket options, a
- * non-blocking recv), through FFI on a descriptor found in /proc. One
- * binding for every module that sizes or drains a socket.
+ * The few libc calls Deno does not offer (socket options, a non-blocking
+ * recv, and malloc_trim for the memory tidy), through FFI; the socket calls
+ * act on a descriptor found in /proc. One binding for every module that
+ * sizes or drains a socket or trims the C heap.
  *
  * @module
  */
@@ -17,12 +18,13 @@ const SYMBOLS = {
   getsockname: { parameters: ["i32", "buffer", "buffer"], result: "i32" },
   getpeername: { parameters: ["i32", "buffer", "buffer"], result: "i32" },
   sendto: { parameters: ["i32", "buffer", "usize", "i32", "buffer", "u32"], result: "isize" },
+  malloc_trim: { parameters: ["usize"], result: "i32" },
 } as const;
 
 /** `SHUT_RDWR`: shutdown() both ways. */
 const SHUT_RDWR = 2;
 
-/** libc opened with the socket calls; close it when done. */
+/** libc opened with the socket calls (and malloc_trim); close it when done. */
 export type SocketLibc = Deno.DynamicLibrary<typeof SYMBOLS>;
 
 /** libc with the socket calls, or null where it can not be opened (not glibc, no FFI). */

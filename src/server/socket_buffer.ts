@@ -3,7 +3,8 @@
  * buffer, draining what is queued on it cheaply, and reading how many
  * datagrams the kernel dropped for it. Deno
  * exposes no SO_RCVBUF (and `node:dgram`'s `recvBufferSize` is ignored), so
- * the socket's descriptor is found through /proc and set through libc by FFI.
+ * the socket's descriptor is found through /proc (proc_sockets.ts) and set
+ * through libc by FFI.
  * Everywhere this can not work (another OS, no FFI or /proc permission) it
  * falls back to the platform default and says so; nothing here throws.
  *
@@ -16,6 +17,7 @@ import {
   type SocketLibc,
   SOL_SOCKET,
 } from "./libc_sockets.ts";
+import { fdOfSocket, procHexAddress, readSocketRows, UDP_TABLES } from "./proc_sockets.ts";
 
 /** Receive buffer asked for: seconds of any plausible stream (8 MiB is ~27,000 packets). */
 export const WANTED_RECEIVE_BUFFER_BYTES = 8 * 2 ** 20;
@@ -41,59 +43,21 @@ export interface ReceiveBuffer {
   readonly note: string;
 }
 
-/** The hex form of an IPv4 address as /proc/net/udp prints it (little-endian on x86 and ARM). */
-function procHexAddress(hostname: string): string | null {
-  const parts = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(hostname);
-  if (!parts) return null;
-  return [4, 3, 2, 1].map((i) => Number(parts[i]).toString(16).padStart(2, "0")).join("")
-    .toUpperCase();
-}
-
 /**
  * Finds the socket bound to `hostname:port` among this process's descriptors,
  * or null when it can not be found (not Linux, or /proc unreadable: Deno
  * opens it only with --allow-all).
  */
 export function locateUdpSocket(hostname: string, port: number): SocketLocation | null {
-  if (Deno.build.os !== "linux") return null;
-  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
   const hexAddress = procHexAddress(hostname);
-  const inodes = new Map<string, string>();
-  for (const table of ["/proc/net/udp", "/proc/net/udp6"]) {
-    let text: string;
-    try {
-      text = Deno.readTextFileSync(table);
-    } catch {
-      continue;
-    }
-    for (const line of text.split("\n").slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      const local = fields[1];
-      if (!local?.endsWith(`:${hexPort}`)) continue;
-      if (
-        table === "/proc/net/udp" && hexAddress !== null && local !== `${hexAddress}:${hexPort}`
-      ) {
-        continue;
-      }
-      if (fields[9] && fields[9] !== "0") inodes.set(`socket:[${fields[9]}]`, table);
-    }
+  const tables = new Map<string, string>();
+  for (const { table, row } of readSocketRows(UDP_TABLES) ?? []) {
+    if (row.localPort !== port) continue;
+    if (table === UDP_TABLES[0] && hexAddress !== null && row.localHex !== hexAddress) continue;
+    tables.set(row.inode, table);
   }
-  if (inodes.size === 0) return null;
-  try {
-    for (const entry of Deno.readDirSync("/proc/self/fd")) {
-      let link: string;
-      try {
-        link = Deno.readLinkSync(`/proc/self/fd/${entry.name}`);
-      } catch {
-        continue; // closed meanwhile
-      }
-      const table = inodes.get(link);
-      if (table) return { fd: Number(entry.name), inode: link.slice(8, -1), table };
-    }
-  } catch {
-    return null;
-  }
-  return null;
+  const found = fdOfSocket(new Set(tables.keys()));
+  return found && { fd: found.fd, inode: found.inode, table: tables.get(found.inode)! };
 }
 
 function readReceiveBuffer(libc: SocketLibc, fd: number): number | null {
@@ -180,18 +144,6 @@ export function openDrain(socket: SocketLocation | null, into: Uint8Array): Drai
  * when the table can not be read or no longer lists it.
  */
 export function readKernelDrops(location: SocketLocation): number | null {
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(location.table);
-  } catch {
-    return null;
-  }
-  for (const line of text.split("\n").slice(1)) {
-    const fields = line.trim().split(/\s+/);
-    if (fields[9] === location.inode) {
-      const drops = Number(fields[12]);
-      return Number.isInteger(drops) ? drops : null;
-    }
-  }
-  return null;
+  const rows = readSocketRows([location.table]) ?? [];
+  return rows.find((r) => r.row.inode === location.inode)?.row.drops ?? null;
 }

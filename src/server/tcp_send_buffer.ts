@@ -7,13 +7,14 @@
  * SO_SNDBUF on the listening socket fixes the size and turns that growth off;
  * every connection it accepts inherits both. Deno.serve exposes no socket
  * options, so, as in socket_buffer.ts, the descriptor is found through /proc
- * and set through libc by FFI. Everywhere this can not work (another OS, no
+ * (proc_sockets.ts) and set through libc by FFI. Everywhere this can not work (another OS, no
  * FFI or /proc permission) the platform's sizing stays and a note says why;
  * nothing here throws.
  *
  * @module
  */
 import { getIntOption, openSocketLibc, setIntOption, SOL_SOCKET } from "./libc_sockets.ts";
+import { fdOfSocket, readTcpRows, type TcpRow } from "./proc_sockets.ts";
 
 /**
  * Send buffer asked for on the listener. Linux doubles it (room for its
@@ -34,98 +35,13 @@ export interface SendBuffer {
   readonly note: string;
 }
 
-/** One row of /proc/net/tcp or tcp6: its ports, remote address, state, timer and inode. */
-export interface TcpRow {
-  /** The local port. */
-  localPort: number;
-  /** The remote address: dotted IPv4 (also for IPv4-mapped IPv6), else eight lowercase hex groups. */
-  remoteAddress: string;
-  /** The remote port. */
-  remotePort: number;
-  /** The state, two hex digits ("01" established, "0A" listening). */
-  state: string;
-  /** The active timer, two hex digits ("00" none, "01" retransmit, "02" keepalive, "04" zero-window probe). */
-  timer: string;
-  /** The socket's inode. */
-  inode: string;
-}
-
-/** An address as /proc prints it (32-bit words in host order, little-endian here) in plain form. */
-function procAddress(hex: string): string {
-  const bytes: number[] = [];
-  for (let w = 0; w < hex.length; w += 8) {
-    for (let b = 6; b >= 0; b -= 2) bytes.push(Number.parseInt(hex.slice(w + b, w + b + 2), 16));
-  }
-  if (bytes.length === 4) return bytes.join(".");
-  if (bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255) {
-    return bytes.slice(12).join(".");
-  }
-  const groups: string[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] << 8) | bytes[i + 1]).toString(16));
-  return groups.join(":");
-}
-
-/**
- * The rows of the text of /proc/net/tcp or /proc/net/tcp6 (header line
- * first), skipping rows without an inode (sockets no process holds).
- */
-export function parseTcpTable(text: string): TcpRow[] {
-  const rows: TcpRow[] = [];
-  for (const line of text.split("\n").slice(1)) {
-    const fields = line.trim().split(/\s+/);
-    if (fields.length < 10 || fields[9] === "0") continue;
-    const [remoteHex, remotePort] = fields[2].split(":");
-    rows.push({
-      localPort: Number.parseInt(fields[1].split(":").at(-1)!, 16),
-      remoteAddress: procAddress(remoteHex),
-      remotePort: Number.parseInt(remotePort, 16),
-      state: fields[3],
-      timer: fields[5].split(":")[0],
-      inode: fields[9],
-    });
-  }
-  return rows;
-}
-
-/**
- * Every row of /proc/net/tcp and /proc/net/tcp6, or null when neither can
- * be read (not Linux, or no permission).
- */
-export function readTcpRows(): TcpRow[] | null {
-  if (Deno.build.os !== "linux") return null;
-  let rows: TcpRow[] | null = null;
-  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    try {
-      const text = Deno.readTextFileSync(table);
-      rows = [...(rows ?? []), ...parseTcpTable(text)];
-    } catch {
-      continue;
-    }
-  }
-  return rows;
-}
-
 function tcpRows(): TcpRow[] {
   return readTcpRows() ?? [];
 }
 
 /** The descriptor of this process whose socket has one of `inodes`, or null. */
 function fdOfInode(inodes: Set<string>): number | null {
-  if (inodes.size === 0) return null;
-  try {
-    for (const entry of Deno.readDirSync("/proc/self/fd")) {
-      let link: string;
-      try {
-        link = Deno.readLinkSync(`/proc/self/fd/${entry.name}`);
-      } catch {
-        continue; // closed meanwhile
-      }
-      if (link.startsWith("socket:[") && inodes.has(link.slice(8, -1))) return Number(entry.name);
-    }
-  } catch {
-    return null;
-  }
-  return null;
+  return fdOfSocket(inodes)?.fd ?? null;
 }
 
 /**

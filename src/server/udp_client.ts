@@ -63,11 +63,63 @@ export interface UdpClient extends TelemetrySource {
 const CLOSE_TIMEOUT_MS = 5000;
 
 /**
- * True when acknowledgements may go to `console`: only on loopback, where the
- * console is a replay. A real PlayStation only ever gets heartbeats.
+ * True when acknowledgements may go to the console at `consoleHost`: only on
+ * loopback, where the console is a replay. A real PlayStation only ever gets heartbeats.
  */
-export function acksAllowed(console: string | null): boolean {
-  return console !== null && isLoopback(console);
+export function acksAllowed(consoleHost: string | null): boolean {
+  return consoleHost !== null && isLoopback(consoleHost);
+}
+
+/**
+ * Decodes the packets of `batch` in order and hands each frame to
+ * `onFrame`; a packet that fails to decode is dropped with a notice, and a
+ * consumer that throws is logged and does not stop the rest. Returns how
+ * many decoded and the last packet id (0 when none).
+ */
+function deliverBatch(
+  batch: BatchMessage,
+  onFrame: (frame: Frame) => void,
+  notice: (line: string) => void,
+): { decoded: number; lastId: number } {
+  const bytes = new Uint8Array(batch.bytes);
+  let offset = 0;
+  let lastId = 0;
+  let decoded = 0;
+  for (const size of batch.sizes) {
+    const packet = bytes.subarray(offset, offset + size);
+    offset += size;
+    let frame: Frame;
+    try {
+      frame = decodeFrame(packet);
+    } catch (err) {
+      notice(`dropping a packet that failed to decode: ${(err as Error).message}`);
+      continue;
+    }
+    decoded++;
+    lastId = frame.packetId;
+    try {
+      onFrame(frame);
+    } catch (err) {
+      console.error("a frame's consumer failed:", err);
+    }
+  }
+  return { decoded, lastId };
+}
+
+/** What the receive worker is told to start with. */
+function startMessage(opts: UdpClientOptions): ToWorker {
+  return {
+    type: "start",
+    hostname: opts.hostname,
+    port: opts.port,
+    console: opts.console,
+    consolePort: opts.consolePort,
+    format: opts.format,
+    acks: acksAllowed(opts.console),
+    receiveBufferBytes: opts.receiveBufferBytes ?? WANTED_RECEIVE_BUFFER_BYTES,
+    record: opts.record ?? null,
+    relay: opts.relay ?? null,
+  };
 }
 
 /**
@@ -88,28 +140,9 @@ export async function startUdpClient(opts: UdpClientOptions): Promise<UdpClient>
   let ending = false;
 
   const deliver = (batch: BatchMessage) => {
-    const bytes = new Uint8Array(batch.bytes);
-    let offset = 0;
-    let lastId = 0;
-    for (const size of batch.sizes) {
-      const packet = bytes.subarray(offset, offset + size);
-      offset += size;
-      let frame: Frame;
-      try {
-        frame = decodeFrame(packet);
-      } catch (err) {
-        notice(`dropping a packet that failed to decode: ${(err as Error).message}`);
-        continue;
-      }
-      decoded++;
-      lastId = frame.packetId;
-      try {
-        opts.onFrame(frame);
-      } catch (err) {
-        console.error("a frame's consumer failed:", err);
-      }
-    }
-    if (!ending) send({ type: "consumed", seq: batch.seq, packetId: lastId });
+    const done = deliverBatch(batch, opts.onFrame, notice);
+    decoded += done.decoded;
+    if (!ending) send({ type: "consumed", seq: batch.seq, packetId: done.lastId });
   };
 
   worker.onmessage = (event: MessageEvent<FromWorker>) => {
@@ -151,18 +184,7 @@ export async function startUdpClient(opts: UdpClientOptions): Promise<UdpClient>
     ended.resolve();
   };
 
-  send({
-    type: "start",
-    hostname: opts.hostname,
-    port: opts.port,
-    console: opts.console,
-    consolePort: opts.consolePort,
-    format: opts.format,
-    acks: acksAllowed(opts.console),
-    receiveBufferBytes: opts.receiveBufferBytes ?? WANTED_RECEIVE_BUFFER_BYTES,
-    record: opts.record ?? null,
-    relay: opts.relay ?? null,
-  });
+  send(startMessage(opts));
   let info: ListeningMessage;
   try {
     info = await listening.promise;

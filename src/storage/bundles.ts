@@ -19,12 +19,13 @@
  * a 50,000-edge generation costs a few milliseconds, where parsing its
  * 13 MB of JSON cost some 70. Generations written before the table
  * encoding (no `encoding` in the head) are gzip'd JSON; they are read and
- * validated in full as any imported document is, and the next change
- * rewrites them as tables.
+ * validated in full as any imported document is (json_generation.ts), and
+ * rewritten as tables once, when the store opens (bundle_migration.ts).
  *
  * @module
  */
-import { Conflict, ImportRejected } from "../core/errors.ts";
+import { Conflict } from "../core/errors.ts";
+import { BundleCorrupt } from "./bundle_corrupt.ts";
 import type { BundleTable } from "../core/bundle/edge_table.ts";
 import { bundleStats } from "../core/bundle/stats.ts";
 import {
@@ -35,7 +36,6 @@ import {
 } from "../core/bundle/table_codec.ts";
 import { docOf, inCellOrder, withEdges } from "../core/bundle/table_convert.ts";
 import type { BundleV4, Official } from "../core/bundle/types.ts";
-import { validateBundleTable } from "../core/bundle/validate.ts";
 import {
   type BlobRef,
   type CheckedBlob,
@@ -45,6 +45,7 @@ import {
   writeBlob,
 } from "./blob.ts";
 import { nextId } from "./ids.ts";
+import { decodeJsonGeneration } from "./json_generation.ts";
 
 /** What the head of a bundle records: where its document is, and what a list shows. */
 export interface BundleHead {
@@ -119,14 +120,7 @@ export interface UpdateOptions {
   onCleanupFailure?: (what: string, err: unknown) => void;
 }
 
-/** The stored document of a bundle cannot be read back: a damaged store, not a user error. */
-export class BundleCorrupt extends Error {
-  /** Creates the error naming the bundle and what is wrong. */
-  constructor(slug: string, why: string, options?: ErrorOptions) {
-    super(`stored bundle "${slug}" is unreadable: ${why}`, options);
-    this.name = "BundleCorrupt";
-  }
-}
+export { BundleCorrupt };
 
 const HEAD = "bundle";
 const CHUNK = "bundle_chunk";
@@ -203,30 +197,6 @@ export async function listBundleHeads(kv: Deno.Kv): Promise<BundleHead[]> {
 }
 
 /**
- * A generation written before the table encoding: JSON, validated in full.
- * Its run counters are read as written when its chunks match their
- * checksum (as that version read them), else raised to the votes.
- */
-function decodeJson(slug: string, bytes: Uint8Array, intact: boolean): BundleTable {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch (err) {
-    throw new BundleCorrupt(slug, `not JSON: ${(err as Error).message}`, { cause: err });
-  }
-  try {
-    const bundle = validateBundleTable(raw, { reconcile: !intact });
-    if (bundle.version !== 4) throw new BundleCorrupt(slug, `stored as version ${bundle.version}`);
-    return bundle;
-  } catch (err) {
-    if (err instanceof ImportRejected) {
-      throw new BundleCorrupt(slug, `fails validation: ${err.message}`, { cause: err });
-    }
-    throw err;
-  }
-}
-
-/**
  * Reads the bundle the head `entry` names. Null when the chunks are gone
  * because a concurrent write flipped the head and swept them meanwhile.
  */
@@ -243,7 +213,9 @@ async function readGeneration(
     if (now.versionstamp !== entry.versionstamp) return null;
     throw new BundleCorrupt(head.slug, (err as Error).message, { cause: err });
   }
-  if (head.encoding === undefined) return decodeJson(head.slug, blob.data, blob.intact);
+  if (head.encoding === undefined) {
+    return decodeJsonGeneration(head.slug, blob.data, blob.intact);
+  }
   if (head.encoding !== TABLE_ENCODING) {
     throw new BundleCorrupt(head.slug, `unknown encoding ${JSON.stringify(head.encoding)}`);
   }

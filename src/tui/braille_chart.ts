@@ -11,9 +11,7 @@
  * @module
  */
 
-/** Braille dot bits by [dot column][dot row]. */
-const DOT_BITS = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]];
-const BLANK = 0x2800;
+import { BrailleCanvas } from "./braille_canvas.ts";
 
 /** Most series one chart draws (each owns one bit of {@linkcode BrailleChart.owners}). */
 export const MAX_SERIES = 8;
@@ -72,8 +70,8 @@ export interface BrailleChart {
  * held to the chart, row 0 at the top (the middle row when max = min).
  */
 export function renderChart(opts: ChartOptions): BrailleChart {
-  const cols = Math.max(1, Math.floor(opts.cols));
-  const rows = Math.max(1, Math.floor(opts.rows));
+  const canvas = new BrailleCanvas(opts.cols, opts.rows);
+  const { cols, rows, dotsX, dotsY } = canvas;
   const x = opts.x;
   const n = x.length;
   const from = opts.from ?? (n > 0 ? x[0] : 0);
@@ -86,9 +84,6 @@ export function renderChart(opts: ChartOptions): BrailleChart {
     min ??= range ? range[0] : 0;
     max ??= range ? range[1] : 1;
   }
-  const dotsX = 2 * cols;
-  const dotsY = 4 * rows;
-  const cells = new Uint8Array(cols * rows);
   const owners = new Uint8Array(cols * rows);
   const span = max - min;
   const dotRow = (v: number) => {
@@ -97,9 +92,7 @@ export function renderChart(opts: ChartOptions): BrailleChart {
     return r < 0 ? 0 : r >= dotsY ? dotsY - 1 : r;
   };
   const plot = (dx: number, dy: number, owner: number) => {
-    const cell = (dy >> 2) * cols + (dx >> 1);
-    cells[cell] |= DOT_BITS[dx & 1][dy & 3];
-    owners[cell] |= owner;
+    owners[canvas.dot(dx, dy)] |= owner;
   };
   if (opts.baseline !== undefined && opts.baseline >= min && opts.baseline <= max) {
     const r = dotRow(opts.baseline);
@@ -113,30 +106,15 @@ export function renderChart(opts: ChartOptions): BrailleChart {
       const a = from + dx * w;
       const b = dx === dotsX - 1 ? to : from + (dx + 1) * w;
       while (j < n && x[j] < a) j++;
-      let lo = Infinity;
-      let hi = -Infinity;
-      const take = (v: number) => {
-        if (!Number.isFinite(v)) return;
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      };
-      take(interpolate(x, values, j, a));
-      let m = j;
-      for (; m < n && x[m] <= b; m++) take(values[m]);
-      take(interpolate(x, values, m, b));
-      if (lo > hi) continue;
-      const top = dotRow(hi);
-      const bottom = dotRow(lo);
+      const range = new Range();
+      range.over(x, values, j, a, b);
+      if (range.lo > range.hi) continue;
+      const top = dotRow(range.hi);
+      const bottom = dotRow(range.lo);
       for (let dy = top; dy <= bottom; dy++) plot(dx, dy, 1 << k);
     }
   }
-  const lines: string[] = [];
-  for (let r = 0; r < rows; r++) {
-    let text = "";
-    for (let c = 0; c < cols; c++) text += String.fromCharCode(BLANK + cells[r * cols + c]);
-    lines.push(text);
-  }
-  return { lines, owners, cols, rows, from, to, min, max };
+  return { lines: canvas.lines(), owners, cols, rows, from, to, min, max };
 }
 
 /**
@@ -164,23 +142,39 @@ export function valueRange(
   from: number,
   to: number,
 ): [number, number] | null {
-  let lo = Infinity;
-  let hi = -Infinity;
-  const take = (v: number) => {
-    if (!Number.isFinite(v)) return;
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  };
+  const range = new Range();
   const n = x.length;
   for (const values of series) {
     if (!values) continue;
     let j = 0;
     while (j < n && x[j] < from) j++;
-    take(interpolate(x, values, j, from));
-    for (; j < n && x[j] <= to; j++) take(values[j]);
-    take(interpolate(x, values, j, to));
+    range.over(x, values, j, from, to);
   }
-  return lo > hi ? null : [lo, hi];
+  return range.lo > range.hi ? null : [range.lo, range.hi];
+}
+
+/** The lowest and highest finite value taken so far (lo > hi while none). */
+class Range {
+  lo = Infinity;
+  hi = -Infinity;
+
+  /** Takes `v` when finite. */
+  take(v: number): void {
+    if (!Number.isFinite(v)) return;
+    if (v < this.lo) this.lo = v;
+    if (v > this.hi) this.hi = v;
+  }
+
+  /**
+   * Takes the values of `values` at x in [`a`, `b`], interpolated at both
+   * edges; `j` is the first sample with x >= `a`.
+   */
+  over(x: ArrayLike<number>, values: ArrayLike<number>, j: number, a: number, b: number): void {
+    this.take(interpolate(x, values, j, a));
+    let m = j;
+    for (; m < x.length && x[m] <= b; m++) this.take(values[m]);
+    this.take(interpolate(x, values, m, b));
+  }
 }
 
 /**

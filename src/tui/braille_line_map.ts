@@ -1,16 +1,14 @@
 /**
  * A small track map of a driven line in braille: the path a lap took,
  * scaled to fit a block of cells with its shape kept (as the bundle map,
- * src/core/geometry/braille_map.ts: world x runs right, world z down), and
+ * braille_map.ts: world x runs right, world z down), and
  * the cell of any point on it, for a marker that moves without redrawing
  * the line.
  *
  * @module
  */
 
-/** Braille dot bits by [dot column][dot row]. */
-const DOT_BITS = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]];
-const BLANK = 0x2800;
+import { BrailleCanvas, segmentDots } from "./braille_canvas.ts";
 
 /** The character marking a spot on the map. */
 export const SPOT_MARKER = "●";
@@ -39,10 +37,9 @@ export function renderLineMap(
   cols: number,
   rows: number,
 ): LineMap {
-  cols = Math.max(1, Math.floor(cols));
-  rows = Math.max(1, Math.floor(rows));
-  const dotsX = 2 * cols;
-  const dotsY = 4 * rows;
+  const canvas = new BrailleCanvas(cols, rows);
+  ({ cols, rows } = canvas);
+  const { dotsX, dotsY } = canvas;
   let minX = Infinity;
   let maxX = -Infinity;
   let minZ = Infinity;
@@ -57,21 +54,14 @@ export function renderLineMap(
     if (z < minZ) minZ = z;
     if (z > maxZ) maxZ = z;
   }
-  const cells = new Uint8Array(cols * rows);
-  if (minX === Infinity) {
-    return { lines: blank(cols, rows), cols, rows, minX: 0, minZ: 0, scale: 1 };
-  }
+  if (minX === Infinity) return { lines: canvas.lines(), cols, rows, minX: 0, minZ: 0, scale: 1 };
   const spanX = Math.max(1, maxX - minX);
   const spanZ = Math.max(1, maxZ - minZ);
   const scale = Math.min((dotsX - 2) / spanX, (dotsY - 2) / spanZ);
   // Centre the drawing: the world corner sits this far outside the first dot.
   const x0 = minX - (dotsX - (maxX - minX) * scale) / 2 / scale;
   const z0 = minZ - (dotsY - (maxZ - minZ) * scale) / 2 / scale;
-  const map: LineMap = { lines: [], cols, rows, minX: x0, minZ: z0, scale };
-  const plot = (dx: number, dy: number) => {
-    if (dx < 0 || dy < 0 || dx >= dotsX || dy >= dotsY) return;
-    cells[(dy >> 2) * cols + (dx >> 1)] |= DOT_BITS[dx & 1][dy & 3];
-  };
+  const plot = (dx: number, dy: number) => void canvas.dot(dx, dy);
   let px = NaN;
   let py = NaN;
   for (let k = 0; k < n; k++) {
@@ -81,22 +71,12 @@ export function renderLineMap(
       px = py = NaN;
       continue;
     }
-    if (Number.isFinite(px)) {
-      const steps = Math.max(1, Math.ceil(Math.max(Math.abs(ax - px), Math.abs(ay - py))));
-      for (let i = 1; i <= steps; i++) {
-        const t = i / steps;
-        plot(Math.floor(px + (ax - px) * t), Math.floor(py + (ay - py) * t));
-      }
-    } else plot(Math.floor(ax), Math.floor(ay));
+    if (Number.isFinite(px)) segmentDots(px, py, ax, ay, 1, plot);
+    else plot(Math.floor(ax), Math.floor(ay));
     px = ax;
     py = ay;
   }
-  for (let r = 0; r < rows; r++) {
-    let text = "";
-    for (let c = 0; c < cols; c++) text += String.fromCharCode(BLANK + cells[r * cols + c]);
-    map.lines.push(text);
-  }
-  return map;
+  return { lines: canvas.lines(), cols, rows, minX: x0, minZ: z0, scale };
 }
 
 /** The cell of `map` holding world point (x, z), or null off the map or for a non-finite point. */
@@ -110,8 +90,4 @@ export function lineMapCell(
   if (!Number.isFinite(col) || !Number.isFinite(row)) return null;
   if (col < 0 || row < 0 || col >= map.cols || row >= map.rows) return null;
   return { col, row };
-}
-
-function blank(cols: number, rows: number): string[] {
-  return Array.from({ length: rows }, () => String.fromCharCode(BLANK).repeat(cols));
 }

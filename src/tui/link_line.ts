@@ -59,7 +59,7 @@ export function linkParts(link: LinkState): LinkPart[] {
     parts.push({ full: "no telemetry source", droppable: false, rank: LINK_RANK.state });
     return parts;
   }
-  const console = (c: string): LinkPart => ({
+  const consolePart = (c: string): LinkPart => ({
     full: `console ${c}`,
     short: c,
     droppable: true,
@@ -73,10 +73,10 @@ export function linkParts(link: LinkState): LinkPart[] {
       droppable: false,
       rank: LINK_RANK.state,
     });
-    if (link.console) parts.push(console(link.console));
+    if (link.console) parts.push(consolePart(link.console));
   } else if (link.state === "connected") {
     parts.push({ full: "connected", droppable: false, rank: LINK_RANK.state });
-    parts.push(console(link.console ?? "(passive)"));
+    parts.push(consolePart(link.console ?? "(passive)"));
   } else if (link.state === "waiting") {
     parts.push({
       full: `waiting for console ${link.console}`,

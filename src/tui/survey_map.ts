@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { CAR_MARKER, renderBrailleMap } from "../core/geometry/braille_map.ts";
+import { CAR_MARKER, renderBrailleMap } from "./braille_map.ts";
 import type { ExtraLines } from "../core/geometry/map_frame.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
 

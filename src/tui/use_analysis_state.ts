@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { useEffect, useMemo, useState } from "react";
-import { useInput } from "ink";
+import { useMemo, useState } from "react";
+import { type Key, useInput } from "ink";
 import type { CornerReportRow } from "../core/analysis/types.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
 import { useLatestState } from "./use_latest_state.ts";
@@ -22,6 +22,7 @@ import {
 } from "./analysis_data.ts";
 import { analysisLayout } from "./analysis_layout.ts";
 import { columnX } from "./braille_chart.ts";
+import { useBusVersion } from "./use_bus_version.ts";
 
 /** Columns the cursor moves with Shift or `[` `]`. */
 export const BIG_STEP = 10;
@@ -65,6 +66,41 @@ export interface AnalysisState {
   message: ViewMessage | null;
 }
 
+/** The keys the lap picker reads. */
+type PickerKeys = Pick<Key, "upArrow" | "downArrow" | "escape" | "return">;
+
+/**
+ * What key `k` does while `picker` is open over `choice`'s laps: the
+ * picker after it (the same object when the key does nothing, null when
+ * it closes), and the pair of laps chosen, if one was. Picking the other
+ * lap of the pair swaps them.
+ */
+function pickerKey(
+  picker: Picker,
+  choice: AnalysisChoice | null | undefined,
+  k: PickerKeys,
+): { picker: Picker | null; want: { lap: number; ref: number | null } | null } {
+  const laps = choice?.laps ?? [];
+  if (k.upArrow || k.downArrow) {
+    const step = k.upArrow ? -1 : 1;
+    return {
+      picker: { ...picker, index: clamp(picker.index + step, 0, laps.length - 1) },
+      want: null,
+    };
+  }
+  if (k.escape) return { picker: null, want: null };
+  if (k.return && choice && laps[picker.index]) {
+    const picked = laps[picker.index].id;
+    const lap = choice.lap.id;
+    const ref = choice.ref?.id ?? null;
+    const want = picker.kind === "lap"
+      ? { lap: picked, ref: picked === ref ? lap : ref }
+      : { lap: picked === lap && ref !== null ? ref : lap, ref: picked };
+    return { picker: null, want };
+  }
+  return { picker, want: null };
+}
+
 /** A lap another view asked the analysis view to open (see ViewProps.param). */
 function paramPair(param: ViewProps["param"]): { lap: number; ref: number | null } | null {
   const lap = param?.lap;
@@ -81,7 +117,7 @@ export function useAnalysisState(
   >,
 ): AnalysisState {
   const layout = analysisLayout(columns, rows);
-  const [version, setVersion] = useState(0);
+  const version = useBusVersion(app, ["lap", "session"]);
   // A lap asked for (by another view or a picker) pins the choice; without one the view follows
   // the newest lap as laps are stored.
   const [want, setWant] = useState(() => paramPair(param));
@@ -95,14 +131,6 @@ export function useAnalysisState(
   const cornerIndex = cornerAt.value;
   const picker = pickerNow.value;
   const [message, setMessage] = useState<ViewMessage | null>(null);
-
-  useEffect(
-    () =>
-      app.bus.subscribe((e) => {
-        if (e.type === "lap" || e.type === "session") setVersion((v) => v + 1);
-      }),
-    [app],
-  );
 
   useLoad(
     () => want ? chooseFor(app, want.lap, want.ref) : chooseDefault(app),
@@ -146,24 +174,10 @@ export function useAnalysisState(
   useInput((input, k) => {
     const picker = pickerNow.get();
     if (picker) {
-      const laps = choice?.laps ?? [];
-      if (k.upArrow || k.downArrow) {
-        const step = k.upArrow ? -1 : 1;
-        pickerNow.set({ ...picker, index: clamp(picker.index + step, 0, laps.length - 1) });
-      } else if (k.escape) pickerNow.set(null);
-      else if (k.return && choice && laps[picker.index]) {
-        const picked = laps[picker.index].id;
-        const lap = choice.lap.id;
-        const ref = choice.ref?.id ?? null;
-        // Picking the other lap of the pair swaps them.
-        setWant(
-          picker.kind === "lap"
-            ? { lap: picked, ref: picked === ref ? lap : ref }
-            : { lap: picked === lap && ref !== null ? ref : lap, ref: picked },
-        );
-        pickerNow.set(null);
-        setMessage(null);
-      }
+      const next = pickerKey(picker, choice, k);
+      if (next.want) setWant(next.want);
+      if (next.picker !== picker) pickerNow.set(next.picker);
+      if (next.want) setMessage(null);
       return;
     }
     if (input === "l" || input === "r") {

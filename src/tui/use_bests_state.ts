@@ -5,13 +5,14 @@
  *
  * @module
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useInput } from "ink";
 import type { BestItem } from "../app/lap_listing.ts";
 import type { ViewMessage, ViewParam, ViewProps } from "./view_types.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { clamp } from "./use_sessions_state.ts";
+import { useBusVersion } from "./use_bus_version.ts";
 
 /** What the bests view draws. */
 export interface BestsState {
@@ -39,20 +40,12 @@ export function analysisParam(best: BestItem, list: readonly BestItem[]): ViewPa
 export function useBestsState(
   { app, inputActive, open }: Pick<ViewProps, "app" | "inputActive" | "open">,
 ): BestsState {
-  const [version, setVersion] = useState(0);
+  const version = useBusVersion(app, ["lap", "session"]);
   const [list, setList] = useState<BestItem[] | null>(null);
   // The selection follows its circuit and car when the list is re-read.
   // Read back by the key handler, so every key of a burst moves from where the last one left.
   const selected = useLatestState<string | null>(null);
   const [message, setMessage] = useState<ViewMessage | null>(null);
-
-  useEffect(
-    () =>
-      app.bus.subscribe((e) => {
-        if (e.type === "lap" || e.type === "session") setVersion((v) => v + 1);
-      }),
-    [app],
-  );
 
   useLoad(
     () => app.sessions.bests(),

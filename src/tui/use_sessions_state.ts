@@ -93,33 +93,7 @@ export function useSessionsState(
 
   const shownLaps = lapsOf === current?.id ? laps : [];
 
-  const exportLap = useCallback((lap: LapSummary | undefined, kind: LapExportKind) => {
-    if (!lap) {
-      setMessage({ text: "press Enter to go into the laps, then pick one to export", error: true });
-      return;
-    }
-    // The exports folder is made by the first export that needs it.
-    Deno.mkdir(outDir, { recursive: true }).then(() =>
-      app.files.exportLap(lap.id, kind, { dir: outDir })
-    ).then(
-      (path) => setMessage({ text: `wrote ${path}`, error: false }),
-      (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
-    );
-  }, [app, outDir]);
-
-  // A MoTeC log of the picked lap, or of the whole selected session while the sessions have focus.
-  const exportMotec = useCallback((lap: LapSummary | undefined, session: number | undefined) => {
-    const subject = lap
-      ? { kind: "lap" as const, id: lap.id }
-      : session !== undefined
-      ? { kind: "session" as const, id: session }
-      : null;
-    if (!subject) return;
-    app.files.exportMotec(subject.kind, subject.id, outDir).then(
-      ([ld]) => setMessage({ text: `wrote ${ld} and its .ldx`, error: false }),
-      (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
-    );
-  }, [app, outDir]);
+  const { exportLap, exportMotec } = useLapExports(app, outDir, setMessage);
 
   const save = useCallback((name: string) => {
     if (!draft) return;
@@ -187,6 +161,48 @@ export function useSessionsState(
     save,
     message,
   };
+}
+
+/**
+ * The sessions view's exports into `outDir`: a lap as JSON or CSV, and a
+ * MoTeC log of a lap or a whole session, each reported through `setMessage`.
+ */
+function useLapExports(
+  app: ViewProps["app"],
+  outDir: string,
+  setMessage: (message: ViewMessage | null) => void,
+): {
+  exportLap: (lap: LapSummary | undefined, kind: LapExportKind) => void;
+  exportMotec: (lap: LapSummary | undefined, session: number | undefined) => void;
+} {
+  const exportLap = useCallback((lap: LapSummary | undefined, kind: LapExportKind) => {
+    if (!lap) {
+      setMessage({ text: "press Enter to go into the laps, then pick one to export", error: true });
+      return;
+    }
+    // The exports folder is made by the first export that needs it.
+    Deno.mkdir(outDir, { recursive: true }).then(() =>
+      app.files.exportLap(lap.id, kind, { dir: outDir })
+    ).then(
+      (path) => setMessage({ text: `wrote ${path}`, error: false }),
+      (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
+    );
+  }, [app, outDir]);
+
+  // A MoTeC log of the picked lap, or of the whole selected session while the sessions have focus.
+  const exportMotec = useCallback((lap: LapSummary | undefined, session: number | undefined) => {
+    const subject = lap
+      ? { kind: "lap" as const, id: lap.id }
+      : session !== undefined
+      ? { kind: "session" as const, id: session }
+      : null;
+    if (!subject) return;
+    app.files.exportMotec(subject.kind, subject.id, outDir).then(
+      ([ld]) => setMessage({ text: `wrote ${ld} and its .ldx`, error: false }),
+      (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
+    );
+  }, [app, outDir]);
+  return { exportLap, exportMotec };
 }
 
 /** The index of session `id` in `list`; 0 when it is not there (or with no list). */

@@ -88,21 +88,7 @@ export function useSurveyState(
   const [compiled, setCompiled] = useState<
     { slug: string; doc: CompiledTrack; driven: DrivenLine } | null
   >(null);
-  const [version, setVersion] = useState(0);
-  const slug = useRef<string | null>(status.current.slug);
-
-  useEffect(() =>
-    app.bus.subscribe((event) => {
-      if (event.type === "survey") {
-        status.current = event.status;
-        if (event.status.slug !== slug.current && event.status.slug !== null) {
-          slug.current = event.status.slug;
-          setVersion((v) => v + 1);
-        }
-      } else if (event.type === "bundle" && event.slug === slug.current) {
-        setVersion((v) => v + 1);
-      }
-    }), [app]);
+  const { version, slug } = useSurveyBundle(app, status);
 
   const wanted = slug.current;
   useLoad(
@@ -163,39 +149,9 @@ export function useSurveyState(
     if (draft !== null) return;
     if (input !== "d") setConfirmDiscard(false);
     if (input === "d" && app.survey.pending) {
-      if (!confirmDiscard) {
-        setConfirmDiscard(true);
-        setMessage({
-          text: `press d again to discard the ${status.current.cells} cells of the stopped run`,
-          error: false,
-        });
-        return;
-      }
-      setConfirmDiscard(false);
-      const cells = status.current.cells;
-      try {
-        status.current = app.survey.discard();
-        setMessage({ text: `discarded the stopped run (${cells} cells)`, error: false });
-      } catch (err) {
-        setMessage({ text: (err as Error).message, error: true });
-      }
+      discardKey(app, status, confirmDiscard, setConfirmDiscard, setMessage);
     } else if (input === "s") {
-      if (app.survey.running) {
-        report(app.survey.stop(), (v) => {
-          const st = v as SurveyStatus;
-          if (st.pending) {
-            // Nothing is lost: the driver is asked for the name the run lacks.
-            entry.open("");
-            return `stopped: ${st.cells} cells kept; type the circuit's name to save them`;
-          }
-          return st.last_save ? savedText(st) : "stopped: nothing to save";
-        });
-      } else {
-        report(app.survey.start({}), (v) => {
-          const st = v as SurveyStatus;
-          return st.track ? `survey started on "${st.track}"` : "survey started: press t to label";
-        });
-      }
+      startOrStop(app, report, entry.open);
     } else if (input === "t") {
       entry.open(s.track);
       setMessage(null);
@@ -225,6 +181,89 @@ export function useSurveyState(
     message,
     confirmDiscard,
   };
+}
+
+/**
+ * The bundle the survey saves to, as the bus tells of it: its slug (kept
+ * in a ref, read when loading) and a version that goes up when the survey
+ * moves to another bundle or that bundle changes. Keeps `status` current.
+ */
+function useSurveyBundle(
+  app: ViewProps["app"],
+  status: { current: SurveyStatus },
+): { version: number; slug: { current: string | null } } {
+  const [version, setVersion] = useState(0);
+  const slug = useRef<string | null>(status.current.slug);
+
+  useEffect(() =>
+    app.bus.subscribe((event) => {
+      if (event.type === "survey") {
+        status.current = event.status;
+        if (event.status.slug !== slug.current && event.status.slug !== null) {
+          slug.current = event.status.slug;
+          setVersion((v) => v + 1);
+        }
+      } else if (event.type === "bundle" && event.slug === slug.current) {
+        setVersion((v) => v + 1);
+      }
+    }), [app]);
+  return { version, slug };
+}
+
+/**
+ * Key d while a stopped run waits: the first press asks for a second, the
+ * second discards the run, saying how many cells went.
+ */
+function discardKey(
+  app: ViewProps["app"],
+  status: { current: SurveyStatus },
+  confirmed: boolean,
+  setConfirmDiscard: (confirm: boolean) => void,
+  setMessage: (message: ViewMessage | null) => void,
+): void {
+  if (!confirmed) {
+    setConfirmDiscard(true);
+    setMessage({
+      text: `press d again to discard the ${status.current.cells} cells of the stopped run`,
+      error: false,
+    });
+    return;
+  }
+  setConfirmDiscard(false);
+  const cells = status.current.cells;
+  try {
+    status.current = app.survey.discard();
+    setMessage({ text: `discarded the stopped run (${cells} cells)`, error: false });
+  } catch (err) {
+    setMessage({ text: (err as Error).message, error: true });
+  }
+}
+
+/**
+ * Key s: stops a running survey (asking, through `openEntry`, for the name
+ * a stopped run lacks) or starts one, reporting the outcome.
+ */
+function startOrStop(
+  app: ViewProps["app"],
+  report: (p: Promise<unknown>, ok: (value: unknown) => string | null) => Promise<void>,
+  openEntry: (text: string) => void,
+): void {
+  if (app.survey.running) {
+    report(app.survey.stop(), (v) => {
+      const st = v as SurveyStatus;
+      if (st.pending) {
+        // Nothing is lost: the driver is asked for the name the run lacks.
+        openEntry("");
+        return `stopped: ${st.cells} cells kept; type the circuit's name to save them`;
+      }
+      return st.last_save ? savedText(st) : "stopped: nothing to save";
+    });
+  } else {
+    report(app.survey.start({}), (v) => {
+      const st = v as SurveyStatus;
+      return st.track ? `survey started on "${st.track}"` : "survey started: press t to label";
+    });
+  }
 }
 
 /** What the driver is told while a stopped run waits for its name. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { useInput } from "ink";
 import type { BundleListItem } from "../app/bundles.ts";
 import { type ImportProgress, UnreadableFile } from "../app/files.ts";
@@ -19,6 +19,7 @@ import { plural } from "./format.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { useTextEntry } from "./use_text_entry.ts";
+import { useBusVersion } from "./use_bus_version.ts";
 
 /** What the tracks view draws. */
 export interface TracksState {
@@ -50,7 +51,7 @@ export function useTracksState(
     "app" | "outDir" | "inputActive" | "setCapturing"
   >,
 ): TracksState {
-  const [version, setVersion] = useState(0);
+  const version = useBusVersion(app, ["bundle"]);
   const [list, setList] = useState<BundleListItem[] | null>(null);
   // Read back by the key handler, so every key of a burst moves from where the last one left.
   const selected = useLatestState<string | null>(null);
@@ -64,14 +65,6 @@ export function useTracksState(
   });
   const path = entry.value;
   const [busy, setBusy] = useState(false);
-
-  useEffect(
-    () =>
-      app.bus.subscribe((e) => {
-        if (e.type === "bundle") setVersion((v) => v + 1);
-      }),
-    [app],
-  );
 
   useLoad(
     () => app.bundles.list(),
@@ -146,51 +139,13 @@ export function useTracksState(
       entry.open("");
       setMessage(null);
     } else if (input === "u") {
-      setBusy(true);
-      setMessage({ text: "identifying unlabelled sessions...", error: false });
-      app.tracks.identifyUnlabelled().then(
-        (r) => {
-          const names = Object.entries(r.tracks).map(([n, k]) => `${n} x${k}`).join(", ");
-          setMessage({
-            text: `identify: checked ${r.checked}, identified ${r.identified}` +
-              (names ? ` (${names})` : ""),
-            error: false,
-          });
-        },
-        (err) => setMessage({ text: `identify: ${err.message}`, error: true }),
-      ).finally(() => setBusy(false));
+      identifyUnlabelled(app, setMessage, setBusy);
     } else if (!current) {
       if (input === "o" || input === "e") setMessage({ text: "no bundle selected", error: true });
     } else if (input === "e") {
-      // The exports folder is made on first use, as the Sessions view's exports do.
-      Deno.mkdir(outDir, { recursive: true }).then(() =>
-        app.files.exportBundle(current.slug, { dir: outDir })
-      ).then(
-        (p) => setMessage({ text: `wrote ${p}`, error: false }),
-        (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
-      );
+      exportBundle(app, current.slug, outDir, setMessage);
     } else if (input === "o") {
-      const s = shownSuggestion?.suggestion;
-      if (!s) {
-        setMessage({
-          text: current.official ? "already confirmed" : "no suggestion to confirm",
-          error: true,
-        });
-        return;
-      }
-      const official = {
-        track: s.track,
-        layout: s.layout,
-        official_id: s.official_id,
-        official_name: s.official_name,
-        turns: s.turns,
-        length_m: s.length_m,
-        reverse: s.reverse,
-      };
-      app.bundles.confirmOfficial(current.slug, { official }).then(
-        (r) => setMessage({ text: `${r.track} is ${r.official?.official_name}`, error: false }),
-        (err) => setMessage({ text: err.message, error: true }),
-      );
+      confirmSuggestion(app, current, shownSuggestion, setMessage);
     }
   }, { isActive: inputActive });
 
@@ -208,6 +163,72 @@ export function useTracksState(
     startImport,
     message,
   };
+}
+
+/** Identifies the unlabelled sessions (key u), saying how it went; busy meanwhile. */
+function identifyUnlabelled(
+  app: ViewProps["app"],
+  setMessage: (message: ViewMessage | null) => void,
+  setBusy: (busy: boolean) => void,
+): void {
+  setBusy(true);
+  setMessage({ text: "identifying unlabelled sessions...", error: false });
+  app.tracks.identifyUnlabelled().then(
+    (r) => {
+      const names = Object.entries(r.tracks).map(([n, k]) => `${n} x${k}`).join(", ");
+      setMessage({
+        text: `identify: checked ${r.checked}, identified ${r.identified}` +
+          (names ? ` (${names})` : ""),
+        error: false,
+      });
+    },
+    (err) => setMessage({ text: `identify: ${err.message}`, error: true }),
+  ).finally(() => setBusy(false));
+}
+
+/** Exports bundle `slug` into `outDir` (key e), saying where it went. */
+function exportBundle(
+  app: ViewProps["app"],
+  slug: string,
+  outDir: string,
+  setMessage: (message: ViewMessage | null) => void,
+): void {
+  // The exports folder is made on first use, as the Sessions view's exports do.
+  Deno.mkdir(outDir, { recursive: true }).then(() => app.files.exportBundle(slug, { dir: outDir }))
+    .then(
+      (p) => setMessage({ text: `wrote ${p}`, error: false }),
+      (err) => setMessage({ text: `export failed: ${err.message}`, error: true }),
+    );
+}
+
+/** Confirms the shown official suggestion for `current` (key o), or says why there is none. */
+function confirmSuggestion(
+  app: ViewProps["app"],
+  current: BundleListItem,
+  shown: OfficialSuggestionResult | null,
+  setMessage: (message: ViewMessage | null) => void,
+): void {
+  const s = shown?.suggestion;
+  if (!s) {
+    setMessage({
+      text: current.official ? "already confirmed" : "no suggestion to confirm",
+      error: true,
+    });
+    return;
+  }
+  const official = {
+    track: s.track,
+    layout: s.layout,
+    official_id: s.official_id,
+    official_name: s.official_name,
+    turns: s.turns,
+    length_m: s.length_m,
+    reverse: s.reverse,
+  };
+  app.bundles.confirmOfficial(current.slug, { official }).then(
+    (r) => setMessage({ text: `${r.track} is ${r.official?.official_name}`, error: false }),
+    (err) => setMessage({ text: err.message, error: true }),
+  );
 }
 
 /** The index of bundle `slug` in `list`; 0 when it is not there (or with no list). */

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { type App, createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
 import { BadRequest, ImportRejected, NotFound } from "../../src/core/errors.ts";
-import { merge } from "../../src/core/bundle/merge.ts";
+import { merge } from "../_merge_objects.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import type { BundleV4 } from "../../src/core/bundle/types.ts";
 import { upgradeImported } from "../../src/core/bundle/upgrade.ts";

@@ -19,7 +19,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { createApp } from "../../src/app/create_app.ts";
-import { merge } from "../../src/core/bundle/merge.ts";
+import { merge } from "../_merge_objects.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { upgradeImported } from "../../src/core/bundle/upgrade.ts";
 import { validateBundle } from "../../src/core/bundle/validate.ts";

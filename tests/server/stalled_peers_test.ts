@@ -18,7 +18,7 @@ import {
   probing,
   STALL_CONFIRM_MS,
 } from "../../src/server/stalled_peers.ts";
-import { parseTcpTable, readTcpRows } from "../../src/server/tcp_send_buffer.ts";
+import { parseTcpTable, readTcpRows } from "../../src/server/proc_sockets.ts";
 import { SseReader } from "./_sse.ts";
 
 const TCP_HEADER =

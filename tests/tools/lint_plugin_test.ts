@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import plugin from "../../_tools/lint_plugin.ts";
+import plugin, { LONG_FUNCTIONS_LEFT, MAX_FUNCTION_LINES } from "../../_tools/lint_plugin.ts";
 import { ALLOWED_IMPORTS, type Layer, layerViolation } from "../../_tools/layers.ts";
 
 const ROOT = "/repo";
@@ -89,4 +89,38 @@ Deno.test("deno lint with the project's configuration fails on a planted layer v
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** A function declaration `name` of exactly `lines` lines. */
+function longFunction(name: string, lines: number): string {
+  const body = Array.from({ length: lines - 2 }, (_, i) => `  const v${i} = ${i};`);
+  return [`export function ${name}(): void {`, ...body, "}"].join("\n");
+}
+
+Deno.test("function-length: no function in src/ longer than 120 lines; the listed ones may not grow", () => {
+  assert.equal(MAX_FUNCTION_LINES, 120);
+  const path = file("core");
+  const long = (found: string[]) =>
+    found.filter((d) => d.startsWith("sim-datalogger/function-length"));
+  assert.deepEqual(long(lint(path, longFunction("fits", 120))), []);
+  const over = long(lint(path, longFunction("tooLong", 121)));
+  assert.equal(over.length, 1, over.join("\n"));
+  assert.match(over[0], /src\/core\/sub\/x\.ts tooLong is 121 lines; at most 120/);
+  // Arrow functions and function expressions count too, named by their variable.
+  const arrow = longFunction("inner", 130).replace(
+    "export function inner(): void {",
+    "const f = () => {",
+  );
+  assert.match(long(lint(path, arrow))[0], /x\.ts f is 130 lines/);
+  // Outside src/ nothing is judged.
+  assert.deepEqual(long(lint(`${ROOT}/tests/x_test.ts`, longFunction("tooLong", 300))), []);
+  // A function still to be split may keep its length or shrink, never grow.
+  const [key, left] = Object.entries(LONG_FUNCTIONS_LEFT)[0];
+  const [where, name] = key.split(" ");
+  const listed = `${ROOT}/${where}`;
+  assert.deepEqual(long(lint(listed, longFunction(name, left))), []);
+  assert.deepEqual(long(lint(listed, longFunction(name, left - 5))), []);
+  const grown = long(lint(listed, longFunction(name, left + 1)));
+  assert.equal(grown.length, 1);
+  assert.match(grown[0], new RegExp(`${name} grew to ${left + 1} lines from ${left}`));
 });

@@ -3,7 +3,7 @@ import { AppView } from "../../src/tui/app_view.tsx";
 import { baseMap, carCell, withCar } from "../../src/tui/survey_map.ts";
 import { finishText } from "../../src/tui/survey_view.tsx";
 import { MARK_KEYS, waitingText } from "../../src/tui/use_survey_state.ts";
-import { renderBrailleMap } from "../../src/core/geometry/braille_map.ts";
+import { renderBrailleMap } from "../../src/tui/braille_map.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import { feed, KEY, memoryApp, renderSized, sleep, typeInto, waitFor } from "./_harness.tsx";
 

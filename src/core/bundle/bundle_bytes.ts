@@ -19,7 +19,15 @@
  */
 import { ImportRejected } from "../errors.ts";
 import { type BundleTable, EdgeTableBuilder } from "./edge_table.ts";
-import { COORD_LIMIT, MAX_EDGES, RUN_LIMIT, TW_LIMIT, UNIT_LIMIT } from "./limits.ts";
+import {
+  isCoord,
+  isRunCounter,
+  isTrackWidth,
+  isUnit,
+  isVote,
+  prototypeClean,
+} from "./edge_rules.ts";
+import { MAX_EDGES } from "./limits.ts";
 import { KINDS, V4_MEMBERS } from "./types.ts";
 import { validateMembersV4 } from "./validate.ts";
 import { Decline, JsonScanner, MAX_LITERAL_BYTES } from "../json_scan.ts";
@@ -77,12 +85,6 @@ const MEMBERS: ReadonlySet<string> = new Set(V4_MEMBERS);
 
 /** Each kind's name as bytes, indexed as {@linkcode KINDS}. */
 const KIND_BYTES: readonly Uint8Array[] = KINDS.map((k) => new TextEncoder().encode(k));
-
-/** No enumerable key on Object.prototype (as `fastEdgeTable` requires before it runs). */
-function prototypeClean(): boolean {
-  for (const _ in Object.prototype) return false;
-  return true;
-}
 
 /**
  * The reader: a {@linkcode JsonScanner} over the bytes, plus the vote
@@ -189,7 +191,7 @@ class Reader extends JsonScanner {
     }
   }
 
-  /** Reads one edge (cursor on `{`) with the rules of `fastEdgeTable`, and adds it. */
+  /** Reads one edge (cursor on `{`) with the rules of edge_rules.ts, and adds it. */
   edge(): void {
     const b = this.bytes;
     this.pos++;
@@ -220,35 +222,35 @@ class Reader extends JsonScanner {
         switch (key) {
           case KEY_X:
             x = this.numberValue();
-            if (!(x >= -COORD_LIMIT && x <= COORD_LIMIT)) throw Decline.it;
+            if (!isCoord(x)) throw Decline.it;
             break;
           case KEY_Z:
             z = this.numberValue();
-            if (!(z >= -COORD_LIMIT && z <= COORD_LIMIT)) throw Decline.it;
+            if (!isCoord(z)) throw Decline.it;
             break;
           case KEY_Y:
             if (!this.isNull()) {
               y = this.numberValue();
-              if (!(y >= -COORD_LIMIT && y <= COORD_LIMIT)) throw Decline.it;
+              if (!isCoord(y)) throw Decline.it;
             }
             break;
           case KEY_HX:
             hx = this.numberValue();
-            if (!(hx >= -UNIT_LIMIT && hx <= UNIT_LIMIT)) throw Decline.it;
+            if (!isUnit(hx)) throw Decline.it;
             break;
           case KEY_HZ:
             hz = this.numberValue();
-            if (!(hz >= -UNIT_LIMIT && hz <= UNIT_LIMIT)) throw Decline.it;
+            if (!isUnit(hz)) throw Decline.it;
             break;
           case KEY_TW:
             if (!this.isNull()) {
               tw = this.numberValue();
-              if (!(tw >= -TW_LIMIT && tw <= TW_LIMIT)) throw Decline.it;
+              if (!isTrackWidth(tw)) throw Decline.it;
             }
             break;
           case KEY_RUN:
             run = this.numberValue();
-            if (!(Number.isInteger(run) && run >= 0 && run <= RUN_LIMIT)) throw Decline.it;
+            if (!isRunCounter(run)) throw Decline.it;
             break;
           case KEY_SIDE: {
             const p = this.pos;
@@ -323,9 +325,7 @@ class Reader extends JsonScanner {
       this.ws();
       const lastRun = this.numberValue();
       this.expect(CLOSE_BRACKET);
-      if (!(Number.isInteger(count) && count >= 1 && count <= RUN_LIMIT)) throw Decline.it;
-      if (!(Number.isInteger(lastRun) && lastRun >= 0 && lastRun <= RUN_LIMIT)) throw Decline.it;
-      if (count > Math.max(lastRun, 1)) throw Decline.it;
+      if (!isVote(count, lastRun)) throw Decline.it;
       this.pushVote(kind, source, count, lastRun);
       const c = this.ws();
       this.pos++;

@@ -109,6 +109,16 @@ export function resolveKindAt(
 ): number {
   totals.fill(0);
   for (let v = from; v < to; v++) totals[voteKind[v]] += voteCount[v];
+  return kindOfTotals(totals);
+}
+
+/**
+ * The kind (index into {@linkcode KINDS}) that per-kind vote totals
+ * resolve to: the manual kind with the highest total when any has votes,
+ * else the inferred kind with the highest, ties to the earlier kind; `auto`
+ * without any. The one rule, for tables and edge objects alike.
+ */
+export function kindOfTotals(totals: Float64Array): number {
   let best = -1;
   let top = 0;
   for (let k = 0; k < FIRST_INFERRED_KIND; k++) {

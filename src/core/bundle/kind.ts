@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { INFERRED_KINDS, type Kind, MANUAL_KINDS, type Votes } from "./types.ts";
+import { kindOfTotals } from "./edge_table.ts";
+import { type Kind, KINDS, type Votes } from "./types.ts";
 
 /** Total count of one kind over every source. */
 export function kindTotal(votes: Votes, kind: Kind): number {
@@ -14,25 +15,14 @@ export function kindTotal(votes: Votes, kind: Kind): number {
   return total;
 }
 
-function bestOf(votes: Votes, tier: readonly Kind[]): Kind | null {
-  let best: Kind | null = null;
-  let bestTotal = 0;
-  // Strictly greater keeps the earlier kind on a tie, which is the tie-break order.
-  for (const kind of tier) {
-    const total = kindTotal(votes, kind);
-    if (total > bestTotal) {
-      best = kind;
-      bestTotal = total;
-    }
-  }
-  return best;
-}
-
 /**
  * The kind the votes settle on: any manual evidence beats inferred evidence
  * outright; within a tier the highest total wins; ties go to the kind earlier
  * in wall, runoff, edge, auto, straddle. A cell without votes is `auto`.
+ * The rule itself is the table's (`kindOfTotals`).
  */
 export function resolveKind(votes: Votes): Kind {
-  return bestOf(votes, MANUAL_KINDS) ?? bestOf(votes, INFERRED_KINDS) ?? "auto";
+  const totals = new Float64Array(KINDS.length);
+  for (let k = 0; k < KINDS.length; k++) totals[k] = kindTotal(votes, KINDS[k]);
+  return KINDS[kindOfTotals(totals)];
 }

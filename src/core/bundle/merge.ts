@@ -11,8 +11,7 @@ import { pointKey } from "./cell.ts";
 import type { BundleTable } from "./edge_table.ts";
 import { mergeCells } from "./merge_cells.ts";
 import { MAX_EDGES, MAX_FINISH_CROSSINGS, RUN_LIMIT } from "./limits.ts";
-import { docOf, tableBundleOf } from "./table_convert.ts";
-import type { BundleV4, Corner, FinishCrossing, Official, Section } from "./types.ts";
+import type { Corner, FinishCrossing, Official, Section } from "./types.ts";
 import { BUNDLE_FORMAT } from "./types.ts";
 import { reconcileSourceRuns, reconcileTableRuns, sumRuns } from "./votes.ts";
 
@@ -49,12 +48,6 @@ export interface MergeReport {
   sectionsKept: boolean;
   /** An incoming official match was dropped because a local one was kept. */
   officialKept: boolean;
-}
-
-/** The merged document and what the merge did. */
-export interface MergeResult {
-  merged: BundleV4;
-  report: MergeReport;
 }
 
 /** The merged bundle, its edges as a table, and what the merge did. */
@@ -196,23 +189,4 @@ export function mergeTables(
       officialKept: localOfficial !== null && incoming.meta.official !== null,
     },
   };
-}
-
-/**
- * {@linkcode mergeTables} for documents of edge objects: the same rules,
- * the same result, with the merged edges as fresh objects.
- *
- * @throws {ImportRejected} as {@linkcode mergeTables} does.
- */
-export function merge(
-  local: BundleV4 | null,
-  incoming: BundleV4,
-  opts: MergeOptions,
-): MergeResult {
-  const { merged, report } = mergeTables(
-    local && tableBundleOf(local),
-    tableBundleOf(incoming),
-    opts,
-  );
-  return { merged: docOf(merged), report };
 }

@@ -31,6 +31,7 @@ import {
   UNIT_LIMIT,
 } from "./limits.ts";
 import { BUNDLE_FORMAT, KINDS } from "./types.ts";
+import { countFitsRun, isRunCounter, isVoteCount } from "./edge_rules.ts";
 
 /** An error map that says "required" for a missing value and the rule otherwise. */
 function rule(text: string): (issue: z.core.$ZodRawIssue) => string {
@@ -127,13 +128,13 @@ function voteRule(value: unknown, runName: string, capped: boolean): string | nu
     return `vote must be [count, ${runName}]: two integers`;
   }
   const [count, run] = value;
-  if (!Number.isInteger(count) || count < 1 || count > RUN_LIMIT) {
+  if (typeof count !== "number" || !isVoteCount(count)) {
     return `vote count must be an integer from 1 to ${RUN_LIMIT}`;
   }
-  if (!Number.isInteger(run) || run < 0 || run > RUN_LIMIT) {
+  if (typeof run !== "number" || !isRunCounter(run)) {
     return `vote ${runName} must be an integer from 0 to ${RUN_LIMIT}`;
   }
-  if (capped && count > Math.max(run, 1)) {
+  if (capped && !countFitsRun(count, run)) {
     return `vote count must not exceed max(${runName}, 1): a vote is one run, never one sample`;
   }
   return null;
@@ -216,19 +217,24 @@ const legacyVotes = z.partialRecord(kind, legacyVote, {
   error: rule("votes must be an object of kind -> [count, run]"),
 }).check(nonEmpty("votes must hold at least one kind"));
 
-const edgeLegacy = z.object({
-  x: coord,
-  z: coord,
-  y: elevation.nullable().default(null),
-  hx: unit.default(0),
-  hz: unit.default(0),
-  side,
-  // Only hashed into the synthetic source id; the kind itself is recomputed.
-  kind: kind.catch("auto"),
-  votes: legacyVotes,
-  run: runCounter.default(0),
-  tw: trackWidth.nullable().default(null),
-}, { error: rule("edge must be an object") });
+/** An edge of v2 to v4 with its `kind` and `votes` schemas, keys in document order. */
+function edgeOf<K extends z.ZodType, V extends z.ZodType>(kindSchema: K, votesSchema: V) {
+  return z.object({
+    x: coord,
+    z: coord,
+    y: elevation.nullable().default(null),
+    hx: unit.default(0),
+    hz: unit.default(0),
+    side,
+    kind: kindSchema,
+    votes: votesSchema,
+    run: runCounter.default(0),
+    tw: trackWidth.nullable().default(null),
+  }, { error: rule("edge must be an object") });
+}
+
+// The kind is only hashed into the synthetic source id; the kind itself is recomputed.
+const edgeLegacy = edgeOf(kind.catch("auto"), legacyVotes);
 
 /** A version 2 or 3 document: one record per (cell, side), votes without sources. */
 export const bundleLegacySchema = z.object({
@@ -254,18 +260,7 @@ const votesV4 = z.partialRecord(kind, sourceVotes, {
   .check(nonEmpty("votes must hold at least one kind"))
   .meta({ minProperties: 1 });
 
-const edgeV4 = z.object({
-  x: coord,
-  z: coord,
-  y: elevation.nullable().default(null),
-  hx: unit.default(0),
-  hz: unit.default(0),
-  side,
-  kind: kind.optional(),
-  votes: votesV4,
-  run: runCounter.default(0),
-  tw: trackWidth.nullable().default(null),
-}, { error: rule("edge must be an object") });
+const edgeV4 = edgeOf(kind.optional(), votesV4);
 
 const official = z.object({
   track: text(

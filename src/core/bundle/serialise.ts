@@ -6,7 +6,7 @@
  * @module
  */
 import type { BundleV4, Edge, SourceVotes, Votes } from "./types.ts";
-import { BUNDLE_FORMAT, KINDS } from "./types.ts";
+import { BUNDLE_FORMAT, edgeWith, KINDS } from "./types.ts";
 import { cellKey } from "./cell.ts";
 
 function canonicalVotes(votes: Votes): Votes {
@@ -25,18 +25,7 @@ function canonicalVotes(votes: Votes): Votes {
 }
 
 function canonicalEdge(e: Edge): Edge {
-  return {
-    x: e.x,
-    z: e.z,
-    y: e.y,
-    hx: e.hx,
-    hz: e.hz,
-    side: e.side,
-    kind: e.kind,
-    votes: canonicalVotes(e.votes),
-    run: e.run,
-    tw: e.tw,
-  };
+  return edgeWith(e, e.kind, canonicalVotes(e.votes));
 }
 
 /**

@@ -24,13 +24,17 @@
 import { ImportRejected } from "../errors.ts";
 import { type BundleTable, compareSources, type EdgeTable, resolveKindAt } from "./edge_table.ts";
 import {
-  COORD_LIMIT,
-  MAX_EDGES,
-  RUN_LIMIT,
-  SOURCE_ID_PATTERN,
-  TW_LIMIT,
-  UNIT_LIMIT,
-} from "./limits.ts";
+  countFitsRun,
+  isCoord,
+  isKindCode,
+  isRunCounter,
+  isSideCode,
+  isTrackWidth,
+  isUnit,
+  isVoteCount,
+} from "./edge_rules.ts";
+import { COORD_LIMIT, MAX_EDGES, RUN_LIMIT, TW_LIMIT, UNIT_LIMIT } from "./limits.ts";
+import { isSourceId } from "./source_id.ts";
 import { canonicalBundle } from "./serialise.ts";
 import { withEdges } from "./table_convert.ts";
 import { KINDS, V4_MEMBERS } from "./types.ts";
@@ -260,7 +264,7 @@ function readHeader(bytes: Uint8Array): { header: Header; end: number } {
   if (!Array.isArray(sources)) throw new TableCorrupt("header sources is not an array");
   for (let s = 0; s < sources.length; s++) {
     const id = sources[s];
-    if (typeof id !== "string" || !SOURCE_ID_PATTERN.test(id)) {
+    if (!isSourceId(id)) {
       throw new TableCorrupt(
         `sources[${s}] is ${JSON.stringify(id)}; a source id is 6 to 32 lowercase hex characters`,
       );
@@ -300,11 +304,20 @@ class Reader {
   }
 }
 
-/** Checks `column` within ±`limit`, NaN allowed where `nullable`; turns -0 and NaN canonical. */
-function checkReals(name: string, column: Float64Array, limit: number, nullable: boolean): void {
+/**
+ * Checks `column` by `rule` (whose bound is `limit`, for the message), NaN
+ * allowed where `nullable`; turns -0 and NaN canonical.
+ */
+function checkReals(
+  name: string,
+  column: Float64Array,
+  rule: (value: number) => boolean,
+  limit: number,
+  nullable: boolean,
+): void {
   for (let i = 0; i < column.length; i++) {
     const v = column[i];
-    if (v >= -limit && v <= limit) {
+    if (rule(v)) {
       if (v === 0) column[i] = 0;
     } else if (nullable && v !== v) {
       column[i] = NaN;
@@ -319,7 +332,7 @@ function checkReals(name: string, column: Float64Array, limit: number, nullable:
 function checkRuns(name: string, column: Int32Array): void {
   for (let i = 0; i < column.length; i++) {
     const v = column[i];
-    if (v < 0 || v > RUN_LIMIT) {
+    if (!isRunCounter(v)) {
       throw new TableCorrupt(`${name}[${i}] is ${v}; runs are 0 to ${RUN_LIMIT}`);
     }
   }
@@ -353,7 +366,7 @@ function checkVotes(
     for (let v = from; v < to; v++) {
       const kind = voteKind[v];
       const source = voteSource[v];
-      if (kind >= KINDS.length) {
+      if (!isKindCode(kind)) {
         throw new TableCorrupt(`voteKind[${v}] is ${kind}; kinds are 0 to ${KINDS.length - 1}`);
       }
       if (source >= sourceCount) {
@@ -372,10 +385,10 @@ function checkVotes(
       used[source] = 1;
       const run = voteRun[v];
       const count = voteCount[v];
-      if (run < 0 || run > RUN_LIMIT) {
+      if (!isRunCounter(run)) {
         throw new TableCorrupt(`voteRun[${v}] is ${run}; runs are 0 to ${RUN_LIMIT}`);
       }
-      if (count < 1 || count > Math.max(run, 1)) {
+      if (!isVoteCount(count) || !countFitsRun(count, run)) {
         throw new TableCorrupt(
           `voteCount[${v}] is ${count}; it must be 1 to max(voteRun, 1) = ${Math.max(run, 1)}`,
         );
@@ -436,15 +449,17 @@ export function decodeBundleTable(bytes: Uint8Array): BundleTable {
   for (let s = 0; s < sources.length; s++) {
     if (used[s] === 0) throw new TableCorrupt(`sources[${s}] ${sources[s]} has no vote entry`);
   }
-  checkReals("x", x, COORD_LIMIT, false);
-  checkReals("z", z, COORD_LIMIT, false);
-  checkReals("y", y, COORD_LIMIT, true);
-  checkReals("hx", hx, UNIT_LIMIT, false);
-  checkReals("hz", hz, UNIT_LIMIT, false);
-  checkReals("tw", tw, TW_LIMIT, true);
+  checkReals("x", x, isCoord, COORD_LIMIT, false);
+  checkReals("z", z, isCoord, COORD_LIMIT, false);
+  checkReals("y", y, isCoord, COORD_LIMIT, true);
+  checkReals("hx", hx, isUnit, UNIT_LIMIT, false);
+  checkReals("hz", hz, isUnit, UNIT_LIMIT, false);
+  checkReals("tw", tw, isTrackWidth, TW_LIMIT, true);
   checkRuns("run", run);
   for (let i = 0; i < n; i++) {
-    if (side[i] > 1) throw new TableCorrupt(`side[${i}] is ${side[i]}; sides are 0 (L) and 1 (R)`);
+    if (!isSideCode(side[i])) {
+      throw new TableCorrupt(`side[${i}] is ${side[i]}; sides are 0 (L) and 1 (R)`);
+    }
   }
 
   const kind = new Uint8Array(n);

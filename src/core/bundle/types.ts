@@ -13,17 +13,15 @@ export const BUNDLE_FORMAT = "sim-datalogger-track-bundle";
 /** The version this build writes and the newest it reads. */
 export const CURRENT_VERSION = 4;
 
-/** The five kinds of border evidence, in tie-break order. */
+/**
+ * The five kinds of border evidence, in tie-break order: the three a driver
+ * marks by hand (wall, runoff, edge), which outrank the two inferred from
+ * telemetry (auto, straddle) outright.
+ */
 export const KINDS = ["wall", "runoff", "edge", "auto", "straddle"] as const;
 
 /** What a metre of border is: a manual mark or inferred evidence. */
 export type Kind = typeof KINDS[number];
-
-/** Kinds a driver marks by hand; they outrank inferred kinds outright. */
-export const MANUAL_KINDS: readonly Kind[] = ["wall", "runoff", "edge"];
-
-/** Kinds inferred from telemetry. */
-export const INFERRED_KINDS: readonly Kind[] = ["auto", "straddle"];
 
 /** Border side relative to the direction of travel. */
 export type Side = "L" | "R";
@@ -49,8 +47,8 @@ export interface Point {
   z: number;
 }
 
-/** One metre of one side of border (v4). */
-export interface Edge {
+/** What every edge since v2 records besides its kind and votes. */
+export interface EdgeFields {
   x: number;
   z: number;
   /** Elevation; null when first mapped before v3. */
@@ -59,13 +57,40 @@ export interface Edge {
   hx: number;
   hz: number;
   side: Side;
-  /** Resolved from `votes`; never read from a document. */
-  kind: Kind;
-  votes: Votes;
   /** Run ordinal of the owning source that first evidenced this metre. */
   run: number;
   /** Axle track width in use when laid, metres. */
   tw: number | null;
+}
+
+/** One metre of one side of border (v4). */
+export interface Edge extends EdgeFields {
+  /** Resolved from `votes`; never read from a document. */
+  kind: Kind;
+  votes: Votes;
+}
+
+/**
+ * An edge of `fields` with `kind` and `votes`, keys in document order (x,
+ * z, y, hx, hz, side, kind, votes, run, tw), as JSON writes and reads them.
+ */
+export function edgeWith<K, V>(
+  fields: EdgeFields,
+  kind: K,
+  votes: V,
+): EdgeFields & { kind: K; votes: V } {
+  return {
+    x: fields.x,
+    z: fields.z,
+    y: fields.y,
+    hx: fields.hx,
+    hz: fields.hz,
+    side: fields.side,
+    kind,
+    votes,
+    run: fields.run,
+    tw: fields.tw,
+  };
 }
 
 /** Where the lap counter rolled over. Same shape in every version. */
@@ -150,18 +175,10 @@ export interface EdgeV1 {
 }
 
 /** A v2/v3 record: one per (cell, side), votes without sources. */
-export interface EdgeLegacy {
-  x: number;
-  z: number;
-  y: number | null;
-  hx: number;
-  hz: number;
-  side: Side;
+export interface EdgeLegacy extends EdgeFields {
   /** The stored kind when it was valid, otherwise `auto`; used only for the synthetic source id. */
   kind: Kind;
   votes: LegacyVotes;
-  run: number;
-  tw: number | null;
 }
 
 /** A validated v1 bundle. */
@@ -194,8 +211,3 @@ export const V4_MEMBERS = [
 
 /** Any validated bundle, before upgrade; `version` tells which. */
 export type ValidatedBundle = BundleV1 | BundleLegacy | BundleV4;
-
-/** True when `value` is one of the five kinds. */
-export function isKind(value: unknown): value is Kind {
-  return typeof value === "string" && (KINDS as readonly string[]).includes(value);
-}

@@ -16,7 +16,7 @@ import type {
   ValidatedBundle,
   Votes,
 } from "./types.ts";
-import { BUNDLE_FORMAT, KINDS } from "./types.ts";
+import { BUNDLE_FORMAT, edgeWith, KINDS } from "./types.ts";
 import { castVote, reconcileSourceRuns, sumRuns } from "./votes.ts";
 
 function cellsFromV1(doc: BundleV1, source: string): Edge[] {
@@ -61,18 +61,7 @@ function attribute(votes: LegacyVotes, source: string): Votes {
 function cellsFromLegacy(doc: BundleLegacy, source: string): Edge[] {
   return doc.edges.map((e) => {
     const votes = attribute(e.votes, source);
-    return {
-      x: e.x,
-      z: e.z,
-      y: e.y,
-      hx: e.hx,
-      hz: e.hz,
-      side: e.side,
-      kind: resolveKind(votes),
-      votes,
-      run: e.run,
-      tw: e.tw,
-    };
+    return edgeWith(e, resolveKind(votes), votes);
   });
 }
 

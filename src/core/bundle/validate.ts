@@ -24,6 +24,7 @@ import {
   type BundleV4,
   type Corner,
   CURRENT_VERSION,
+  edgeWith,
   type FinishCrossing,
   KINDS,
   type LegacyVotes,
@@ -35,7 +36,6 @@ import {
 } from "./types.ts";
 import { reconcileSourceRuns, reconcileTableRuns, sumRuns } from "./votes.ts";
 import type { BundleTable, EdgeTable } from "./edge_table.ts";
-import { fastEdgeTable } from "./fast_table.ts";
 import { docOf, tableOfEdges, withEdges } from "./table_convert.ts";
 
 function copyLegacyVotes(votes: LegacyVotes): LegacyVotes {
@@ -98,18 +98,7 @@ export function authoredSections(parsed: ParsedV4["sections"]): Section[] {
 
 function parsedEdges(parsed: ParsedV4["edges"]): EdgeTable {
   // The table resolves every kind and puts every vote map in serialised order.
-  return tableOfEdges(parsed.map((e) => ({
-    x: e.x,
-    z: e.z,
-    y: e.y,
-    hx: e.hx,
-    hz: e.hz,
-    side: e.side,
-    kind: "auto",
-    votes: e.votes,
-    run: e.run,
-    tw: e.tw,
-  })));
+  return tableOfEdges(parsed.map((e) => edgeWith(e, "auto" as const, e.votes)));
 }
 
 /** Every member of a v4 document but its edges, given its reconciled run counters. */
@@ -217,18 +206,7 @@ function finishLegacy(parsed: ParsedLegacy): BundleLegacy {
       runs: parsed.meta.runs,
       updated_at: parsed.meta.updated_at,
     },
-    edges: parsed.edges.map((e) => ({
-      x: e.x,
-      z: e.z,
-      y: e.y,
-      hx: e.hx,
-      hz: e.hz,
-      side: e.side,
-      kind: e.kind,
-      votes: copyLegacyVotes(e.votes),
-      run: e.run,
-      tw: e.tw,
-    })),
+    edges: parsed.edges.map((e) => edgeWith(e, e.kind, copyLegacyVotes(e.votes))),
     finish_crossings: crossings(parsed.finish_crossings),
   };
 }
@@ -244,17 +222,7 @@ function finishLegacy(parsed: ParsedLegacy): BundleLegacy {
  *   rule of SPEC.md 4.1, 7 or 8 is broken or the version is newer than 4.
  */
 export function validateBundle(raw: unknown): ValidatedBundle {
-  return validate(raw, true);
-}
-
-/**
- * {@linkcode validateBundle} by the schemas alone, never taking the fast
- * path for v4 edges: the reference that path is held to (tests compare the
- * two). The same documents pass, with the same result; the same fail, with
- * the same issues.
- */
-export function validateBundleBySchema(raw: unknown): ValidatedBundle {
-  return validate(raw, false);
+  return validate(raw);
 }
 
 /** The version a document's header declares, refusing a bad header or a newer version. */
@@ -271,7 +239,7 @@ function header(raw: unknown): number {
   return version;
 }
 
-function validate(raw: unknown, fast: boolean): ValidatedBundle {
+function validate(raw: unknown): ValidatedBundle {
   const version = header(raw);
   if (version === 1) {
     const parsed = bundleV1Schema.safeParse(raw);
@@ -283,27 +251,15 @@ function validate(raw: unknown, fast: boolean): ValidatedBundle {
     if (!parsed.success) throw new ImportRejected(issuesFromZod(parsed.error.issues));
     return finishLegacy(parsed.data);
   }
-  return docOf(validateTableV4(raw, fast));
+  return docOf(validateTableV4(raw));
 }
 
 /**
- * A v4 document (its header already read) validated into a table: its
- * edges by {@linkcode fastEdgeTable} and its other members by the schema
- * when `fast` and both accept, else the whole document by the schema, which
- * reports every failure.
+ * A v4 document (its header already read) validated by the schema into a
+ * table. This is the JSON boundary: a large import arrives as bytes and is
+ * read by `bundle_bytes.ts`, which comes here only for what it declines.
  */
-function validateTableV4(raw: unknown, fast: boolean, opts: RunCounterOptions = {}): BundleTable {
-  if (fast) {
-    const doc = raw as Record<string, unknown>;
-    const edges = fastEdgeTable(doc.edges);
-    if (edges !== null) {
-      try {
-        return validateMembersV4(doc, edges, opts);
-      } catch (err) {
-        if (!(err instanceof ImportRejected)) throw err;
-      }
-    }
-  }
+function validateTableV4(raw: unknown, opts: RunCounterOptions = {}): BundleTable {
   const parsed = bundleV4Schema.safeParse(raw);
   if (!parsed.success) throw new ImportRejected(issuesFromZod(parsed.error.issues));
   const edges = parsedEdges(parsed.data.edges);
@@ -313,8 +269,7 @@ function validateTableV4(raw: unknown, fast: boolean, opts: RunCounterOptions = 
 
 /**
  * {@linkcode validateBundle} for a document that is to be merged: a v4
- * document comes back as a table, built straight from the JSON without an
- * object per edge. Older versions are validated and returned as
+ * document comes back as a table. Older versions are validated and returned as
  * {@linkcode validateBundle} returns them, for the caller to upgrade.
  * `opts` says how a v4 document's run counters are read.
  *
@@ -325,8 +280,8 @@ export function validateBundleTable(
   opts: RunCounterOptions = {},
 ): BundleTable | Exclude<ValidatedBundle, BundleV4> {
   const version = header(raw);
-  if (version === 4) return validateTableV4(raw, true, opts);
-  return validate(raw, true) as Exclude<ValidatedBundle, BundleV4>;
+  if (version === 4) return validateTableV4(raw, opts);
+  return validate(raw) as Exclude<ValidatedBundle, BundleV4>;
 }
 
 /**

@@ -141,32 +141,7 @@ export function renderMapSvg(doc: CompiledTrack, opts: SvgMapOptions = {}): SvgM
     for (const line of driven) out.push(`<path d="${polyline(line)}"/>`);
     out.push(`</g>`);
   }
-  out.push(
-    `<g id="borders" fill="none" stroke-linecap="round" stroke-linejoin="round" stroke-width="${
-      f(stroke)
-    }">`,
-  );
-  for (const side of ["L", "R"] as const) {
-    const colour = side === "L" ? MAP_COLOURS.left : MAP_COLOURS.right;
-    const cls = side === "L" ? "left" : "right";
-    for (const line of doc.borders[side]) {
-      out.push(`<path class="${cls}" d="${polyline(line)}" stroke="${colour}"/>`);
-    }
-    for (const stretch of doc.border_kinds[side]) {
-      const kind = stretch.kind satisfies MarkedKind;
-      out.push(
-        `<path class="${kind}" d="${polyline(stretch.line)}" stroke="${MAP_COLOURS[kind]}"/>`,
-      );
-    }
-  }
-  for (const w of doc.walls) {
-    out.push(
-      `<path class="wall-tick" d="M${f(w[0])} ${f(w[1])}L${f(w[2])} ${
-        f(w[3])
-      }" stroke="${MAP_COLOURS.wall}"/>`,
-    );
-  }
-  out.push(`</g>`);
+  out.push(...bordersGroup(doc, stroke));
   const gaps = [...doc.gaps.L, ...doc.gaps.R];
   if (gaps.length > 0) {
     out.push(
@@ -224,4 +199,36 @@ export function renderMapSvg(doc: CompiledTrack, opts: SvgMapOptions = {}): SvgM
   );
   out.push(`</svg>`);
   return { svg: out.join("\n") + "\n", frame, scale_m: scaleM, width, height };
+}
+
+/** The borders group: each side's lines, its marked stretches and the wall ticks. */
+function bordersGroup(doc: CompiledTrack, stroke: number): string[] {
+  const out: string[] = [];
+  out.push(
+    `<g id="borders" fill="none" stroke-linecap="round" stroke-linejoin="round" stroke-width="${
+      f(stroke)
+    }">`,
+  );
+  for (const side of ["L", "R"] as const) {
+    const colour = side === "L" ? MAP_COLOURS.left : MAP_COLOURS.right;
+    const cls = side === "L" ? "left" : "right";
+    for (const line of doc.borders[side]) {
+      out.push(`<path class="${cls}" d="${polyline(line)}" stroke="${colour}"/>`);
+    }
+    for (const stretch of doc.border_kinds[side]) {
+      const kind = stretch.kind satisfies MarkedKind;
+      out.push(
+        `<path class="${kind}" d="${polyline(stretch.line)}" stroke="${MAP_COLOURS[kind]}"/>`,
+      );
+    }
+  }
+  for (const w of doc.walls) {
+    out.push(
+      `<path class="wall-tick" d="M${f(w[0])} ${f(w[1])}L${f(w[2])} ${
+        f(w[3])
+      }" stroke="${MAP_COLOURS.wall}"/>`,
+    );
+  }
+  out.push(`</g>`);
+  return out;
 }

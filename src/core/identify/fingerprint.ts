@@ -107,9 +107,9 @@ export function buildFingerprint(points: ArrayLike<GroundPoint>): Fingerprint {
   const depth = maxCz - minCz + 1;
   const headings = headingSums(points);
   if (width * depth <= MAX_GRID_CELLS) {
-    return { ...gridFingerprint(points, used, minCx, maxCx, minCz, maxCz), headings };
+    return { ...gridFingerprint(points, { used, minCx, maxCx, minCz, maxCz }), headings };
   }
-  return { ...setFingerprint(points, used, minCx, maxCx, minCz, maxCz), headings };
+  return { ...setFingerprint(points, { used, minCx, maxCx, minCz, maxCz }), headings };
 }
 
 /** The summed travel directions of the points of each cell that has any. */
@@ -154,14 +154,20 @@ export function headingNear(fp: Fingerprint, x: number, z: number): [number, num
   return out;
 }
 
+/** How many points were used, and the cells they span (inclusive). */
+interface CellBox {
+  used: number;
+  minCx: number;
+  maxCx: number;
+  minCz: number;
+  maxCz: number;
+}
+
 function gridFingerprint(
   points: ArrayLike<GroundPoint>,
-  used: number,
-  minCx: number,
-  maxCx: number,
-  minCz: number,
-  maxCz: number,
+  box: CellBox,
 ): Omit<Fingerprint, "headings"> {
+  const { used, minCx, maxCx, minCz, maxCz } = box;
   const depth = maxCz - minCz + 1;
   const occupied = new Uint8Array((maxCx - minCx + 1) * depth);
   for (let i = 0; i < points.length; i++) {
@@ -187,12 +193,9 @@ function gridFingerprint(
 
 function setFingerprint(
   points: ArrayLike<GroundPoint>,
-  used: number,
-  minCx: number,
-  maxCx: number,
-  minCz: number,
-  maxCz: number,
+  box: CellBox,
 ): Omit<Fingerprint, "headings"> {
+  const { used, minCx, maxCx, minCz, maxCz } = box;
   const occupied = new Set<number>();
   const near = new Set<number>();
   for (let i = 0; i < points.length; i++) {

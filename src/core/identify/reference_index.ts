@@ -184,34 +184,10 @@ export function* indexArrays(
     }
     yield;
   }
-  // Entries: every point in its own cell; a wide line's point also in each neighbouring cell it
-  // lies within (near - cell) of, so a position up to its near distance away finds it.
-  const sides = (p: number, c: number, reach: number): number[] => {
-    const inCell = p - c * cell_m;
-    const out = [0];
-    if (inCell < reach) out.push(-1);
-    if (cell_m - inCell < reach) out.push(1);
-    return out;
-  };
-  const entryPoint: number[] = [];
-  const cellXs: number[] = [];
-  const cellZs: number[] = [];
-  for (let g = 0; g < points; g++) {
-    const reach = nearM[pointLine[g]] - cell_m;
-    if (reach <= 0) {
-      entryPoint.push(g);
-      cellXs.push(cellX[g]);
-      cellZs.push(cellZ[g]);
-      continue;
-    }
-    for (const a of sides(px[g], cellX[g], reach)) {
-      for (const b of sides(pz[g], cellZ[g], reach)) {
-        entryPoint.push(g);
-        cellXs.push(cellX[g] + a);
-        cellZs.push(cellZ[g] + b);
-      }
-    }
-  }
+  const { entryPoint, cellXs, cellZs } = cellEntries(
+    { nearM, pointLine, px, pz, cellX, cellZ },
+    cell_m,
+  );
   const total = entryPoint.length;
   // Sized for a cell per HASH_POINTS_PER_SLOT points, and doubled (starting over) should the
   // cells fill more than half of it: a compact table keeps look-ups in the cache.
@@ -249,13 +225,7 @@ export function* indexArrays(
     slotOf[e] = slot;
     if (e % POINTS_PER_STEP === POINTS_PER_STEP - 1) yield;
   }
-  const start = new Int32Array(size);
-  let offset = 0;
-  for (let slot = 0; slot < size; slot++) {
-    if (count[slot] <= 0) continue;
-    start[slot] = offset;
-    offset += count[slot];
-  }
+  const start = slotStarts(count, size);
   yield;
   const entries = new Int32Array(total);
   const filled = new Int32Array(size);
@@ -285,6 +255,70 @@ export function* indexArrays(
     count,
     entries,
   };
+}
+
+/** Per point: its line's near distance, its line, position and cell. */
+interface PointColumns {
+  nearM: Float64Array;
+  pointLine: Uint16Array;
+  px: Float64Array;
+  pz: Float64Array;
+  cellX: Int32Array;
+  cellZ: Int32Array;
+}
+
+/**
+ * The index's entries, as (point, cell x, cell z) in point order: every
+ * point in its own cell; a wide line's point also in each neighbouring cell
+ * it lies within (near - cell) of, so a position up to its near distance
+ * away finds it.
+ */
+function cellEntries(
+  p: PointColumns,
+  cell_m: number,
+): { entryPoint: number[]; cellXs: number[]; cellZs: number[] } {
+  const sides = (at: number, c: number, reach: number): number[] => {
+    const inCell = at - c * cell_m;
+    const out = [0];
+    if (inCell < reach) out.push(-1);
+    if (cell_m - inCell < reach) out.push(1);
+    return out;
+  };
+  const entryPoint: number[] = [];
+  const cellXs: number[] = [];
+  const cellZs: number[] = [];
+  for (let g = 0; g < p.pointLine.length; g++) {
+    const reach = p.nearM[p.pointLine[g]] - cell_m;
+    if (reach <= 0) {
+      entryPoint.push(g);
+      cellXs.push(p.cellX[g]);
+      cellZs.push(p.cellZ[g]);
+      continue;
+    }
+    for (const a of sides(p.px[g], p.cellX[g], reach)) {
+      for (const b of sides(p.pz[g], p.cellZ[g], reach)) {
+        entryPoint.push(g);
+        cellXs.push(p.cellX[g] + a);
+        cellZs.push(p.cellZ[g] + b);
+      }
+    }
+  }
+  return { entryPoint, cellXs, cellZs };
+}
+
+/**
+ * Where each used slot's entries begin, for a table of `size` slots, slots
+ * in order (`count` -1 or 0: unused; empty when there are no entries).
+ */
+function slotStarts(count: Int32Array, size: number): Int32Array {
+  const start = new Int32Array(size);
+  let offset = 0;
+  for (let slot = 0; slot < size; slot++) {
+    if (count[slot] <= 0) continue;
+    start[slot] = offset;
+    offset += count[slot];
+  }
+  return start;
 }
 
 function runToEnd<T>(steps: Generator<void, T>): T {

@@ -5,14 +5,12 @@
  * @module
  */
 
+/** The time, distance and driver channels that lead both the base and the required lists. */
+const LEADING_COLUMNS = ["t", "dist", "speed", "throttle", "brake", "coast"] as const;
+
 /** Channels every current lap carries, in export order. */
 export const BASE_COLUMNS = [
-  "t",
-  "dist",
-  "speed",
-  "throttle",
-  "brake",
-  "coast",
+  ...LEADING_COLUMNS,
   "gear",
   "rpm",
   "boost",
@@ -66,12 +64,7 @@ export type SampleColumn = typeof SAMPLE_COLUMNS[number];
 
 /** Channels a lap file of either version must carry to be imported. */
 export const REQUIRED_COLUMNS = [
-  "t",
-  "dist",
-  "speed",
-  "throttle",
-  "brake",
-  "coast",
+  ...LEADING_COLUMNS,
   "tire_slip",
   "body_height",
   "pos_x",

@@ -19,7 +19,7 @@ import {
   type SampleColumn,
 } from "./columns.ts";
 import { computeEvents, countEvents } from "./events.ts";
-import { judgeCoverage, timeAxisGaps } from "./coverage.ts";
+import { COVERAGE_FIELDS, judgeCoverage, timeAxisGaps } from "./coverage.ts";
 import { MAX_FILLED_PACKETS } from "./sample.ts";
 import type { Lap, LapEvent } from "./lap.ts";
 import {
@@ -63,12 +63,7 @@ export const LAP_FILE_FIELDS = [
   "max_speed",
   "min_body_height",
   "total_ticks",
-  "samples_expected",
-  "samples_received",
-  "samples_filled",
-  "samples_missing",
-  "longest_gap_packets",
-  "complete",
+  ...COVERAGE_FIELDS,
   "tod_ms",
   "tcs_active_pct",
   "asm_active_pct",

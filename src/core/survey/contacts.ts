@@ -7,9 +7,6 @@
  */
 import { leftOf } from "../gt7/handedness.ts";
 
-/** Wheel indexes in the order GT7 lists them: front-left, front-right, rear-left, rear-right. */
-export const WHEEL = { FL: 0, FR: 1, RL: 2, RR: 3 } as const;
-
 /** Slowest speed (m/s) at which the heading is trusted enough to place wheels. */
 export const MIN_CONTACT_SPEED = 3.0;
 

@@ -82,15 +82,9 @@ export class CorneringEstimator {
     return this.#samples.count;
   }
 
-  /** Feeds one tick; returns what it gave (a width, or why none). */
-  observe(
-    speed: number,
-    yawRate: number,
-    brake: number,
-    wheelRps: Wheels,
-    tyreRadius: Wheels,
-  ): number | CorneringReject {
-    const result = corneringWidth(speed, yawRate, brake, wheelRps, tyreRadius);
+  /** Feeds one tick (as {@linkcode corneringWidth} takes it); returns what it gave (a width, or why none). */
+  observe(...tick: Parameters<typeof corneringWidth>): number | CorneringReject {
+    const result = corneringWidth(...tick);
     if (typeof result === "number") this.#samples.push(result);
     return result;
   }

@@ -104,6 +104,39 @@ function kerbFlags(bend: Float64Array, k: Float64Array, sign: number): Uint8Arra
 }
 
 /**
+ * Where the line goes: the middle of the straightest stretch (+-80 m), the
+ * sample whose window of curvature `k` has the lowest peak (the first such).
+ */
+function straightestStart(k: ArrayLike<number>): number {
+  const win = 40;
+  const count = k.length;
+  const absK = Array.from(k, Math.abs);
+  let startIdx = 0;
+  let bestPeak = Infinity;
+  for (let i = 0; i < count; i++) {
+    let peak = 0;
+    for (let d = -win; d <= win; d++) peak = Math.max(peak, absK[(i + d + count) % count]);
+    if (peak < bestPeak) {
+      bestPeak = peak;
+      startIdx = i;
+    }
+  }
+  return startIdx;
+}
+
+/** The distance along closed `line` of each sample, and the whole lap. */
+function arcLengths(line: Polyline): { s: Float64Array; length: number } {
+  const count = line.x.length;
+  const s = new Float64Array(count);
+  for (let i = 1; i < count; i++) {
+    s[i] = s[i - 1] + Math.hypot(line.x[i] - line.x[i - 1], line.z[i] - line.z[i - 1]);
+  }
+  const length = s[count - 1] +
+    Math.hypot(line.x[0] - line.x[count - 1], line.z[0] - line.z[count - 1]);
+  return { s, length };
+}
+
+/**
  * Candidate `attempt` (0, 1, ...) of `seed`'s circuit, or null when it fails
  * a check. Later attempts draw calmer shapes; from attempt 40 on, a regular
  * polygon with wide rounded corners, which always passes.
@@ -156,28 +189,10 @@ export function buildCandidate(seed: number, attempt: number): CircuitCandidate 
   for (const v of diff.k) maxK = Math.max(maxK, Math.abs(v));
   if (maxK > 1 / CIRCUIT_BOUNDS.minRadius) return null;
 
-  // The line goes in the middle of the straightest stretch (+-80 m).
-  const win = 40;
-  const absK = diff.k.map(Math.abs);
-  let startIdx = 0;
-  let bestPeak = Infinity;
-  for (let i = 0; i < count; i++) {
-    let peak = 0;
-    for (let d = -win; d <= win; d++) peak = Math.max(peak, absK[(i + d + count) % count]);
-    if (peak < bestPeak) {
-      bestPeak = peak;
-      startIdx = i;
-    }
-  }
+  const startIdx = straightestStart(diff.k);
   line = { x: rotate(line.x, startIdx), z: rotate(line.z, startIdx) };
   diff = differentiate(line);
-
-  const s = new Float64Array(count);
-  for (let i = 1; i < count; i++) {
-    s[i] = s[i - 1] + Math.hypot(line.x[i] - line.x[i - 1], line.z[i] - line.z[i - 1]);
-  }
-  const length = s[count - 1] +
-    Math.hypot(line.x[0] - line.x[count - 1], line.z[0] - line.z[count - 1]);
+  const { s, length } = arcLengths(line);
 
   const w0 = rng.range(10.8, 13.2);
   const wa = rng.range(0.2, 0.7);

@@ -1,7 +1,8 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import { EdgeTableBuilder } from "../../../src/core/bundle/edge_table.ts";
-import { merge, mergeTables } from "../../../src/core/bundle/merge.ts";
+import { mergeTables } from "../../../src/core/bundle/merge.ts";
+import { merge } from "../../_merge_objects.ts";
 import { mergeCells } from "../../../src/core/bundle/merge_cells.ts";
 import {
   edgesOfTable,

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import { cellKey, pointKey } from "../../../src/core/bundle/cell.ts";
 import { resolveKind } from "../../../src/core/bundle/kind.ts";
-import { merge } from "../../../src/core/bundle/merge.ts";
+import { merge } from "../../_merge_objects.ts";
 import { canonicalBundle, serialiseBundle } from "../../../src/core/bundle/serialise.ts";
 import type { BundleV4 } from "../../../src/core/bundle/types.ts";
 import { upgradeImported } from "../../../src/core/bundle/upgrade.ts";

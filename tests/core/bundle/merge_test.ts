@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { ImportRejected } from "../../../src/core/errors.ts";
-import { merge, mergeTables } from "../../../src/core/bundle/merge.ts";
+import { mergeTables } from "../../../src/core/bundle/merge.ts";
+import { merge } from "../../_merge_objects.ts";
 import { tableBundleOf } from "../../../src/core/bundle/table_convert.ts";
 import { canonicalBundle } from "../../../src/core/bundle/serialise.ts";
 import { importStats } from "../../../src/core/bundle/stats.ts";

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { bundleJsonSchema } from "../../../src/core/bundle/json_schema.ts";
 import fc from "fast-check";
-import { merge } from "../../../src/core/bundle/merge.ts";
+import { merge } from "../../_merge_objects.ts";
 import { canonicalBundle, serialiseBundle } from "../../../src/core/bundle/serialise.ts";
 import type { BundleV4 } from "../../../src/core/bundle/types.ts";
 import { upgradeImported } from "../../../src/core/bundle/upgrade.ts";

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { createHash } from "node:crypto";
-import { merge } from "../../../src/core/bundle/merge.ts";
+import { merge } from "../../_merge_objects.ts";
 import { isSourceId, syntheticSourceId } from "../../../src/core/bundle/source_id.ts";
 import type { BundleLegacy } from "../../../src/core/bundle/types.ts";
 import { upgradeImported } from "../../../src/core/bundle/upgrade.ts";

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
-import { merge } from "../../../src/core/bundle/merge.ts";
+import { merge } from "../../_merge_objects.ts";
 import { canonicalBundle, serialiseBundle } from "../../../src/core/bundle/serialise.ts";
 import { syntheticSourceId } from "../../../src/core/bundle/source_id.ts";
 import type { BundleLegacy, BundleV1, BundleV4 } from "../../../src/core/bundle/types.ts";

@@ -7,7 +7,7 @@
 import { strict as assert } from "node:assert";
 import { createHash } from "node:crypto";
 import { cellKey } from "../../../src/core/bundle/cell.ts";
-import { merge } from "../../../src/core/bundle/merge.ts";
+import { merge } from "../../_merge_objects.ts";
 import { serialiseBundle } from "../../../src/core/bundle/serialise.ts";
 import type { BundleV4, Edge } from "../../../src/core/bundle/types.ts";
 import { upgradeImported } from "../../../src/core/bundle/upgrade.ts";

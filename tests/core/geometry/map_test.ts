@@ -5,7 +5,7 @@ import { initWasm, Resvg } from "@resvg/resvg-wasm";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { compileBundle } from "../../../src/core/geometry/compile.ts";
 import { MAP_COLOURS, renderMapSvg } from "../../../src/core/geometry/svg_map.ts";
-import { CAR_MARKER, renderBrailleMap } from "../../../src/core/geometry/braille_map.ts";
+import { CAR_MARKER, renderBrailleMap } from "../../../src/tui/braille_map.ts";
 import { generateCircuit } from "../../../src/core/synthetic/circuit.ts";
 import { borderCells, bundleOf, circuitCentre, ovalCentre } from "./_cells.ts";
 

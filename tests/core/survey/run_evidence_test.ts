@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { merge } from "../../../src/core/bundle/merge.ts";
+import { merge } from "../../_merge_objects.ts";
 import { tableBundleOf } from "../../../src/core/bundle/table_convert.ts";
 import type { BundleV4 } from "../../../src/core/bundle/types.ts";
 import {

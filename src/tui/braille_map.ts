@@ -9,15 +9,12 @@
  *
  * @module
  */
-import { type ExtraLines, type MapFrame, mapFrame } from "./map_frame.ts";
-import type { CompiledTrack } from "./types.ts";
+import { type ExtraLines, type MapFrame, mapFrame } from "../core/geometry/map_frame.ts";
+import type { CompiledTrack } from "../core/geometry/types.ts";
+import { BrailleCanvas, segmentDots } from "./braille_canvas.ts";
 
 /** The character marking the car on the map. */
 export const CAR_MARKER = "●";
-
-/** Braille dot bits by [dot column][dot row]. */
-const DOT_BITS = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]];
-const BLANK = 0x2800;
 
 /** Options of {@linkcode renderBrailleMap}. */
 export interface BrailleMapOptions {
@@ -50,14 +47,11 @@ export interface BrailleMap {
  * give the same lines.
  */
 export function renderBrailleMap(doc: CompiledTrack, opts: BrailleMapOptions): BrailleMap {
-  const cols = Math.max(1, Math.floor(opts.cols));
-  const rows = Math.max(1, Math.floor(opts.rows));
-  const dotsX = 2 * cols;
-  const dotsY = 4 * rows;
+  const canvas = new BrailleCanvas(opts.cols, opts.rows);
+  const { cols, rows, dotsX, dotsY } = canvas;
   const driven = opts.driven ?? [];
   const frame = mapFrame(doc, dotsX / dotsY, 0.02, driven);
   const scale = dotsX / frame.spanX;
-  const cells = new Uint8Array(cols * rows);
   // Dot by dot, what each layer drew: the driven line may only use dots clear of the borders.
   const borderDots = new Uint8Array(dotsX * dotsY);
   const drivenDots = new Uint8Array(dotsX * dotsY);
@@ -73,43 +67,24 @@ export function renderBrailleMap(doc: CompiledTrack, opts: BrailleMapOptions): B
   const line = (x1: number, z1: number, x2: number, z2: number) => {
     const [ax, ay] = toDot(x1, z1);
     const [bx, by] = toDot(x2, z2);
-    const steps = Math.max(1, Math.ceil(Math.max(Math.abs(bx - ax), Math.abs(by - ay))));
-    for (let i = 0; i <= steps; i++) {
-      const t = i / steps;
-      plot(Math.floor(ax + (bx - ax) * t), Math.floor(ay + (by - ay) * t));
-    }
+    segmentDots(ax, ay, bx, by, 0, plot);
   };
-  for (const side of [doc.borders.L, doc.borders.R]) {
-    for (const poly of side) {
+  const polylines = (polys: readonly (readonly (readonly [number, number, ...unknown[]])[])[]) => {
+    for (const poly of polys) {
       for (let i = 1; i < poly.length; i++) {
         line(poly[i - 1][0], poly[i - 1][1], poly[i][0], poly[i][1]);
       }
     }
-  }
+  };
+  polylines(doc.borders.L);
+  polylines(doc.borders.R);
   if (doc.finish) line(...doc.finish);
   layer = drivenDots;
-  for (const poly of driven) {
-    for (let i = 1; i < poly.length; i++) {
-      line(poly[i - 1][0], poly[i - 1][1], poly[i][0], poly[i][1]);
-    }
-  }
-  const bit = (dx: number, dy: number) => DOT_BITS[dx & 1][dy & 3];
+  polylines(driven);
   for (let dy = 0; dy < dotsY; dy++) {
-    for (let dx = 0; dx < dotsX; dx++) {
-      if (borderDots[dy * dotsX + dx]) cells[(dy >> 2) * cols + (dx >> 1)] |= bit(dx, dy);
-    }
+    for (let dx = 0; dx < dotsX; dx++) if (borderDots[dy * dotsX + dx]) canvas.dot(dx, dy);
   }
-  const faintCells = new Uint8Array(cols * rows);
-  for (let dy = 0; dy < dotsY; dy++) {
-    for (let dx = 0; dx < dotsX; dx++) {
-      if (!drivenDots[dy * dotsX + dx]) continue;
-      const cell = (dy >> 2) * cols + (dx >> 1);
-      if (cells[cell] !== 0 && !faintCells[cell]) continue;
-      if (nearBorder(borderDots, dotsX, dotsY, dx, dy)) continue;
-      cells[cell] |= bit(dx, dy);
-      faintCells[cell] = 1;
-    }
-  }
+  const faintCells = drawDriven(canvas, borderDots, drivenDots);
   let car: BrailleMap["car"] = null;
   if (opts.car) {
     const [dx, dy] = toDot(opts.car.x, opts.car.z);
@@ -117,21 +92,37 @@ export function renderBrailleMap(doc: CompiledTrack, opts: BrailleMapOptions): B
     const row = Math.floor(dy / 4);
     if (col >= 0 && row >= 0 && col < cols && row < rows) car = { col, row };
   }
-  const lines: string[] = [];
-  for (let r = 0; r < rows; r++) {
-    let text = "";
-    for (let c = 0; c < cols; c++) {
-      text += car && car.col === c && car.row === r
-        ? CAR_MARKER
-        : String.fromCharCode(BLANK + cells[r * cols + c]);
-    }
-    lines.push(text);
-  }
+  const lines = canvas.lines((c, r) => car && car.col === c && car.row === r ? CAR_MARKER : null);
   const faint: number[] = [];
   for (let i = 0; i < faintCells.length; i++) {
     if (faintCells[i] && !(car && i === car.row * cols + car.col)) faint.push(i);
   }
   return { lines, car, faint, frame };
+}
+
+/**
+ * Draws the driven line's dots onto `canvas`: only in cells the borders left
+ * empty (or that already hold only driven dots) and a dot clear of the
+ * borders. Returns which cells now hold driven dots only.
+ */
+function drawDriven(
+  canvas: BrailleCanvas,
+  borderDots: Uint8Array,
+  drivenDots: Uint8Array,
+): Uint8Array {
+  const { cols, rows, dotsX, dotsY, cells } = canvas;
+  const faintCells = new Uint8Array(cols * rows);
+  for (let dy = 0; dy < dotsY; dy++) {
+    for (let dx = 0; dx < dotsX; dx++) {
+      if (!drivenDots[dy * dotsX + dx]) continue;
+      const cell = canvas.cellOf(dx, dy);
+      if (cells[cell] !== 0 && !faintCells[cell]) continue;
+      if (nearBorder(borderDots, dotsX, dotsY, dx, dy)) continue;
+      canvas.dot(dx, dy);
+      faintCells[cell] = 1;
+    }
+  }
+  return faintCells;
 }
 
 /** Whether a border dot lies at or next to dot (`dx`, `dy`). */

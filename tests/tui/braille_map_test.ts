@@ -1,8 +1,8 @@
 import { strict as assert } from "node:assert";
-import { compileBundle } from "../../../src/core/geometry/compile.ts";
-import { renderBrailleMap } from "../../../src/core/geometry/braille_map.ts";
-import { generateCircuit } from "../../../src/core/synthetic/circuit.ts";
-import { borderCells, bundleOf, circuitCentre } from "./_cells.ts";
+import { compileBundle } from "../../src/core/geometry/compile.ts";
+import { renderBrailleMap } from "../../src/tui/braille_map.ts";
+import { generateCircuit } from "../../src/core/synthetic/circuit.ts";
+import { borderCells, bundleOf, circuitCentre } from "../core/geometry/_cells.ts";
 
 const OPTS = { compiledAt: "2026-11-21T12:00:00.000Z", appVersion: "0.1.0" };
 const BLANK = "\u2800";
