@@ -1,20 +1,9 @@
 /** `export lap ID --motec DIR` and `export session ID --motec DIR`, run as a process. */
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { cli } from "../_cli.ts";
 import { minimalLapFile } from "../_lap_files.ts";
 import { readLd, readLdx } from "../_motec_ld_reader.ts";
-
-const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
-
-async function cli(...args: string[]): Promise<{ code: number; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
-}
 
 Deno.test("the command line writes a lap's and a session's MoTeC log into a folder", async () => {
   const dir = await Deno.makeTempDir();
