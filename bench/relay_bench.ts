@@ -28,7 +28,7 @@
  */
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { type Logger, startLogger } from "../src/cli/logger_process.ts";
+import type { Logger } from "../src/cli/logger_process.ts";
 import { MAX_IMPORT_BYTES } from "../src/server/body.ts";
 import { encryptPacket } from "../src/core/gt7/cipher.ts";
 import type { PacketFormat } from "../src/core/gt7/format.ts";
@@ -38,7 +38,7 @@ import { RelayHub, type RelayTarget } from "../src/server/relay_hub.ts";
 import { openRelay } from "../src/server/relay_socket.ts";
 import { enlargeReceiveBuffer, locateUdpSocket } from "../src/server/socket_buffer.ts";
 import { syntheticBundle } from "../tests/_bundles.ts";
-import type { SendJob, SendResult } from "./_udp_sender.ts";
+import { benchLogger, drain, send, startSender } from "./_sender_thread.ts";
 import type { AppCount } from "./_relay_apps.ts";
 
 const SECONDS = Number(Deno.env.get("RELAY_BENCH_SECONDS") ?? 20);
@@ -52,32 +52,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A logger as `serve --relay 0` starts it, store in memory, listening passively. */
 function relayLogger(): Promise<Logger> {
-  return startLogger({
-    data: ":memory:",
-    host: "127.0.0.1",
-    port: 0,
-    console: null,
-    consolePort: 33739,
-    udpPort: 0,
-    format: "C",
-    relay: 0,
-    onNotice: () => {},
-  });
-}
-
-async function startSender(): Promise<Worker> {
-  const worker = new Worker(new URL("./_udp_sender.ts", import.meta.url), { type: "module" });
-  const ready = Promise.withResolvers<void>();
-  worker.onmessage = () => ready.resolve();
-  await ready.promise;
-  return worker;
-}
-
-function send(worker: Worker, job: SendJob): Promise<SendResult> {
-  const done = Promise.withResolvers<SendResult>();
-  worker.onmessage = (e) => done.resolve(e.data);
-  worker.postMessage(job);
-  return done.promise;
+  return benchLogger({ relay: 0 });
 }
 
 /** The eight apps in their own process, once the logger's status shows all eight served. */
@@ -111,20 +86,6 @@ async function startApps(logger: Logger) {
       return counts;
     },
   };
-}
-
-/** Waits until the logger decoded `sent` packets, or nothing moved for 2 s. */
-async function drain(logger: Logger, sent: number): Promise<void> {
-  let last = -1;
-  let since = performance.now();
-  while (logger.udp.status().decoded < sent && performance.now() - since < 2000) {
-    const now = logger.udp.status().decoded;
-    if (now !== last) {
-      last = now;
-      since = performance.now();
-    }
-    await sleep(20);
-  }
 }
 
 /** UDP datagrams the kernel dropped for full receive buffers, machine-wide; null where unreadable. */
