@@ -23,8 +23,10 @@ Deno.test("the command line writes a lap's and a session's MoTeC log into a fold
     const out = join(dir, "motec", "new");
     const one = await cli("export", "lap", "1", "--motec", out, "--driver", "Kaz", "--data", data);
     assert.equal(one.code, 0, one.stderr);
-    const ldPath = join(out, "sim-datalogger-lap-1.ld");
-    const ldxPath = join(out, "sim-datalogger-lap-1.ldx");
+    // Named by circuit (none here), session and the lap's finishing time, as JSON and CSV exports.
+    const lapBase = "sim-datalogger-lap-1-unnamed-s1-20261121-100011";
+    const ldPath = join(out, `${lapBase}.ld`);
+    const ldxPath = join(out, `${lapBase}.ldx`);
     assert.equal(one.stderr, `wrote ${ldPath}\nwrote ${ldxPath}\n`);
     const ld = readLd(await Deno.readFile(ldPath));
     assert.equal(ld.header.driver, "Kaz");
@@ -38,16 +40,21 @@ Deno.test("the command line writes a lap's and a session's MoTeC log into a fold
 
     const session = await cli("export", "session", "1", "--motec", out, "--data", data);
     assert.equal(session.code, 0, session.stderr);
-    const sld = readLd(await Deno.readFile(join(out, "sim-datalogger-session-1.ld")));
+    // The session's time is when it started: the import's, here.
+    const [, sessionLd, sessionLdx] = session.stderr.match(/^wrote (.*\.ld)\nwrote (.*\.ldx)\n$/)!;
+    const sessionBase = sessionLd.slice(out.length + 1, -".ld".length);
+    assert.match(sessionBase, /^sim-datalogger-session-1-unnamed-\d{8}-\d{6}$/);
+    assert.equal(sessionLdx, join(out, `${sessionBase}.ldx`));
+    const sld = readLd(await Deno.readFile(sessionLd));
     assert.equal(sld.header.event.session, "Session 1");
     assert.equal(sld.header.driver, "");
     assert.deepEqual(
       [...Deno.readDirSync(out)].map((e) => e.name).sort(),
       [
-        "sim-datalogger-lap-1.ld",
-        "sim-datalogger-lap-1.ldx",
-        "sim-datalogger-session-1.ld",
-        "sim-datalogger-session-1.ldx",
+        `${lapBase}.ld`,
+        `${lapBase}.ldx`,
+        `${sessionBase}.ld`,
+        `${sessionBase}.ldx`,
       ],
     );
 
