@@ -64,6 +64,22 @@ Deno.test("the command line writes a lap's and a session's MoTeC log into a fold
     const both = await cli("export", "lap", "1", "--motec", out, "--csv", "--data", data);
     assert.equal(both.code, 1);
     assert.match(both.stderr, /--motec .* cannot be combined with --csv or --out/);
+    // A name the header cannot hold is refused as the API refuses it, and nothing is written.
+    const before = [...Deno.readDirSync(out)].length;
+    const long = await cli(
+      "export",
+      "lap",
+      "1",
+      "--motec",
+      out,
+      "--driver",
+      "K".repeat(64),
+      "--data",
+      data,
+    );
+    assert.equal(long.code, 1);
+    assert.match(long.stderr, /--driver .*must be at most 63 characters/);
+    assert.equal([...Deno.readDirSync(out)].length, before);
     const noDir = await cli("export", "session", "1", "--data", data);
     assert.notEqual(noDir.code, 0);
     assert.match(noDir.stderr, /--motec <dir>/);
