@@ -6,8 +6,8 @@
  */
 import { fileURLToPath } from "node:url";
 
-// The project's entry point, absolute.
-const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+/** The project's entry point, absolute. */
+export const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
 /** What a finished command gave back. */
 export interface CliResult {
