@@ -29,7 +29,6 @@
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../src/cli/logger_process.ts";
-import { MAX_IMPORT_BYTES } from "../src/server/body.ts";
 import { encryptPacket } from "../src/core/gt7/cipher.ts";
 import type { PacketFormat } from "../src/core/gt7/format.ts";
 import { encodeFrame } from "../src/core/gt7/encode.ts";
@@ -37,8 +36,8 @@ import { syntheticFrames } from "../src/core/synthetic/drive.ts";
 import { RelayHub, type RelayTarget } from "../src/server/relay_hub.ts";
 import { openRelay } from "../src/server/relay_socket.ts";
 import { enlargeReceiveBuffer, locateUdpSocket } from "../src/server/socket_buffer.ts";
-import { syntheticBundle } from "../tests/_bundles.ts";
 import { benchLogger, drain, send, startSender } from "./_sender_thread.ts";
+import { importBody } from "./_import_body.ts";
 import type { AppCount } from "./_relay_apps.ts";
 
 const SECONDS = Number(Deno.env.get("RELAY_BENCH_SECONDS") ?? 20);
@@ -189,19 +188,6 @@ async function cpuFigure(): Promise<string> {
     `core with no app, ${share(with8).toFixed(2)} % with 8 apps (${relayed} datagrams relayed): ` +
     `adds ${at60(added)} at 60 Hz (target <= 1 %; runs ${without.map((m) => Math.round(m))} and ` +
     `${with8.map((m) => Math.round(m))} CPU ms)${threads}`;
-}
-
-/** The 64 MB import body of bench/udp_receive_bench.ts. */
-function importBody(seed: number): string {
-  const raw = syntheticBundle({
-    cells: 50_000,
-    sources: ["0badc0ffee01", "f0e1d2c3b4a5", "a1b2c3d4e5f6"],
-    runs: 25,
-    seed,
-    dx: 0.2,
-  });
-  const text = JSON.stringify(raw, null, 7);
-  return text + " ".repeat(Math.max(0, MAX_IMPORT_BYTES - 1024 - text.length));
 }
 
 async function loadFigure(): Promise<string> {

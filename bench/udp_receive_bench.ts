@@ -25,15 +25,14 @@
  */
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../src/cli/logger_process.ts";
-import { MAX_IMPORT_BYTES } from "../src/server/body.ts";
 import { compileBundle } from "../src/core/geometry/compile.ts";
 import { decodeFrame } from "../src/core/gt7/decode.ts";
 import type { Frame } from "../src/core/gt7/frame.ts";
-import { syntheticBundle } from "../tests/_bundles.ts";
 import { borderCells, bundleOf, ovalCentre } from "../tests/core/geometry/_cells.ts";
 import { cellKey } from "../src/core/bundle/cell.ts";
 import type { Edge } from "../src/core/bundle/types.ts";
 import { benchLogger, drain, send, startSender } from "./_sender_thread.ts";
+import { importBody } from "./_import_body.ts";
 import type { BatchRequest } from "./_batch_worker.ts";
 
 const TARGET_RATE = 20_000;
@@ -142,19 +141,6 @@ async function highestCleanRate(): Promise<string> {
     }
   }
   return "UDP receive: no rate without loss";
-}
-
-/** The 64 MB import body: the 50,000-edge, 3-source bundle, indented and padded to the limit. */
-function importBody(seed: number): string {
-  const raw = syntheticBundle({
-    cells: 50_000,
-    sources: ["0badc0ffee01", "f0e1d2c3b4a5", "a1b2c3d4e5f6"],
-    runs: 25,
-    seed,
-    dx: 0.2,
-  });
-  const text = JSON.stringify(raw, null, 7);
-  return text + " ".repeat(Math.max(0, MAX_IMPORT_BYTES - 1024 - text.length));
 }
 
 /** The 50,000-edge oval of bench/geometry_bench.ts. */
