@@ -5,6 +5,8 @@
  * @module
  */
 import { type Logger, type LoggerOptions, startLogger } from "../../src/cli/logger_process.ts";
+import type { LapSummary } from "../../src/core/laps/lap.ts";
+import type { Session } from "../../src/core/laps/session.ts";
 import {
   type ReplayResult,
   type ReplaySpeed,
@@ -145,4 +147,10 @@ export async function getJson<T>(logger: Logger, path: string): Promise<T> {
   const body = await res.json();
   if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(body)}`);
   return body as T;
+}
+
+/** The laps of the first session GET /api/sessions lists (the newest), as the API lists them. */
+export async function newestSessionLaps(logger: Logger): Promise<LapSummary[]> {
+  const [session] = await getJson<Session[]>(logger, "/api/sessions");
+  return await getJson<LapSummary[]>(logger, `/api/sessions/${session.id}/laps`);
 }

@@ -3,15 +3,13 @@ import { noFixtures, readGzFixture } from "../_fixtures.ts";
 import { parseCapture } from "../../src/core/gt7/capture.ts";
 import { decryptPacket } from "../../src/core/gt7/cipher.ts";
 import { PACKET_SIZE, type PacketFormat } from "../../src/core/gt7/format.ts";
-import type { LapSummary } from "../../src/core/laps/lap.ts";
-import type { Session } from "../../src/core/laps/session.ts";
 import type { Logger, LoggerOptions } from "../../src/cli/logger_process.ts";
 import { runFakeConsole } from "../../src/server/fake_console.ts";
 import { statusSchema } from "../../src/server/openapi/status_schemas.ts";
 import { RELAY_TIMEOUT_MS } from "../../src/server/relay_hub.ts";
 import { enlargeReceiveBuffer, locateUdpSocket } from "../../src/server/socket_buffer.ts";
 import type { TelemetryRelayApp } from "../../src/app/telemetry_source.ts";
-import { getJson, HANG_MS, settle, startTestLogger } from "./harness.ts";
+import { getJson, HANG_MS, newestSessionLaps, settle, startTestLogger } from "./harness.ts";
 
 /** The console's plaintext packets of a capture, 0x40..0x43 (the IV slot) zeroed as decryption leaves them. */
 function consolePackets(name: string): Uint8Array[] {
@@ -234,8 +232,7 @@ Deno.test({
       const status = logger.udp.status();
       assert.equal(status.decoded, 6420);
       assert.equal(status.packet_format, "A");
-      const [session] = await getJson<Session[]>(logger, "/api/sessions");
-      const laps = await getJson<LapSummary[]>(logger, `/api/sessions/${session.id}/laps`);
+      const laps = await newestSessionLaps(logger);
       assert.equal(laps.length, 1);
       assert.equal(laps[0].time_ms, 99036);
       assert.equal(laps[0].total_ticks, 5942);
@@ -287,8 +284,7 @@ Deno.test({
         ["A", 6420, 0],
         ["~", 6420, 0],
       ]);
-      const [session] = await getJson<Session[]>(logger, "/api/sessions");
-      const laps = await getJson<LapSummary[]>(logger, `/api/sessions/${session.id}/laps`);
+      const laps = await newestSessionLaps(logger);
       assert.equal(laps.length, 1);
       assert.equal(laps[0].time_ms, 99036);
       assert.equal(laps[0].total_ticks, 5942);
@@ -336,8 +332,7 @@ Deno.test({
       assert.equal(status.relay!.console_format, "C");
       assert.equal(status.packet_format, "A");
       assert.equal(status.decoded, packets.length);
-      const [session] = await getJson<Session[]>(logger, "/api/sessions");
-      const laps = await getJson<LapSummary[]>(logger, `/api/sessions/${session.id}/laps`);
+      const laps = await newestSessionLaps(logger);
       assert.equal(laps.length, 1);
       assert.equal(laps[0].time_ms, 115244);
       // Once the apps fall silent and are dropped, the logger asks for its own format again.
