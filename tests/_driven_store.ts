@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { App } from "../src/app/create_app.ts";
+import { type App, createApp } from "../src/app/create_app.ts";
 import type { Lap } from "../src/core/laps/lap.ts";
 import type { Session } from "../src/core/laps/session.ts";
 import { type DriveOptions, SyntheticDrive } from "../src/core/synthetic/drive.ts";
@@ -53,4 +53,26 @@ export async function driveInto(
     }
   }
   await app.live.flush();
+}
+
+/**
+ * What a store that never refused a write holds after `drives`, one after
+ * the other into one live service at clock `now`: the reference the laps of
+ * a refused store are compared with (see {@linkcode storeContents} for the
+ * order).
+ */
+export async function referenceContents(
+  now: string,
+  drives: DriveOptions[],
+  oldestFirst = false,
+): Promise<StoreContents> {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const app = await createApp({ kv, now: () => new Date(now) });
+    for (const opts of drives) await driveInto(app, opts);
+    await app.shutdown();
+    return await storeContents(kv, oldestFirst);
+  } finally {
+    kv.close();
+  }
 }

@@ -18,7 +18,7 @@ import { createHttpApp } from "../../src/server/http.ts";
 import { linkLine } from "../../src/tui/link_line.ts";
 import { LiveModel } from "../../src/tui/live_model.ts";
 import { DISK_FULL, refusingKv } from "../_refusing_kv.ts";
-import { driveInto, storeContents } from "../_driven_store.ts";
+import { driveInto, referenceContents, storeContents } from "../_driven_store.ts";
 
 const NOW = "2026-11-26T12:00:00.000Z";
 const DRIVE = { seed: 3, laps: 4 };
@@ -37,13 +37,9 @@ function storeEvent(app: App, pick: (e: AppEvent & { type: "store" }) => boolean
 
 Deno.test("laps driven while the store refuses writes are all stored, in order and whole, once it takes them, with no restart", async () => {
   const memory = await Deno.openKv(":memory:");
-  const refKv = await Deno.openKv(":memory:");
   const spillDir = await Deno.makeTempDir({ prefix: "spill-" });
   try {
-    const refApp = await createApp({ kv: refKv, now: () => new Date(NOW) });
-    await driveInto(refApp, DRIVE);
-    await refApp.shutdown();
-    const reference = await storeContents(refKv);
+    const reference = await referenceContents(NOW, [DRIVE]);
     assert.equal(reference.laps.length, DRIVE.laps);
 
     const store = refusingKv(memory);
@@ -121,20 +117,15 @@ Deno.test("laps driven while the store refuses writes are all stored, in order a
     await app.shutdown();
   } finally {
     memory.close();
-    refKv.close();
     await Deno.remove(spillDir, { recursive: true });
   }
 });
 
 Deno.test("laps left waiting at a stop stay in the spill and the next start stores them first", async () => {
   const memory = await Deno.openKv(":memory:");
-  const refKv = await Deno.openKv(":memory:");
   const spillDir = await Deno.makeTempDir({ prefix: "spill-" });
   try {
-    const refApp = await createApp({ kv: refKv, now: () => new Date(NOW) });
-    await driveInto(refApp, DRIVE);
-    await refApp.shutdown();
-    const reference = await storeContents(refKv);
+    const reference = await referenceContents(NOW, [DRIVE]);
 
     const store = refusingKv(memory);
     const errors: string[] = [];
@@ -159,7 +150,6 @@ Deno.test("laps left waiting at a stop stay in the spill and the next start stor
     await second.shutdown();
   } finally {
     memory.close();
-    refKv.close();
     await Deno.remove(spillDir, { recursive: true });
   }
 });

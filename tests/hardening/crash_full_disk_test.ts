@@ -12,31 +12,18 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { createApp } from "../../src/app/create_app.ts";
-import type { Lap } from "../../src/core/laps/lap.ts";
-import type { Session } from "../../src/core/laps/session.ts";
-import { SyntheticDrive } from "../../src/core/synthetic/drive.ts";
 import { openStore, storePath } from "../../src/storage/kv.ts";
 import { CrashChild } from "./_crash_harness.ts";
 import { mountTmpfs } from "./_tmpfs.ts";
-import { storeContents } from "../_driven_store.ts";
+import { referenceContents, storeContents } from "../_driven_store.ts";
 
 const CHILD = new URL("./_full_disk_child.ts", import.meta.url).pathname;
 const NOW = "2026-11-26T12:00:00.000Z";
 const DRIVE = { seed: 3, laps: 5 };
 const FILL_AFTER = 2;
 
-async function reference(): Promise<{ laps: Lap[]; sessions: Session[] }> {
-  const kv = await Deno.openKv(":memory:");
-  try {
-    const app = await createApp({ kv, now: () => new Date(NOW) });
-    for (const frame of new SyntheticDrive(DRIVE).frames()) app.live.ingest(frame);
-    await app.live.flush();
-    await app.shutdown();
-    return await storeContents(kv);
-  } finally {
-    kv.close();
-  }
-}
+/** What a store with room holds after the drive. */
+const reference = () => referenceContents(NOW, [DRIVE]);
 
 /** Runs the child until it drove every lap, with `waiting` laps waiting, then kills it. */
 async function killWhileWaiting(args: string[], waiting: number) {

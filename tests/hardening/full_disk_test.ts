@@ -23,7 +23,7 @@ import { closeStore, openStore, readOnlyReason, storePath } from "../../src/stor
 import { LiveModel } from "../../src/tui/live_model.ts";
 import { linkLine } from "../../src/tui/link_line.ts";
 import { mountTmpfs } from "./_tmpfs.ts";
-import { driveInto, storeContents } from "../_driven_store.ts";
+import { driveInto, referenceContents, storeContents } from "../_driven_store.ts";
 
 const NOW = "2026-11-26T12:00:00.000Z";
 const DRIVE = { seed: 3, laps: 6 };
@@ -37,13 +37,8 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
     return;
   }
   const spillBase = await Deno.makeTempDir({ prefix: "spill-" });
-  const refKv = await Deno.openKv(":memory:");
   try {
-    const refApp = await createApp({ kv: refKv, now: () => new Date(NOW) });
-    await driveInto(refApp, DRIVE);
-    await driveInto(refApp, SHORT);
-    await refApp.shutdown();
-    const both = await storeContents(refKv, true);
+    const both = await referenceContents(NOW, [DRIVE, SHORT], true);
     const reference = {
       laps: both.laps.slice(0, DRIVE.laps),
       sessions: both.sessions.filter((s) => s.id === 1),
@@ -172,7 +167,6 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
       closeStore(roomy);
     }
   } finally {
-    refKv.close();
     await fs.unmount();
     await Deno.remove(spillBase, { recursive: true });
   }
