@@ -19,3 +19,16 @@ export function importBody(seed: number): string {
   const text = JSON.stringify(raw, null, 7);
   return text + " ".repeat(Math.max(0, MAX_IMPORT_BYTES - 1024 - text.length));
 }
+
+/** Posts each of `bodies` to POST /api/track-bundles/import at `url`, one after the other; throws on a refusal. */
+export async function importBundles(url: string, bodies: string[]): Promise<void> {
+  for (const body of bodies) {
+    const res = await fetch(`${url}/api/track-bundles/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    if (!res.ok) throw new Error(`import: ${res.status} ${await res.text()}`);
+    await res.body?.cancel();
+  }
+}

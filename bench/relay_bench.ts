@@ -37,7 +37,7 @@ import { RelayHub, type RelayTarget } from "../src/server/relay_hub.ts";
 import { openRelay } from "../src/server/relay_socket.ts";
 import { enlargeReceiveBuffer, locateUdpSocket } from "../src/server/socket_buffer.ts";
 import { benchLogger, drain, send, startSender } from "./_sender_thread.ts";
-import { importBody } from "./_import_body.ts";
+import { importBody, importBundles } from "./_import_body.ts";
 import type { AppCount } from "./_relay_apps.ts";
 
 const SECONDS = Number(Deno.env.get("RELAY_BENCH_SECONDS") ?? 20);
@@ -206,15 +206,7 @@ async function loadFigure(): Promise<string> {
   try {
     const sending = send(sender, { port: logger.udp.port, rate: 60, seconds: 600, firstId: 1 });
     await sleep(500);
-    for (const body of bodies) {
-      const res = await fetch(`${logger.http.url}/api/track-bundles/import`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body,
-      });
-      if (!res.ok) throw new Error(`import: ${res.status} ${await res.text()}`);
-      await res.body?.cancel();
-    }
+    await importBundles(logger.http.url, bodies);
     await sleep(500);
     sender.postMessage("stop");
     const result = await sending;

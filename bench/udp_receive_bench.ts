@@ -32,7 +32,7 @@ import { borderCells, bundleOf, ovalCentre } from "../tests/core/geometry/_cells
 import { cellKey } from "../src/core/bundle/cell.ts";
 import type { Edge } from "../src/core/bundle/types.ts";
 import { benchLogger, drain, send, startSender } from "./_sender_thread.ts";
-import { importBody } from "./_import_body.ts";
+import { importBody, importBundles } from "./_import_body.ts";
 import type { BatchRequest } from "./_batch_worker.ts";
 
 const TARGET_RATE = 20_000;
@@ -200,17 +200,10 @@ if (ONLY !== "stalls") figures.push(await highestCleanRate());
 if (ONLY !== "rate") {
   const bodies = [importBody(12), importBody(13)];
   figures.push(
-    await at60HzDuring("two 64 MB bundle imports over HTTP", async (logger) => {
-      for (const body of bodies) {
-        const res = await fetch(`${logger.http.url}/api/track-bundles/import`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body,
-        });
-        if (!res.ok) throw new Error(`import: ${res.status} ${await res.text()}`);
-        await res.body?.cancel();
-      }
-    }),
+    await at60HzDuring(
+      "two 64 MB bundle imports over HTTP",
+      (logger) => importBundles(logger.http.url, bodies),
+    ),
   );
   const bundle = surveyedBundle();
   figures.push(
