@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { createApp } from "../../src/app/create_app.ts";
 import { openStore, storePath } from "../../src/storage/kv.ts";
 import { CrashChild } from "./_crash_harness.ts";
-import { mountTmpfs } from "./_tmpfs.ts";
+import { tmpfsOrSkip } from "./_tmpfs.ts";
 import { referenceContents, storeContents } from "../_driven_store.ts";
 
 const CHILD = new URL("./_full_disk_child.ts", import.meta.url).pathname;
@@ -37,11 +37,8 @@ async function killWhileWaiting(args: string[], waiting: number) {
 }
 
 Deno.test("SIGKILL while laps wait for a full disk: a restart with room stores the spilled laps, and the laps before are intact", async () => {
-  const fs = await mountTmpfs(3 * 2 ** 20);
-  if (typeof fs === "string") {
-    console.log(`skipped: ${fs}`);
-    return;
-  }
+  const fs = await tmpfsOrSkip(3 * 2 ** 20);
+  if (fs === null) return;
   const spillBase = await Deno.makeTempDir({ prefix: "spill-" });
   try {
     const ref = await reference();
@@ -79,11 +76,8 @@ Deno.test("SIGKILL while laps wait for a full disk: a restart with room stores t
 });
 
 Deno.test("SIGKILL while laps wait and the spill is on the same full disk: the status said so, and the laps before are intact", async () => {
-  const fs = await mountTmpfs(3 * 2 ** 20);
-  if (typeof fs === "string") {
-    console.log(`skipped: ${fs}`);
-    return;
-  }
+  const fs = await tmpfsOrSkip(3 * 2 ** 20);
+  if (fs === null) return;
   try {
     const ref = await reference();
     const data = join(fs.dir, "data");

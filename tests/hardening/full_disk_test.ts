@@ -22,7 +22,7 @@ import { RecordWriter } from "../../src/server/record_writer.ts";
 import { closeStore, openStore, readOnlyReason, storePath } from "../../src/storage/kv.ts";
 import { LiveModel } from "../../src/tui/live_model.ts";
 import { linkLine } from "../../src/tui/link_line.ts";
-import { mountTmpfs } from "./_tmpfs.ts";
+import { tmpfsOrSkip } from "./_tmpfs.ts";
 import { driveInto, referenceContents, storeContents } from "../_driven_store.ts";
 
 const NOW = "2026-11-26T12:00:00.000Z";
@@ -31,11 +31,8 @@ const DRIVE = { seed: 3, laps: 6 };
 const SHORT = { seed: 5, laps: 2 };
 
 Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space is freed; a restart while full opens read-only and says why", async () => {
-  const fs = await mountTmpfs(3 * 2 ** 20);
-  if (typeof fs === "string") {
-    console.log(`skipped: ${fs}`);
-    return;
-  }
+  const fs = await tmpfsOrSkip(3 * 2 ** 20);
+  if (fs === null) return;
   const spillBase = await Deno.makeTempDir({ prefix: "spill-" });
   try {
     const both = await referenceContents(NOW, [DRIVE, SHORT], true);
@@ -173,11 +170,8 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
 });
 
 Deno.test("--record on a full disk stops writing the record file with a notice and takes every datagram after it without a throw", async () => {
-  const fs = await mountTmpfs(256 * 1024);
-  if (typeof fs === "string") {
-    console.log(`skipped: ${fs}`);
-    return;
-  }
+  const fs = await tmpfsOrSkip(256 * 1024);
+  if (fs === null) return;
   try {
     const notices: string[] = [];
     const path = join(fs.dir, "drive.gt7rec");
@@ -204,11 +198,8 @@ Deno.test("--record on a full disk stops writing the record file with a notice a
 });
 
 Deno.test("a store folded into one file, its disk then filled, opens read-only without its log's index (immutable)", async () => {
-  const fs = await mountTmpfs(1 * 2 ** 20);
-  if (typeof fs === "string") {
-    console.log(`skipped: ${fs}`);
-    return;
-  }
+  const fs = await tmpfsOrSkip(1 * 2 ** 20);
+  if (fs === null) return;
   try {
     const data = join(fs.dir, "data");
     const kv = await openStore(data);
