@@ -38,6 +38,7 @@ import { openRelay } from "../src/server/relay_socket.ts";
 import { enlargeReceiveBuffer, locateUdpSocket } from "../src/server/socket_buffer.ts";
 import { benchLogger, drain, send, startSender } from "./_sender_thread.ts";
 import { importBody, importBundles } from "./_import_body.ts";
+import { stallProbe } from "./_stall_probe.ts";
 import type { AppCount } from "./_relay_apps.ts";
 
 const SECONDS = Number(Deno.env.get("RELAY_BENCH_SECONDS") ?? 20);
@@ -195,13 +196,7 @@ async function loadFigure(): Promise<string> {
   const logger = await relayLogger();
   const sender = await startSender();
   const apps = await startApps(logger);
-  let longest = 0;
-  let last = performance.now();
-  const probe = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 5);
+  const probe = stallProbe();
   const dropsBefore = rcvbufErrors();
   try {
     const sending = send(sender, { port: logger.udp.port, rate: 60, seconds: 600, firstId: 1 });
@@ -229,9 +224,9 @@ async function loadFigure(): Promise<string> {
         dropsBefore === null || dropsAfter === null ? "n/a" : dropsAfter - dropsBefore
       } (machine-wide), logger socket drops ${s.kernel_drops ?? "n/a"}, relay send errors ${
         s.relay!.send_errors
-      }; main loop stalled up to ${Math.round(longest)} ms`;
+      }; main loop stalled up to ${Math.round(probe.longest())} ms`;
   } finally {
-    clearInterval(probe);
+    probe.stop();
     sender.terminate();
     await logger.close();
   }

@@ -33,6 +33,7 @@ import { cellKey } from "../src/core/bundle/cell.ts";
 import type { Edge } from "../src/core/bundle/types.ts";
 import { benchLogger, drain, send, startSender } from "./_sender_thread.ts";
 import { importBody, importBundles } from "./_import_body.ts";
+import { stallProbe } from "./_stall_probe.ts";
 import type { BatchRequest } from "./_batch_worker.ts";
 
 const TARGET_RATE = 20_000;
@@ -169,13 +170,7 @@ function surveyedBundle() {
 async function at60HzDuring(label: string, work: (logger: Logger) => Promise<void>) {
   const logger = await udpLogger();
   const sender = await startSender();
-  let longest = 0;
-  let last = performance.now();
-  const probe = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 5);
+  const probe = stallProbe();
   try {
     const sending = send(sender, { port: logger.udp.port, rate: 60, seconds: 600, firstId: 1 });
     await sleep(500);
@@ -187,9 +182,9 @@ async function at60HzDuring(label: string, work: (logger: Logger) => Promise<voi
     const s = logger.udp.status();
     return `60 Hz telemetry during ${label}: ${result.sent - s.decoded} of ${result.sent} ` +
       `samples lost (target 0); missing ${s.missing}, kernel drops ${s.kernel_drops ?? "n/a"}; ` +
-      `main loop stalled up to ${Math.round(longest)} ms`;
+      `main loop stalled up to ${Math.round(probe.longest())} ms`;
   } finally {
-    clearInterval(probe);
+    probe.stop();
     sender.terminate();
     await logger.close();
   }
