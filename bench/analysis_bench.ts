@@ -13,70 +13,18 @@
  */
 import { compareLaps } from "../src/core/analysis/compare.ts";
 import { cornerReport } from "../src/core/analysis/corner_report.ts";
-import type { AnalysedLap } from "../src/core/analysis/types.ts";
-import type { LapSamples } from "../src/core/laps/columns.ts";
-import { driveLap, steered } from "../tests/core/analysis/_laps.ts";
+import { BENCH_SAMPLES as SAMPLES, benchLap as lapOf } from "./_bench_laps.ts";
+import { medianMs } from "./_median.ts";
 
 const COMPARE_TARGET_MS = 5;
 const CORNERS_TARGET_MS = 10;
-const SAMPLES = 6000;
 const RUNS = 100;
 const WARMUP = 30;
-
-// Straights and bends of 30 to 200 m radius, turning both ways.
-const pieces: [number, number][] = [];
-for (let i = 0; i < 16; i++) {
-  const radius = 30 + ((i * 37) % 170);
-  const sign = i % 3 === 2 ? -1 : 1;
-  pieces.push([120 + ((i * 53) % 200), 0], [radius * (0.6 + (i % 4) * 0.4), sign / radius]);
-}
-const path = steered(pieces);
-const bendSpeed = (s: number): number => {
-  let at = 0;
-  for (const [length, k] of pieces) {
-    if (s < at + length) return k === 0 ? 230 : Math.min(230, 3.6 * Math.sqrt(12 / Math.abs(k)));
-    at += length;
-  }
-  return 230;
-};
-
-function firstSamples(samples: LapSamples, n: number): LapSamples {
-  const out = {} as Record<string, number[]>;
-  for (const [name, values] of Object.entries(samples)) {
-    out[name] = (values as number[]).slice(0, n);
-  }
-  return out as unknown as LapSamples;
-}
-
-// Speed is scaled so the path takes a little over 6,000 ticks; each lap is its first 6,000.
-const scale = driveLap(path, { speed: bendSpeed }).t.length / (SAMPLES * 1.01);
-
-function lapOf(id: number, slower: number, wide: number): AnalysedLap {
-  const samples = driveLap(path, {
-    speed: (s) => bendSpeed(s) * scale / slower,
-    offset: () => wide,
-    brake: (s) => (bendSpeed(s + 60) < bendSpeed(s) ? 80 : 0),
-  });
-  if (samples.t.length < SAMPLES) throw new Error(`only ${samples.t.length} samples`);
-  const cut = firstSamples(samples, SAMPLES);
-  return { id, time_ms: Math.round(cut.t[SAMPLES - 1] * 1000), samples: cut };
-}
 
 const ref = lapOf(1, 1, 0);
 const lap = lapOf(2, 1.02, 2.5);
 
-function median(fn: () => void, runs = RUNS): number {
-  // Warm up until the optimising compiler has seen the code, as in a running server.
-  for (let i = 0; i < WARMUP; i++) fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    fn();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
+const median = (fn: () => void) => medianMs(fn, RUNS, WARMUP);
 
 const compare = () => compareLaps({ ref, laps: [ref, lap] });
 const corners = () => cornerReport(lap, ref);

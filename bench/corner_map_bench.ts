@@ -16,6 +16,7 @@ import { traceOf } from "../src/core/analysis/lap_trace.ts";
 import { referenceLineOf } from "../src/core/catalog/reference_lines.ts";
 import { replayLine } from "../src/core/identify/reference_replay.ts";
 import type { LapSamples } from "../src/core/laps/columns.ts";
+import { medianMs } from "./_median.ts";
 
 const TARGET_MS = 2;
 const SAMPLES = 6000;
@@ -61,17 +62,7 @@ if (found.length < map.corners.length - 1) {
   throw new Error(`only ${found.length} of ${map.corners.length} corners located`);
 }
 
-function median(fn: () => void, runs = RUNS): number {
-  for (let i = 0; i < WARMUP; i++) fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    fn();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
+const median = (fn: () => void, runs = RUNS) => medianMs(fn, runs, WARMUP);
 
 const locateMs = median(locate);
 const makeMs = median(() => cornerMapOfPath(line.x, line.z, line.loop, 20), 20);

@@ -21,6 +21,7 @@ import { generateCircuit } from "../src/core/synthetic/circuit.ts";
 import type { BundleV4 } from "../src/core/bundle/types.ts";
 import { updateBundle } from "../src/storage/bundles.ts";
 import { borderPoints, syntheticLaps, TEST_SOURCE } from "../tests/core/identify/_laps.ts";
+import { medianMs } from "./_median.ts";
 
 const IDENTIFY_TARGET_MS = 5;
 const BUILD_TARGET_MS = 50;
@@ -56,17 +57,8 @@ const candidates: BundleCandidate[] = layouts.map(({ circuit, angle }, k) => ({
   fingerprint: buildFingerprint(rotated(circuits[circuit], angle)),
 }));
 
-function median(fn: () => void, runs = RUNS): number {
-  fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    fn();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
+/** Median ms of `runs` calls after one untimed call. */
+const median = (fn: () => void, runs = RUNS) => medianMs(fn, runs, 1);
 
 async function medianAsync(fn: () => Promise<unknown>, runs = RUNS): Promise<number> {
   await fn();

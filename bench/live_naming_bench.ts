@@ -17,6 +17,7 @@ import type { Frame } from "../src/core/gt7/frame.ts";
 import { stepDefaultReferenceIndex } from "../src/core/identify/reference_index.ts";
 import { replayLine } from "../src/core/identify/reference_replay.ts";
 import type { Session } from "../src/core/laps/session.ts";
+import { medianMs } from "./_median.ts";
 
 const STEP_TARGET_US = 5;
 
@@ -49,17 +50,8 @@ function naming(named: boolean): LiveNaming {
   });
 }
 
-function median(fn: () => void, runs = 20): number {
-  fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    fn();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
+/** Median ms of `runs` calls after one untimed call. */
+const median = (fn: () => void, runs = 20) => medianMs(fn, runs, 1);
 
 // A new lap each drive, so the matcher restarts as it does at a lap's start.
 let lapNo = 0;

@@ -20,6 +20,7 @@ import { LiveReferenceMatcher } from "../src/core/identify/live_match.ts";
 import { defaultReferenceIndex, ReferenceIndex } from "../src/core/identify/reference_index.ts";
 import { matchReferenceLines } from "../src/core/identify/reference_match.ts";
 import { type ReplayedLap, replayLine } from "../src/core/identify/reference_replay.ts";
+import { medianMs } from "./_median.ts";
 
 const WHOLE_TARGET_MS = 20;
 const STEP_TARGET_US = 5;
@@ -37,17 +38,8 @@ for (const [lap, name] of [[suzuka, "Suzuka Circuit"], [ring, "Nürburgring 24h"
   if (got !== name) throw new Error(`the ${name} lap was named ${got}`);
 }
 
-function median(fn: () => void, runs = RUNS): number {
-  fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    fn();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
+/** Median ms of `runs` calls after one untimed call. */
+const median = (fn: () => void, runs = RUNS) => medianMs(fn, runs, 1);
 
 const live = new LiveReferenceMatcher(index);
 

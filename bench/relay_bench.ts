@@ -28,8 +28,7 @@
  */
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { type Logger, startLogger } from "../src/cli/logger_process.ts";
-import { MAX_IMPORT_BYTES } from "../src/server/body.ts";
+import type { Logger } from "../src/cli/logger_process.ts";
 import { encryptPacket } from "../src/core/gt7/cipher.ts";
 import type { PacketFormat } from "../src/core/gt7/format.ts";
 import { encodeFrame } from "../src/core/gt7/encode.ts";
@@ -37,8 +36,9 @@ import { syntheticFrames } from "../src/core/synthetic/drive.ts";
 import { RelayHub, type RelayTarget } from "../src/server/relay_hub.ts";
 import { openRelay } from "../src/server/relay_socket.ts";
 import { enlargeReceiveBuffer, locateUdpSocket } from "../src/server/socket_buffer.ts";
-import { syntheticBundle } from "../tests/_bundles.ts";
-import type { SendJob, SendResult } from "./_udp_sender.ts";
+import { benchLogger, drain, send, startSender } from "./_sender_thread.ts";
+import { importBody, importBundles } from "./_import_body.ts";
+import { stallProbe } from "./_stall_probe.ts";
 import type { AppCount } from "./_relay_apps.ts";
 
 const SECONDS = Number(Deno.env.get("RELAY_BENCH_SECONDS") ?? 20);
@@ -52,32 +52,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A logger as `serve --relay 0` starts it, store in memory, listening passively. */
 function relayLogger(): Promise<Logger> {
-  return startLogger({
-    data: ":memory:",
-    host: "127.0.0.1",
-    port: 0,
-    console: null,
-    consolePort: 33739,
-    udpPort: 0,
-    format: "C",
-    relay: 0,
-    onNotice: () => {},
-  });
-}
-
-async function startSender(): Promise<Worker> {
-  const worker = new Worker(new URL("./_udp_sender.ts", import.meta.url), { type: "module" });
-  const ready = Promise.withResolvers<void>();
-  worker.onmessage = () => ready.resolve();
-  await ready.promise;
-  return worker;
-}
-
-function send(worker: Worker, job: SendJob): Promise<SendResult> {
-  const done = Promise.withResolvers<SendResult>();
-  worker.onmessage = (e) => done.resolve(e.data);
-  worker.postMessage(job);
-  return done.promise;
+  return benchLogger({ relay: 0 });
 }
 
 /** The eight apps in their own process, once the logger's status shows all eight served. */
@@ -111,20 +86,6 @@ async function startApps(logger: Logger) {
       return counts;
     },
   };
-}
-
-/** Waits until the logger decoded `sent` packets, or nothing moved for 2 s. */
-async function drain(logger: Logger, sent: number): Promise<void> {
-  let last = -1;
-  let since = performance.now();
-  while (logger.udp.status().decoded < sent && performance.now() - since < 2000) {
-    const now = logger.udp.status().decoded;
-    if (now !== last) {
-      last = now;
-      since = performance.now();
-    }
-    await sleep(20);
-  }
 }
 
 /** UDP datagrams the kernel dropped for full receive buffers, machine-wide; null where unreadable. */
@@ -230,44 +191,17 @@ async function cpuFigure(): Promise<string> {
     `${with8.map((m) => Math.round(m))} CPU ms)${threads}`;
 }
 
-/** The 64 MB import body of bench/udp_receive_bench.ts. */
-function importBody(seed: number): string {
-  const raw = syntheticBundle({
-    cells: 50_000,
-    sources: ["0badc0ffee01", "f0e1d2c3b4a5", "a1b2c3d4e5f6"],
-    runs: 25,
-    seed,
-    dx: 0.2,
-  });
-  const text = JSON.stringify(raw, null, 7);
-  return text + " ".repeat(Math.max(0, MAX_IMPORT_BYTES - 1024 - text.length));
-}
-
 async function loadFigure(): Promise<string> {
   const bodies = [importBody(12), importBody(13)];
   const logger = await relayLogger();
   const sender = await startSender();
   const apps = await startApps(logger);
-  let longest = 0;
-  let last = performance.now();
-  const probe = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 5);
+  const probe = stallProbe();
   const dropsBefore = rcvbufErrors();
   try {
     const sending = send(sender, { port: logger.udp.port, rate: 60, seconds: 600, firstId: 1 });
     await sleep(500);
-    for (const body of bodies) {
-      const res = await fetch(`${logger.http.url}/api/track-bundles/import`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body,
-      });
-      if (!res.ok) throw new Error(`import: ${res.status} ${await res.text()}`);
-      await res.body?.cancel();
-    }
+    await importBundles(logger.http.url, bodies);
     await sleep(500);
     sender.postMessage("stop");
     const result = await sending;
@@ -290,9 +224,9 @@ async function loadFigure(): Promise<string> {
         dropsBefore === null || dropsAfter === null ? "n/a" : dropsAfter - dropsBefore
       } (machine-wide), logger socket drops ${s.kernel_drops ?? "n/a"}, relay send errors ${
         s.relay!.send_errors
-      }; main loop stalled up to ${Math.round(longest)} ms`;
+      }; main loop stalled up to ${Math.round(probe.longest())} ms`;
   } finally {
-    clearInterval(probe);
+    probe.stop();
     sender.terminate();
     await logger.close();
   }

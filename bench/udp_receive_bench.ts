@@ -24,16 +24,16 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { type Logger, startLogger } from "../src/cli/logger_process.ts";
-import { MAX_IMPORT_BYTES } from "../src/server/body.ts";
+import type { Logger } from "../src/cli/logger_process.ts";
 import { compileBundle } from "../src/core/geometry/compile.ts";
 import { decodeFrame } from "../src/core/gt7/decode.ts";
 import type { Frame } from "../src/core/gt7/frame.ts";
-import { syntheticBundle } from "../tests/_bundles.ts";
 import { borderCells, bundleOf, ovalCentre } from "../tests/core/geometry/_cells.ts";
 import { cellKey } from "../src/core/bundle/cell.ts";
 import type { Edge } from "../src/core/bundle/types.ts";
-import type { SendJob, SendResult } from "./_udp_sender.ts";
+import { benchLogger, drain, send, startSender } from "./_sender_thread.ts";
+import { importBody, importBundles } from "./_import_body.ts";
+import { stallProbe } from "./_stall_probe.ts";
 import type { BatchRequest } from "./_batch_worker.ts";
 
 const TARGET_RATE = 20_000;
@@ -48,51 +48,14 @@ const GARBAGE_SENDER = fileURLToPath(
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A logger as `serve` starts it, store in memory, listening passively. */
-function benchLogger(): Promise<Logger> {
-  return startLogger({
-    data: ":memory:",
-    host: "127.0.0.1",
-    port: 0,
-    console: null,
-    consolePort: 33739,
-    udpPort: 0,
-    format: "C",
-    receiveBufferBytes: DEFAULT_BUFFER ? 0 : undefined,
-    onNotice: () => {},
-  });
-}
-
-/** A sender thread, once it has built its packets. */
-async function startSender(): Promise<Worker> {
-  const worker = new Worker(new URL("./_udp_sender.ts", import.meta.url), { type: "module" });
-  const ready = Promise.withResolvers<void>();
-  worker.onmessage = () => ready.resolve();
-  await ready.promise;
-  return worker;
-}
-
-function send(worker: Worker, job: SendJob): Promise<SendResult> {
-  const done = Promise.withResolvers<SendResult>();
-  worker.onmessage = (e) => done.resolve(e.data);
-  worker.postMessage(job);
-  return done.promise;
-}
-
 /** Waits until the logger delivered `sent` frames, or nothing moved for 2 s. */
-async function drain(logger: Logger, sent: number): Promise<void> {
-  let last = -1;
-  let since = performance.now();
-  while (logger.udp.status().decoded < sent && performance.now() - since < 2000) {
-    const now = logger.udp.status().decoded;
-    if (now !== last) {
-      last = now;
-      since = performance.now();
-    }
-    await sleep(20);
-  }
+async function delivered(logger: Logger, sent: number): Promise<void> {
+  await drain(logger, sent);
   await logger.app.live.flush();
 }
+
+/** A logger as `serve` starts it, with the receive buffer the knob asks for. */
+const udpLogger = () => benchLogger({ receiveBufferBytes: DEFAULT_BUFFER ? 0 : undefined });
 
 /** What one run lost. */
 interface Outcome {
@@ -106,7 +69,7 @@ interface Outcome {
 
 /** Streams at `rate` for `seconds` (beside a flood when FLOOD is set) into a fresh logger. */
 async function trial(rate: number, seconds: number): Promise<Outcome> {
-  const logger = await benchLogger();
+  const logger = await udpLogger();
   const sender = await startSender();
   const flood = FLOOD > 0
     ? new Deno.Command(Deno.execPath(), {
@@ -116,7 +79,7 @@ async function trial(rate: number, seconds: number): Promise<Outcome> {
     : null;
   try {
     const result = await send(sender, { port: logger.udp.port, rate, seconds, firstId: 1 });
-    await drain(logger, result.sent);
+    await delivered(logger, result.sent);
     await flood?.status;
     const s = logger.udp.status();
     return {
@@ -181,19 +144,6 @@ async function highestCleanRate(): Promise<string> {
   return "UDP receive: no rate without loss";
 }
 
-/** The 64 MB import body: the 50,000-edge, 3-source bundle, indented and padded to the limit. */
-function importBody(seed: number): string {
-  const raw = syntheticBundle({
-    cells: 50_000,
-    sources: ["0badc0ffee01", "f0e1d2c3b4a5", "a1b2c3d4e5f6"],
-    runs: 25,
-    seed,
-    dx: 0.2,
-  });
-  const text = JSON.stringify(raw, null, 7);
-  return text + " ".repeat(Math.max(0, MAX_IMPORT_BYTES - 1024 - text.length));
-}
-
 /** The 50,000-edge oval of bench/geometry_bench.ts. */
 function surveyedBundle() {
   const base = borderCells(ovalCentre(2000, 1200, 12));
@@ -218,15 +168,9 @@ function surveyedBundle() {
 
 /** 60 Hz telemetry into a fresh logger while `work` runs; the longest main-loop stall too. */
 async function at60HzDuring(label: string, work: (logger: Logger) => Promise<void>) {
-  const logger = await benchLogger();
+  const logger = await udpLogger();
   const sender = await startSender();
-  let longest = 0;
-  let last = performance.now();
-  const probe = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 5);
+  const probe = stallProbe();
   try {
     const sending = send(sender, { port: logger.udp.port, rate: 60, seconds: 600, firstId: 1 });
     await sleep(500);
@@ -234,13 +178,13 @@ async function at60HzDuring(label: string, work: (logger: Logger) => Promise<voi
     await sleep(500);
     sender.postMessage("stop");
     const result = await sending;
-    await drain(logger, result.sent);
+    await delivered(logger, result.sent);
     const s = logger.udp.status();
     return `60 Hz telemetry during ${label}: ${result.sent - s.decoded} of ${result.sent} ` +
       `samples lost (target 0); missing ${s.missing}, kernel drops ${s.kernel_drops ?? "n/a"}; ` +
-      `main loop stalled up to ${Math.round(longest)} ms`;
+      `main loop stalled up to ${Math.round(probe.longest())} ms`;
   } finally {
-    clearInterval(probe);
+    probe.stop();
     sender.terminate();
     await logger.close();
   }
@@ -251,17 +195,10 @@ if (ONLY !== "stalls") figures.push(await highestCleanRate());
 if (ONLY !== "rate") {
   const bodies = [importBody(12), importBody(13)];
   figures.push(
-    await at60HzDuring("two 64 MB bundle imports over HTTP", async (logger) => {
-      for (const body of bodies) {
-        const res = await fetch(`${logger.http.url}/api/track-bundles/import`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body,
-        });
-        if (!res.ok) throw new Error(`import: ${res.status} ${await res.text()}`);
-        await res.body?.cancel();
-      }
-    }),
+    await at60HzDuring(
+      "two 64 MB bundle imports over HTTP",
+      (logger) => importBundles(logger.http.url, bodies),
+    ),
   );
   const bundle = surveyedBundle();
   figures.push(

@@ -11,10 +11,10 @@ import { isAbsolute, join, resolve } from "node:path";
 import { serialiseBundle } from "../core/bundle/serialise.ts";
 import { BUNDLE_FORMAT } from "../core/bundle/types.ts";
 import type { CaptureFile } from "../core/gt7/capture_file.ts";
-import { slugify } from "../core/bundle/slug.ts";
 import { LAP_FILE_FORMAT } from "../core/laps/lap_file.ts";
 import type { Lap } from "../core/laps/lap.ts";
 import type { BundleImportResult, BundleService } from "./bundles.ts";
+import { lapExportBase } from "./export_names.ts";
 import type { CaptureImportProgress, CaptureImportResult } from "./capture_import.ts";
 import { importContent, jsonBytes, parseJsonBytes, readInChunks } from "./file_content.ts";
 import type { LapExchange, LapImportResult } from "./lap_exchange.ts";
@@ -73,23 +73,16 @@ export function bundleFilename(slug: string): string {
 }
 
 /**
- * The file name a lap's export gets in a folder:
- * `sim-datalogger-lap-<id>-<circuit>-s<session>-<yyyymmdd-hhmmss>.<ext>`,
- * the circuit slugified (`unnamed` when it has no name) and the time the
- * lap finished in UTC (left out when unknown). Lap ids restart in every
- * store (an in-memory demo's lap 1 is not the real lap 1): the circuit,
- * session and time keep one store's export from replacing another's.
+ * The file name a lap's export gets in a folder: {@linkcode lapExportBase}
+ * and the kind as extension, such as
+ * `sim-datalogger-lap-12-suzuka-circuit-s3-20261124-100102.json`.
  */
 export function lapExportFilename(
   lap: Pick<Lap, "id" | "session_id" | "finished_at">,
   track: string,
   kind: LapExportKind,
 ): string {
-  const when = Date.parse(lap.finished_at);
-  const stamp = Number.isNaN(when)
-    ? ""
-    : "-" + new Date(when).toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-");
-  return `sim-datalogger-lap-${lap.id}-${slugify(track)}-s${lap.session_id}${stamp}.${kind}`;
+  return `${lapExportBase(lap, track)}.${kind}`;
 }
 
 /** What the file service calls on the other services. */

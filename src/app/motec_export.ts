@@ -13,6 +13,7 @@ import { encodeLdx } from "../core/motec/ldx_writer.ts";
 import type { MotecLog } from "../core/motec/log.ts";
 import { NotFound } from "../core/errors.ts";
 import type { SessionService } from "./sessions.ts";
+import { lapExportBase, sessionExportBase } from "./export_names.ts";
 import { z } from "zod";
 import { parseQuery, type RawQuery } from "./query_params.ts";
 
@@ -21,7 +22,7 @@ export const MOTEC_EVENT = "Gran Turismo 7";
 
 /** A MoTeC export: the base file name and both files' contents. */
 export interface MotecExport {
-  /** File name without extension, e.g. `sim-datalogger-lap-12`. */
+  /** File name without extension: {@linkcode lapExportBase} or {@linkcode sessionExportBase}. */
   basename: string;
   /** The `.ld` log. */
   ld: Uint8Array<ArrayBuffer>;
@@ -49,16 +50,6 @@ export function motecOptions(raw: RawQuery): MotecExportOptions {
   return { driver: q.driver ?? "" };
 }
 
-/** The base name of lap `id`'s log, `sim-datalogger-lap-<id>`. */
-export function lapMotecBasename(id: number): string {
-  return `sim-datalogger-lap-${id}`;
-}
-
-/** The base name of session `id`'s log, `sim-datalogger-session-<id>`. */
-export function sessionMotecBasename(id: number): string {
-  return `sim-datalogger-session-${id}`;
-}
-
 type Sessions = Pick<SessionService, "lap" | "laps" | "get">;
 
 /** Lap `id` as a MoTeC log; NotFound when the lap is unknown. */
@@ -69,7 +60,7 @@ export async function exportLapMotec(
 ): Promise<MotecExport> {
   const lap = await sessions.lap(id);
   const session = await sessions.get(lap.session_id);
-  return build(lapMotecBasename(id), [lap], session, opts);
+  return build(lapExportBase(lap, session.track_name), [lap], session, opts);
 }
 
 /**
@@ -86,7 +77,7 @@ export async function exportSessionMotec(
   if (summaries.length === 0) throw new NotFound(`session ${id} has no laps to export`);
   const laps: Lap[] = [];
   for (const s of summaries) laps.push(await sessions.lap(s.id));
-  return build(sessionMotecBasename(id), laps, session, opts);
+  return build(sessionExportBase(session), laps, session, opts);
 }
 
 function build(

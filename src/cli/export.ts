@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
+import { motecQuerySchema } from "../app/motec_export.ts";
 import type { ExportTarget, MotecSubject } from "../app/files.ts";
 import { dataOption } from "./options.ts";
 import { withStore } from "./with_store.ts";
@@ -33,7 +34,7 @@ export function addExportCommands(program: Command): void {
       .option("--csv", "write MoTeC CSV instead of JSON", false)
       .option("--out <file>", "write to FILE instead of standard output")
       .option("--motec <dir>", "write a MoTeC i2 log (.ld and .ldx) into folder DIR")
-      .option("--driver <name>", "the driver's name in a MoTeC log's header"),
+      .option("--driver <name>", "the driver's name in a MoTeC log's header", driverName),
   ).action(async (id: string, flags: LapExportFlags) => {
     if (!/^[1-9]\d*$/.test(id)) throw new Error(`lap id must be a positive integer, not "${id}"`);
     if (flags.motec !== undefined) {
@@ -58,6 +59,17 @@ export function addExportCommands(program: Command): void {
   addSessionExport(exportCommand);
 }
 
+/**
+ * A `--driver` the log's header can hold, by the rule the API's `driver`
+ * query has (at most 63 characters); {@linkcode InvalidArgumentError}
+ * naming the rule otherwise, rather than a name silently cut short.
+ */
+function driverName(value: string): string {
+  const checked = motecQuerySchema.shape.driver.safeParse(value);
+  if (!checked.success) throw new InvalidArgumentError(checked.error.issues[0].message);
+  return value;
+}
+
 /** The flags of `export lap`. */
 interface LapExportFlags {
   csv: boolean;
@@ -74,7 +86,7 @@ function addSessionExport(exportCommand: Command): void {
       .description("write every lap of session ID as one MoTeC i2 log (.ld and .ldx)")
       .argument("<id>", "the session's id")
       .requiredOption("--motec <dir>", "write the .ld and .ldx into folder DIR")
-      .option("--driver <name>", "the driver's name in the log's header"),
+      .option("--driver <name>", "the driver's name in the log's header", driverName),
   ).action(async (id: string, flags: { motec: string; driver?: string; data: string }) => {
     if (!/^[1-9]\d*$/.test(id)) {
       throw new Error(`session id must be a positive integer, not "${id}"`);

@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import type { SessionKind } from "../core/laps/session.ts";
 import type { NewLap } from "./laps.ts";
@@ -68,13 +68,45 @@ export function spillDirFor(storePath: string, base: string | null = null): stri
   return join(base ?? tmpdir(), "sim-datalogger-spill", hash);
 }
 
-/** The spill in folder `dir`, created at the first write. */
+/**
+ * Throws unless folder `path` is a folder (not a link) that no other user
+ * can write to and, where owners are known, this user's: the spill's
+ * default place is the shared temporary directory, where another user could
+ * otherwise make the folder first and plant laps or links in it.
+ */
+function assertPrivate(path: string): void {
+  const info = Deno.lstatSync(path);
+  if (!info.isDirectory) throw new Error(`spill folder ${path} is not a folder`);
+  let uid: number | null = null;
+  try {
+    uid = Deno.uid();
+  } catch {
+    // Not known here (no permission): the mode is still checked.
+  }
+  if (uid !== null && info.uid !== null && info.uid !== uid) {
+    throw new Error(`spill folder ${path} belongs to user ${info.uid}; it must be this user's`);
+  }
+  if (info.mode !== null && (info.mode & 0o022) !== 0) {
+    throw new Error(
+      `spill folder ${path} is writable by other users (mode ${
+        (info.mode & 0o777).toString(8)
+      }); it must be this user's alone`,
+    );
+  }
+}
+
+/**
+ * The spill in folder `dir`, created at the first write (this user's alone,
+ * as is the folder holding it; see {@linkcode assertPrivate}).
+ */
 export function fileSpill(dir: string): SpillPort {
   const name = (seq: number) => join(dir, `${PREFIX}${String(seq).padStart(12, "0")}${SUFFIX}`);
   return {
     dir,
     write(lap) {
-      Deno.mkdirSync(dir, { recursive: true });
+      Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      assertPrivate(dirname(dir));
+      assertPrivate(dir);
       const bytes = serialize(lap);
       const final = name(lap.seq);
       const partial = final + PARTIAL;
@@ -106,6 +138,8 @@ export function fileSpill(dir: string): SpillPort {
       const found: SpillEntry[] = [];
       let entries: Deno.DirEntry[];
       try {
+        assertPrivate(dirname(dir));
+        assertPrivate(dir);
         entries = [...Deno.readDirSync(dir)];
       } catch (err) {
         if (err instanceof Deno.errors.NotFound) return [];

@@ -195,3 +195,34 @@ Deno.test("lap export names differ by circuit, session and time; an unnamed circ
     "sim-datalogger-lap-1-suzuka-circuit-s1.json",
   );
 });
+
+Deno.test("MoTeC logs of two stores' lap 1 and session 1 exported into one folder keep apart", async () => {
+  const dir = await Deno.makeTempDir();
+  const kvs = [await Deno.openKv(":memory:"), await Deno.openKv(":memory:")];
+  try {
+    const names: string[] = [];
+    for (const [k, track] of ["Suzuka Circuit", "Lago Maggiore"].entries()) {
+      const app = await createApp({ kv: kvs[k], now: () => NOW });
+      const { lap, session } = await app.laps.importFile(
+        minimalLapFile(120, { finished_at: "2026-11-24T10:01:02.345Z", track_name: track }),
+      );
+      assert.deepEqual([lap.id, session.id], [1, 1]);
+      names.push(...await app.files.exportMotec("lap", lap.id, dir));
+      names.push(...await app.files.exportMotec("session", session.id, dir));
+    }
+    assert.deepEqual(
+      [...Deno.readDirSync(dir)].map((e) => e.name).sort(),
+      names.map((p) => p.slice(dir.length + 1)).sort(),
+    );
+    assert.equal(new Set(names).size, 8, "no export replaced another");
+    assert.equal(
+      names[0],
+      join(dir, "sim-datalogger-lap-1-suzuka-circuit-s1-20261124-100102.ld"),
+      "a lap's log is named as its JSON and CSV exports are",
+    );
+    assert.match(names[2], /\/sim-datalogger-session-1-suzuka-circuit-\d{8}-\d{6}\.ld$/);
+  } finally {
+    for (const kv of kvs) kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -11,45 +11,17 @@ import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { type App, createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
-import type { Lap } from "../../src/core/laps/lap.ts";
-import type { Session } from "../../src/core/laps/session.ts";
 import { SyntheticDrive } from "../../src/core/synthetic/drive.ts";
-import { getLap, listLaps } from "../../src/storage/laps.ts";
 import { listSessions } from "../../src/storage/sessions.ts";
 import { fileSpill } from "../../src/storage/spill.ts";
 import { createHttpApp } from "../../src/server/http.ts";
 import { linkLine } from "../../src/tui/link_line.ts";
 import { LiveModel } from "../../src/tui/live_model.ts";
 import { DISK_FULL, refusingKv } from "../_refusing_kv.ts";
+import { driveInto, referenceContents, storeContents } from "../_driven_store.ts";
 
 const NOW = "2026-11-26T12:00:00.000Z";
 const DRIVE = { seed: 3, laps: 4 };
-
-/** Every lap of the store with its samples, in id order, and its sessions. */
-async function contents(kv: Deno.Kv): Promise<{ laps: Lap[]; sessions: Session[] }> {
-  const sessions = await listSessions(kv);
-  const laps: Lap[] = [];
-  for (const s of sessions) {
-    for (const l of await listLaps(kv, s.id)) laps.push((await getLap(kv, l.id))!);
-  }
-  return { laps, sessions };
-}
-
-/** Feeds the drive; `afterLap(k)` runs once lap k is complete and every write settled. */
-async function drive(app: App, afterLap: (k: number) => void = () => {}): Promise<void> {
-  const d = new SyntheticDrive(DRIVE);
-  const completes = new Map(d.plan.crossingFrames.slice(1).map((f, i) => [f, i + 1]));
-  let index = 0;
-  for (const frame of d.frames()) {
-    app.live.ingest(frame);
-    const k = completes.get(index++);
-    if (k !== undefined) {
-      await app.live.flush();
-      afterLap(k);
-    }
-  }
-  await app.live.flush();
-}
 
 /** Resolves with the first store event `pick` accepts. */
 function storeEvent(app: App, pick: (e: AppEvent & { type: "store" }) => boolean) {
@@ -65,13 +37,9 @@ function storeEvent(app: App, pick: (e: AppEvent & { type: "store" }) => boolean
 
 Deno.test("laps driven while the store refuses writes are all stored, in order and whole, once it takes them, with no restart", async () => {
   const memory = await Deno.openKv(":memory:");
-  const refKv = await Deno.openKv(":memory:");
   const spillDir = await Deno.makeTempDir({ prefix: "spill-" });
   try {
-    const refApp = await createApp({ kv: refKv, now: () => new Date(NOW) });
-    await drive(refApp);
-    await refApp.shutdown();
-    const reference = await contents(refKv);
+    const reference = await referenceContents(NOW, [DRIVE]);
     assert.equal(reference.laps.length, DRIVE.laps);
 
     const store = refusingKv(memory);
@@ -95,14 +63,14 @@ Deno.test("laps driven while the store refuses writes are all stored, in order a
     const http = createHttpApp(app);
 
     // The disk fills once the first lap is stored: the three laps after it are driven on a full disk.
-    await drive(app, (k) => {
+    await driveInto(app, DRIVE, (k) => {
       if (k === 1) {
         store.full = true;
         free = 0;
       }
     });
     assert.ok(store.refused >= 3, `writes refused: ${store.refused}`);
-    assert.deepEqual((await contents(memory)).laps, reference.laps.slice(0, 1));
+    assert.deepEqual((await storeContents(memory)).laps, reference.laps.slice(0, 1));
     assert.deepEqual(transitions, ["ok->full"]);
     assert.deepEqual(waiting, [1, 2, 3]);
     const status = await (await http.request("/api/status")).json();
@@ -143,33 +111,28 @@ Deno.test("laps driven while the store refuses writes are all stored, in order a
     assert.deepEqual(transitions, ["ok->full", "full->ok"]);
     // One per lap kept; then the store writable again with 3 still waiting, one per lap stored.
     assert.deepEqual(waiting, [1, 2, 3, 3, 2, 1, 0]);
-    assert.deepEqual(await contents(memory), reference);
+    assert.deepEqual(await storeContents(memory), reference);
     assert.throws(() => Deno.statSync(join(spillDir, "laps")), Deno.errors.NotFound);
     assert.equal(app.live.status().laps_recorded, DRIVE.laps);
     await app.shutdown();
   } finally {
     memory.close();
-    refKv.close();
     await Deno.remove(spillDir, { recursive: true });
   }
 });
 
 Deno.test("laps left waiting at a stop stay in the spill and the next start stores them first", async () => {
   const memory = await Deno.openKv(":memory:");
-  const refKv = await Deno.openKv(":memory:");
   const spillDir = await Deno.makeTempDir({ prefix: "spill-" });
   try {
-    const refApp = await createApp({ kv: refKv, now: () => new Date(NOW) });
-    await drive(refApp);
-    await refApp.shutdown();
-    const reference = await contents(refKv);
+    const reference = await referenceContents(NOW, [DRIVE]);
 
     const store = refusingKv(memory);
     const errors: string[] = [];
     const log = { warn: () => {}, error: (m: string) => errors.push(m) };
     const spill = () => fileSpill(join(spillDir, "laps"));
     const first = await createApp({ kv: store.kv, now: () => new Date(NOW), spill: spill(), log });
-    await drive(first, (k) => {
+    await driveInto(first, DRIVE, (k) => {
       if (k === 2) store.full = true;
     });
     assert.equal(first.storeHealth.status().laps_waiting, 2);
@@ -182,12 +145,11 @@ Deno.test("laps left waiting at a stop stay in the spill and the next start stor
     store.full = false;
     const second = await createApp({ kv: memory, now: () => new Date(NOW), spill: spill(), log });
     assert.equal(second.storeHealth.status().laps_waiting, 0);
-    assert.deepEqual((await contents(memory)).laps, reference.laps);
+    assert.deepEqual((await storeContents(memory)).laps, reference.laps);
     assert.throws(() => Deno.statSync(join(spillDir, "laps")), Deno.errors.NotFound);
     await second.shutdown();
   } finally {
     memory.close();
-    refKv.close();
     await Deno.remove(spillDir, { recursive: true });
   }
 });
@@ -214,7 +176,7 @@ Deno.test("laps the spill could not keep are reported lost at a stop, never sile
       spill: failing,
       log: { warn() {}, error: (m) => errors.push(m) },
     });
-    await drive(app, (k) => {
+    await driveInto(app, DRIVE, (k) => {
       if (k === 1) store.full = true;
     });
     const status = app.storeHealth.status();
@@ -248,7 +210,7 @@ Deno.test("laps of two sessions driven on a store full from the start go, once i
     const refApp = await createApp({ kv: refKv, now: () => new Date(NOW) });
     await feed(refApp);
     await refApp.shutdown();
-    const reference = await contents(refKv);
+    const reference = await storeContents(refKv);
     assert.deepEqual(reference.sessions.map((s) => [s.id, s.lap_count]), [[2, 2], [1, 2]]);
 
     const store = refusingKv(memory);
@@ -260,7 +222,7 @@ Deno.test("laps of two sessions driven on a store full from the start go, once i
     store.full = false;
     await app.live.retryWaiting();
     assert.equal(app.storeHealth.status().laps_waiting, 0);
-    assert.deepEqual((await contents(memory)).laps, reference.laps);
+    assert.deepEqual((await storeContents(memory)).laps, reference.laps);
     assert.deepEqual(
       (await listSessions(memory)).map((s) => [s.id, s.car_id, s.lap_count]),
       reference.sessions.map((s) => [s.id, s.car_id, s.lap_count]),

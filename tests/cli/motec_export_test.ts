@@ -1,20 +1,9 @@
 /** `export lap ID --motec DIR` and `export session ID --motec DIR`, run as a process. */
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { cli } from "../_cli.ts";
 import { minimalLapFile } from "../_lap_files.ts";
 import { readLd, readLdx } from "../_motec_ld_reader.ts";
-
-const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
-
-async function cli(...args: string[]): Promise<{ code: number; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
-}
 
 Deno.test("the command line writes a lap's and a session's MoTeC log into a folder", async () => {
   const dir = await Deno.makeTempDir();
@@ -34,8 +23,10 @@ Deno.test("the command line writes a lap's and a session's MoTeC log into a fold
     const out = join(dir, "motec", "new");
     const one = await cli("export", "lap", "1", "--motec", out, "--driver", "Kaz", "--data", data);
     assert.equal(one.code, 0, one.stderr);
-    const ldPath = join(out, "sim-datalogger-lap-1.ld");
-    const ldxPath = join(out, "sim-datalogger-lap-1.ldx");
+    // Named by circuit (none here), session and the lap's finishing time, as JSON and CSV exports.
+    const lapBase = "sim-datalogger-lap-1-unnamed-s1-20261121-100011";
+    const ldPath = join(out, `${lapBase}.ld`);
+    const ldxPath = join(out, `${lapBase}.ldx`);
     assert.equal(one.stderr, `wrote ${ldPath}\nwrote ${ldxPath}\n`);
     const ld = readLd(await Deno.readFile(ldPath));
     assert.equal(ld.header.driver, "Kaz");
@@ -49,16 +40,21 @@ Deno.test("the command line writes a lap's and a session's MoTeC log into a fold
 
     const session = await cli("export", "session", "1", "--motec", out, "--data", data);
     assert.equal(session.code, 0, session.stderr);
-    const sld = readLd(await Deno.readFile(join(out, "sim-datalogger-session-1.ld")));
+    // The session's time is when it started: the import's, here.
+    const [, sessionLd, sessionLdx] = session.stderr.match(/^wrote (.*\.ld)\nwrote (.*\.ldx)\n$/)!;
+    const sessionBase = sessionLd.slice(out.length + 1, -".ld".length);
+    assert.match(sessionBase, /^sim-datalogger-session-1-unnamed-\d{8}-\d{6}$/);
+    assert.equal(sessionLdx, join(out, `${sessionBase}.ldx`));
+    const sld = readLd(await Deno.readFile(sessionLd));
     assert.equal(sld.header.event.session, "Session 1");
     assert.equal(sld.header.driver, "");
     assert.deepEqual(
       [...Deno.readDirSync(out)].map((e) => e.name).sort(),
       [
-        "sim-datalogger-lap-1.ld",
-        "sim-datalogger-lap-1.ldx",
-        "sim-datalogger-session-1.ld",
-        "sim-datalogger-session-1.ldx",
+        `${lapBase}.ld`,
+        `${lapBase}.ldx`,
+        `${sessionBase}.ld`,
+        `${sessionBase}.ldx`,
       ],
     );
 
@@ -68,6 +64,22 @@ Deno.test("the command line writes a lap's and a session's MoTeC log into a fold
     const both = await cli("export", "lap", "1", "--motec", out, "--csv", "--data", data);
     assert.equal(both.code, 1);
     assert.match(both.stderr, /--motec .* cannot be combined with --csv or --out/);
+    // A name the header cannot hold is refused as the API refuses it, and nothing is written.
+    const before = [...Deno.readDirSync(out)].length;
+    const long = await cli(
+      "export",
+      "lap",
+      "1",
+      "--motec",
+      out,
+      "--driver",
+      "K".repeat(64),
+      "--data",
+      data,
+    );
+    assert.equal(long.code, 1);
+    assert.match(long.stderr, /--driver .*must be at most 63 characters/);
+    assert.equal([...Deno.readDirSync(out)].length, before);
     const noDir = await cli("export", "session", "1", "--data", data);
     assert.notEqual(noDir.code, 0);
     assert.match(noDir.stderr, /--motec <dir>/);

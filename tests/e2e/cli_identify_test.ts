@@ -3,23 +3,11 @@
  * named only from a reference line as named, and JSON only with `--json`.
  */
 import { strict as assert } from "node:assert";
-import { fileURLToPath } from "node:url";
+import { cli } from "../_cli.ts";
 import { lineSamples, testLap } from "../_stored_laps.ts";
 import { closeStore, openStore } from "../../src/storage/kv.ts";
 import { saveLap } from "../../src/storage/laps.ts";
 import { createSession } from "../../src/storage/sessions.ts";
-
-const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
 
 /** Four sessions of one straight 1 km lap each: two unnamed, two named from a reference line. */
 async function fourSessions(dir: string): Promise<void> {

@@ -3,22 +3,10 @@
  * commands take, JSON as the API serves it with `--json`.
  */
 import { strict as assert } from "node:assert";
-import { fileURLToPath } from "node:url";
+import { cli } from "../_cli.ts";
 import { lineSamples, storeLaps, testLap, testSession } from "../_stored_laps.ts";
 import { closeStore, openStore } from "../../src/storage/kv.ts";
 import { saveLap } from "../../src/storage/laps.ts";
-
-const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
 
 /** Session 1 at Lago (laps 1, 2), session 2 unnamed (lap 3, incomplete). */
 async function store(dir: string): Promise<void> {

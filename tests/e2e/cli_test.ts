@@ -1,23 +1,11 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { cli } from "../_cli.ts";
 import { gzipSync } from "node:zlib";
 import { minimalLapFile } from "../_lap_files.ts";
 import { noFixtures, readGzFixture, SHARED_FIXTURES } from "../_fixtures.ts";
 import { parseCapture } from "../../src/core/gt7/capture.ts";
 import { buildRecordFile, mixWithGarbage } from "../_capture_files.ts";
-
-const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
 
 const lapFile = minimalLapFile(700, { number: 3, time_ms: 61500, car_id: 3315 });
 

@@ -3,26 +3,15 @@
  * `--laps N` when asked, and takes the logger's API flags.
  */
 import { strict as assert } from "node:assert";
-import { fileURLToPath } from "node:url";
+import { cli, MAIN } from "../_cli.ts";
 import { run } from "./_running.ts";
 
-const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+/** The demo at full speed on a free port, with `extra` flags. */
+const startDemo = (...extra: string[]) =>
+  run(Deno.execPath(), ["run", "-A", MAIN, "demo", "--port", "0", "--speed", "max", ...extra]);
 
 Deno.test("the demo drives past its old 5 laps into a second pass, with --cors honoured", async () => {
-  const demo = run(Deno.execPath(), [
-    "run",
-    "-A",
-    MAIN,
-    "demo",
-    "--port",
-    "0",
-    "--speed",
-    "max",
-    "--cors",
-    "http://localhost:3000",
-    "--token",
-    "s3cret",
-  ]);
+  const demo = startDemo("--cors", "http://localhost:3000", "--token", "s3cret");
   let stopped = false;
   try {
     const [, url] = await demo.waitFor(/^demo: API on (http:\/\/127\.0\.0\.1:\d+) /);
@@ -49,18 +38,7 @@ Deno.test("the demo drives past its old 5 laps into a second pass, with --cors h
 });
 
 Deno.test("demo --laps 2 drives two laps and says the drive is over", async () => {
-  const demo = run(Deno.execPath(), [
-    "run",
-    "-A",
-    MAIN,
-    "demo",
-    "--port",
-    "0",
-    "--speed",
-    "max",
-    "--laps",
-    "2",
-  ]);
+  const demo = startDemo("--laps", "2");
   let stopped = false;
   try {
     await demo.waitFor(/^demo: the drive is over \(\d+ packets\); Ctrl-C to quit$/);
@@ -77,14 +55,7 @@ Deno.test("demo --laps 2 drives two laps and says the drive is over", async () =
 });
 
 Deno.test("demo refuses more laps than a drive makes, and a bad logger flag by its rule", async () => {
-  const out = async (...args: string[]) => {
-    const r = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "demo", ...args],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    return { code: r.code, stderr: new TextDecoder().decode(r.stderr) };
-  };
+  const out = (...args: string[]) => cli("demo", ...args);
   const laps = await out("--laps", "101", "--port", "0");
   assert.equal(laps.code, 1);
   assert.equal(laps.stderr, "sim-datalogger: --laps must be at most 100, not 101\n");

@@ -1,10 +1,8 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { noFixtures, SHARED_FIXTURES } from "../_fixtures.ts";
-import type { LapSummary } from "../../src/core/laps/lap.ts";
-import type { Session } from "../../src/core/laps/session.ts";
 import { garbageDatagrams } from "../_garbage.ts";
-import { getJson, mixIn, replayInto } from "./harness.ts";
+import { assertSuzukaLap, mixIn, replayInto } from "./harness.ts";
 
 const GARBAGE = 10_000;
 Deno.test({
@@ -29,11 +27,7 @@ Deno.test({
       assert.equal(status.decoded, 6420);
       assert.equal(status.packets_received, 6420 + GARBAGE);
       if (status.kernel_drops !== null) assert.equal(status.kernel_drops, 0);
-      const [session] = await getJson<Session[]>(logger, "/api/sessions");
-      const laps = await getJson<LapSummary[]>(logger, `/api/sessions/${session.id}/laps`);
-      assert.equal(laps.length, 1);
-      assert.equal(laps[0].time_ms, 99036);
-      assert.equal(laps[0].total_ticks, 5942);
+      await assertSuzukaLap(logger);
     } finally {
       mix.close();
       await logger.close();

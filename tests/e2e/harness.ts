@@ -4,7 +4,10 @@
  *
  * @module
  */
+import { strict as assert } from "node:assert";
 import { type Logger, type LoggerOptions, startLogger } from "../../src/cli/logger_process.ts";
+import type { LapSummary } from "../../src/core/laps/lap.ts";
+import type { Session } from "../../src/core/laps/session.ts";
 import {
   type ReplayResult,
   type ReplaySpeed,
@@ -145,4 +148,22 @@ export async function getJson<T>(logger: Logger, path: string): Promise<T> {
   const body = await res.json();
   if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(body)}`);
   return body as T;
+}
+
+/**
+ * Asserts that the newest session holds the Suzuka capture's one lap as
+ * recorded: 99,036 ms, 5,942 samples, complete.
+ */
+export async function assertSuzukaLap(logger: Logger): Promise<void> {
+  const laps = await newestSessionLaps(logger);
+  assert.equal(laps.length, 1);
+  assert.equal(laps[0].time_ms, 99036);
+  assert.equal(laps[0].total_ticks, 5942);
+  assert.equal(laps[0].complete, true);
+}
+
+/** The laps of the first session GET /api/sessions lists (the newest), as the API lists them. */
+export async function newestSessionLaps(logger: Logger): Promise<LapSummary[]> {
+  const [session] = await getJson<Session[]>(logger, "/api/sessions");
+  return await getJson<LapSummary[]>(logger, `/api/sessions/${session.id}/laps`);
 }

@@ -5,7 +5,7 @@ import { parseCapture } from "../../src/core/gt7/capture.ts";
 import { readPacketId } from "../../src/core/gt7/decode.ts";
 import type { Lap, LapSummary } from "../../src/core/laps/lap.ts";
 import type { Session } from "../../src/core/laps/session.ts";
-import { getJson, mixIn, replayInto } from "./harness.ts";
+import { assertSuzukaLap, getJson, mixIn, newestSessionLaps, replayInto } from "./harness.ts";
 import { garbageDatagrams } from "../_garbage.ts";
 import { ACK_WINDOW } from "../../src/server/fake_console.ts";
 import { decryptPacket } from "../../src/core/gt7/cipher.ts";
@@ -55,8 +55,7 @@ Deno.test({
   async fn() {
     const { logger } = await replayInto(capture("spa-full-lap.C.gt7.gz"));
     try {
-      const [session] = await getJson<Session[]>(logger, "/api/sessions");
-      const laps = await getJson<LapSummary[]>(logger, `/api/sessions/${session.id}/laps`);
+      const laps = await newestSessionLaps(logger);
       assert.equal(laps.length, 1);
       assert.equal(laps[0].time_ms, 115244);
       const lap = await getJson<Lap>(logger, `/api/laps/${laps[0].id}`);
@@ -124,12 +123,7 @@ Deno.test({
       assert.equal(status.rejected, 5000);
       assert.equal(status.packets_received, 6420 + 5000);
       if (status.kernel_drops !== null) assert.equal(status.kernel_drops, 0);
-      const [session] = await getJson<Session[]>(logger, "/api/sessions");
-      const laps = await getJson<LapSummary[]>(logger, `/api/sessions/${session.id}/laps`);
-      assert.equal(laps.length, 1);
-      assert.equal(laps[0].time_ms, 99036);
-      assert.equal(laps[0].total_ticks, 5942);
-      assert.equal(laps[0].complete, true);
+      await assertSuzukaLap(logger);
     } finally {
       mix.close();
       await logger.close();

@@ -14,9 +14,9 @@
  * @module
  */
 import { createApp } from "../../src/app/create_app.ts";
-import { SyntheticDrive } from "../../src/core/synthetic/drive.ts";
 import { openStore, storePath } from "../../src/storage/kv.ts";
 import { say } from "./_crash_probe.ts";
+import { driveInto } from "../_driven_store.ts";
 
 const [dataDir, spillBase, now, seed, laps, fillAfter, filler] = Deno.args;
 const kv = await openStore(dataDir);
@@ -43,19 +43,10 @@ function fill(path: string): void {
   }
 }
 
-const drive = new SyntheticDrive({ seed: Number(seed), laps: Number(laps) });
-const completes = new Map(drive.plan.crossingFrames.slice(1).map((f, i) => [f, i + 1]));
-let index = 0;
-for (const frame of drive.frames()) {
-  app.live.ingest(frame);
-  const k = completes.get(index++);
-  if (k !== undefined) {
-    await app.live.flush();
-    say("stored", k);
-    if (k === Number(fillAfter)) fill(filler);
-  }
-}
-await app.live.flush();
+await driveInto(app, { seed: Number(seed), laps: Number(laps) }, (k) => {
+  say("stored", k);
+  if (k === Number(fillAfter)) fill(filler);
+});
 say("drove");
 // Killed here, with the laps still waiting.
 await new Promise(() => {});

@@ -50,3 +50,14 @@ export async function mountTmpfs(bytes: number): Promise<Tmpfs | string> {
     },
   };
 }
+
+/**
+ * {@linkcode mountTmpfs}, or null after saying why the test is skipped
+ * (`skipped: ...` on the console), for a test to return on.
+ */
+export async function tmpfsOrSkip(bytes: number): Promise<Tmpfs | null> {
+  const fs = await mountTmpfs(bytes);
+  if (typeof fs !== "string") return fs;
+  console.log(`skipped: ${fs}`);
+  return null;
+}

@@ -12,41 +12,18 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { createApp } from "../../src/app/create_app.ts";
-import type { Lap } from "../../src/core/laps/lap.ts";
-import type { Session } from "../../src/core/laps/session.ts";
-import { SyntheticDrive } from "../../src/core/synthetic/drive.ts";
 import { openStore, storePath } from "../../src/storage/kv.ts";
-import { getLap, listLaps } from "../../src/storage/laps.ts";
-import { listSessions } from "../../src/storage/sessions.ts";
 import { CrashChild } from "./_crash_harness.ts";
-import { mountTmpfs } from "./_tmpfs.ts";
+import { tmpfsOrSkip } from "./_tmpfs.ts";
+import { referenceContents, storeContents } from "../_driven_store.ts";
 
 const CHILD = new URL("./_full_disk_child.ts", import.meta.url).pathname;
 const NOW = "2026-11-26T12:00:00.000Z";
 const DRIVE = { seed: 3, laps: 5 };
 const FILL_AFTER = 2;
 
-async function contents(kv: Deno.Kv): Promise<{ laps: Lap[]; sessions: Session[] }> {
-  const sessions = await listSessions(kv);
-  const laps: Lap[] = [];
-  for (const s of sessions) {
-    for (const l of await listLaps(kv, s.id)) laps.push((await getLap(kv, l.id))!);
-  }
-  return { laps, sessions };
-}
-
-async function reference(): Promise<{ laps: Lap[]; sessions: Session[] }> {
-  const kv = await Deno.openKv(":memory:");
-  try {
-    const app = await createApp({ kv, now: () => new Date(NOW) });
-    for (const frame of new SyntheticDrive(DRIVE).frames()) app.live.ingest(frame);
-    await app.live.flush();
-    await app.shutdown();
-    return await contents(kv);
-  } finally {
-    kv.close();
-  }
-}
+/** What a store with room holds after the drive. */
+const reference = () => referenceContents(NOW, [DRIVE]);
 
 /** Runs the child until it drove every lap, with `waiting` laps waiting, then kills it. */
 async function killWhileWaiting(args: string[], waiting: number) {
@@ -60,11 +37,8 @@ async function killWhileWaiting(args: string[], waiting: number) {
 }
 
 Deno.test("SIGKILL while laps wait for a full disk: a restart with room stores the spilled laps, and the laps before are intact", async () => {
-  const fs = await mountTmpfs(3 * 2 ** 20);
-  if (typeof fs === "string") {
-    console.log(`skipped: ${fs}`);
-    return;
-  }
+  const fs = await tmpfsOrSkip(3 * 2 ** 20);
+  if (fs === null) return;
   const spillBase = await Deno.makeTempDir({ prefix: "spill-" });
   try {
     const ref = await reference();
@@ -81,7 +55,7 @@ Deno.test("SIGKILL while laps wait for a full disk: a restart with room stores t
     const kv = await openStore(data);
     try {
       // Before the restart's app: exactly the laps stored before the disk filled.
-      assert.deepEqual((await contents(kv)).laps, ref.laps.slice(0, FILL_AFTER));
+      assert.deepEqual((await storeContents(kv)).laps, ref.laps.slice(0, FILL_AFTER));
       const app = await createApp({
         kv,
         now: () => new Date(NOW),
@@ -89,7 +63,7 @@ Deno.test("SIGKILL while laps wait for a full disk: a restart with room stores t
         spillBase,
       });
       assert.equal(app.storeHealth.status().laps_waiting, 0);
-      assert.deepEqual(await contents(kv), ref);
+      assert.deepEqual(await storeContents(kv), ref);
       assert.deepEqual([...Deno.readDirSync(join(spillBase, "sim-datalogger-spill"))], []);
       await app.shutdown();
     } finally {
@@ -102,11 +76,8 @@ Deno.test("SIGKILL while laps wait for a full disk: a restart with room stores t
 });
 
 Deno.test("SIGKILL while laps wait and the spill is on the same full disk: the status said so, and the laps before are intact", async () => {
-  const fs = await mountTmpfs(3 * 2 ** 20);
-  if (typeof fs === "string") {
-    console.log(`skipped: ${fs}`);
-    return;
-  }
+  const fs = await tmpfsOrSkip(3 * 2 ** 20);
+  if (fs === null) return;
   try {
     const ref = await reference();
     const data = join(fs.dir, "data");
@@ -136,7 +107,7 @@ Deno.test("SIGKILL while laps wait and the spill is on the same full disk: the s
         spillBase: join(fs.dir, "spill"),
       });
       assert.equal(app.storeHealth.status().laps_waiting, 0);
-      const held = await contents(kv);
+      const held = await storeContents(kv);
       assert.deepEqual(held.laps, ref.laps.slice(0, FILL_AFTER));
       assert.deepEqual(held.sessions.map((s) => [s.id, s.lap_count]), [
         [ref.sessions[0].id, FILL_AFTER],

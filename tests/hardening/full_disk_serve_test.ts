@@ -13,14 +13,11 @@ import type { LapSummary } from "../../src/core/laps/lap.ts";
 import type { Session } from "../../src/core/laps/session.ts";
 import { planDrive } from "../../src/core/synthetic/drive.ts";
 import { getJson, replayInto } from "../e2e/harness.ts";
-import { mountTmpfs } from "./_tmpfs.ts";
+import { tmpfsOrSkip } from "./_tmpfs.ts";
 
 Deno.test("a drive replayed over UDP into a logger whose disk fills after lap 1: every lap is stored once space is freed", async () => {
-  const fs = await mountTmpfs(3 * 2 ** 20);
-  if (typeof fs === "string") {
-    console.log(`skipped: ${fs}`);
-    return;
-  }
+  const fs = await tmpfsOrSkip(3 * 2 ** 20);
+  if (fs === null) return;
   const spillBase = await Deno.makeTempDir({ prefix: "spill-" });
   try {
     const plan = planDrive({ seed: 11, laps: 4 });

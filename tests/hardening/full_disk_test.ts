@@ -15,68 +15,27 @@
  */
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { type App, createApp } from "../../src/app/create_app.ts";
+import { createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
-import type { Lap } from "../../src/core/laps/lap.ts";
-import type { Session } from "../../src/core/laps/session.ts";
-import { SyntheticDrive } from "../../src/core/synthetic/drive.ts";
 import { createHttpApp } from "../../src/server/http.ts";
 import { RecordWriter } from "../../src/server/record_writer.ts";
 import { closeStore, openStore, readOnlyReason, storePath } from "../../src/storage/kv.ts";
-import { getLap, listLaps } from "../../src/storage/laps.ts";
-import { listSessions } from "../../src/storage/sessions.ts";
 import { LiveModel } from "../../src/tui/live_model.ts";
 import { linkLine } from "../../src/tui/link_line.ts";
-import { mountTmpfs } from "./_tmpfs.ts";
+import { tmpfsOrSkip } from "./_tmpfs.ts";
+import { driveInto, referenceContents, storeContents } from "../_driven_store.ts";
 
 const NOW = "2026-11-26T12:00:00.000Z";
 const DRIVE = { seed: 3, laps: 6 };
 /** The drive on the read-only store: two laps fit the 3 MiB disk once the filler is gone. */
 const SHORT = { seed: 5, laps: 2 };
 
-/** The store's sessions (oldest first) and their laps with samples, in order. */
-async function contents(kv: Deno.Kv): Promise<{ laps: Lap[]; sessions: Session[] }> {
-  const sessions = (await listSessions(kv)).sort((a, b) => a.id - b.id);
-  const laps: Lap[] = [];
-  for (const s of sessions) {
-    for (const l of await listLaps(kv, s.id)) laps.push((await getLap(kv, l.id))!);
-  }
-  return { laps, sessions };
-}
-
-async function drive(
-  app: App,
-  afterLap: (k: number) => void = () => {},
-  opts = DRIVE,
-): Promise<void> {
-  const d = new SyntheticDrive(opts);
-  const completes = new Map(d.plan.crossingFrames.slice(1).map((f, i) => [f, i + 1]));
-  let index = 0;
-  for (const frame of d.frames()) {
-    app.live.ingest(frame);
-    const k = completes.get(index++);
-    if (k !== undefined) {
-      await app.live.flush();
-      afterLap(k);
-    }
-  }
-  await app.live.flush();
-}
-
 Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space is freed; a restart while full opens read-only and says why", async () => {
-  const fs = await mountTmpfs(3 * 2 ** 20);
-  if (typeof fs === "string") {
-    console.log(`skipped: ${fs}`);
-    return;
-  }
+  const fs = await tmpfsOrSkip(3 * 2 ** 20);
+  if (fs === null) return;
   const spillBase = await Deno.makeTempDir({ prefix: "spill-" });
-  const refKv = await Deno.openKv(":memory:");
   try {
-    const refApp = await createApp({ kv: refKv, now: () => new Date(NOW) });
-    await drive(refApp);
-    await drive(refApp, () => {}, SHORT);
-    await refApp.shutdown();
-    const both = await contents(refKv);
+    const both = await referenceContents(NOW, [DRIVE, SHORT], true);
     const reference = {
       laps: both.laps.slice(0, DRIVE.laps),
       sessions: both.sessions.filter((s) => s.id === 1),
@@ -101,7 +60,7 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
       }
     });
     let filled = 0;
-    await drive(app, (k) => {
+    await driveInto(app, DRIVE, (k) => {
       if (k === 1) filled = fs.fill();
     });
     assert.ok(filled > 0);
@@ -121,7 +80,7 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
       linkLine(new LiveModel(app).snapshot().link, 200).split("  ")[0],
       `store full: 5 laps not yet saved (0.0 MB free on ${data})`,
     );
-    assert.deepEqual((await contents(kv)).laps, reference.laps.slice(0, 1));
+    assert.deepEqual((await storeContents(kv, true)).laps, reference.laps.slice(0, 1));
 
     // Space freed, no restart: the next measurement sees room and the laps go in, in order.
     const stored = Promise.withResolvers<void>();
@@ -130,7 +89,7 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
     });
     await Deno.remove(join(fs.dir, "filler"));
     await stored.promise;
-    assert.deepEqual(await contents(kv), reference);
+    assert.deepEqual(await storeContents(kv, true), reference);
     assert.throws(() => Deno.statSync(status.spill), Deno.errors.NotFound);
     assert.deepEqual(states.slice(0, 2), ["low->full", "full->low"]);
 
@@ -162,7 +121,7 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
       // Its source id is read, never made up: exports keep naming this installation.
       assert.equal(ro.sourceId, app.sourceId);
       const roHttp = createHttpApp(ro);
-      assert.deepEqual(await contents(again), reference);
+      assert.deepEqual(await storeContents(again, true), reference);
       const sessions = await (await roHttp.request("/api/sessions")).json();
       assert.equal(sessions.length, 1);
       const refused = await roHttp.request(`/api/sessions/${reference.sessions[0].id}`, {
@@ -177,7 +136,7 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
       const roStatus = (await (await roHttp.request("/api/status")).json()).store;
       assert.deepEqual([roStatus.state, roStatus.writable], ["read_only", false]);
       // Laps driven on the read-only store wait in the spill (on another disk) for a restart.
-      await drive(ro, () => {}, SHORT);
+      await driveInto(ro, SHORT);
       assert.equal(ro.storeHealth.status().laps_waiting, SHORT.laps);
       await ro.shutdown();
     } finally {
@@ -192,7 +151,7 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
         storePath: storePath(roomy),
         spillBase,
       });
-      const after = await contents(roomy);
+      const after = await storeContents(roomy, true);
       assert.deepEqual(after.sessions.map((s) => [s.id, s.lap_count]), [
         [1, DRIVE.laps],
         [2, SHORT.laps],
@@ -205,18 +164,14 @@ Deno.test("on a full 3 MiB filesystem every lap waits and is stored once space i
       closeStore(roomy);
     }
   } finally {
-    refKv.close();
     await fs.unmount();
     await Deno.remove(spillBase, { recursive: true });
   }
 });
 
 Deno.test("--record on a full disk stops writing the record file with a notice and takes every datagram after it without a throw", async () => {
-  const fs = await mountTmpfs(256 * 1024);
-  if (typeof fs === "string") {
-    console.log(`skipped: ${fs}`);
-    return;
-  }
+  const fs = await tmpfsOrSkip(256 * 1024);
+  if (fs === null) return;
   try {
     const notices: string[] = [];
     const path = join(fs.dir, "drive.gt7rec");
@@ -243,11 +198,8 @@ Deno.test("--record on a full disk stops writing the record file with a notice a
 });
 
 Deno.test("a store folded into one file, its disk then filled, opens read-only without its log's index (immutable)", async () => {
-  const fs = await mountTmpfs(1 * 2 ** 20);
-  if (typeof fs === "string") {
-    console.log(`skipped: ${fs}`);
-    return;
-  }
+  const fs = await tmpfsOrSkip(1 * 2 ** 20);
+  if (fs === null) return;
   try {
     const data = join(fs.dir, "data");
     const kv = await openStore(data);

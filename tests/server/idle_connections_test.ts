@@ -45,9 +45,12 @@ Deno.test("idle connections close after the limit; an event stream in progress s
     const streamDone = untilClosed(stream).finally(() => streamEnded = true);
 
     // Opened after the stream: by the time the limit closes them, the stream is older.
+    // The clock is read before connecting: the server may see (and start timing) a
+    // connection before this side's connect resolves, so a later reading could
+    // make a close exactly at the limit look early.
+    const opened = performance.now();
     const silent = await connect();
     const keptAlive = await connect();
-    const opened = performance.now();
     await keptAlive.write(encoder.encode("GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n"));
     const [silentText, keptText] = await Promise.all([untilClosed(silent), untilClosed(keptAlive)]);
     const elapsed = performance.now() - opened;

@@ -3,6 +3,7 @@ import { strict as assert } from "node:assert";
 import { minimalLapFile } from "../_lap_files.ts";
 import { readLd, readLdx } from "../_motec_ld_reader.ts";
 import { withServer } from "./_server.ts";
+import { lapExportBase, sessionExportBase } from "../../src/app/export_names.ts";
 
 const LAP = minimalLapFile(600, {
   number: 2,
@@ -14,14 +15,21 @@ const LAP = minimalLapFile(600, {
 Deno.test("a lap's and a session's MoTeC log come as two files of one base name", async () => {
   await withServer(async (url, app) => {
     const { lap, session } = await app.laps.importFile(LAP);
-    await app.sessions.rename(session.id, "Suzuka Circuit");
+    const renamed = await app.sessions.rename(session.id, "Suzuka Circuit");
+    // Named as a folder export is: circuit and time, so stores' downloads never collide.
+    const lapBase = lapExportBase(lap, "Suzuka Circuit");
+    const sessionBase = sessionExportBase(renamed);
+    assert.equal(
+      lapBase,
+      `sim-datalogger-lap-${lap.id}-suzuka-circuit-s${session.id}-20261121-100010`,
+    );
 
     const ld = await fetch(`${url}/api/laps/${lap.id}/export.ld?driver=Kaz`);
     assert.equal(ld.status, 200);
     assert.equal(ld.headers.get("content-type"), "application/octet-stream");
     assert.equal(
       ld.headers.get("content-disposition"),
-      `attachment; filename="sim-datalogger-lap-${lap.id}.ld"`,
+      `attachment; filename="${lapBase}.ld"`,
     );
     const file = readLd(new Uint8Array(await ld.arrayBuffer()));
     assert.equal(file.header.driver, "Kaz");
@@ -35,7 +43,7 @@ Deno.test("a lap's and a session's MoTeC log come as two files of one base name"
     assert.equal(ldx.headers.get("content-type"), "application/xml; charset=utf-8");
     assert.equal(
       ldx.headers.get("content-disposition"),
-      `attachment; filename="sim-datalogger-lap-${lap.id}.ldx"`,
+      `attachment; filename="${lapBase}.ldx"`,
     );
     assert.deepEqual(readLdx(await ldx.text()).beaconsUs, [10_000_000]);
 
@@ -43,7 +51,7 @@ Deno.test("a lap's and a session's MoTeC log come as two files of one base name"
     assert.equal(sld.status, 200);
     assert.equal(
       sld.headers.get("content-disposition"),
-      `attachment; filename="sim-datalogger-session-${session.id}.ld"`,
+      `attachment; filename="${sessionBase}.ld"`,
     );
     const sfile = readLd(new Uint8Array(await sld.arrayBuffer()));
     assert.equal(sfile.header.event.session, `Session ${session.id}`);
@@ -51,7 +59,7 @@ Deno.test("a lap's and a session's MoTeC log come as two files of one base name"
     const sldx = await fetch(`${url}/api/sessions/${session.id}/export.ldx`);
     assert.equal(
       sldx.headers.get("content-disposition"),
-      `attachment; filename="sim-datalogger-session-${session.id}.ldx"`,
+      `attachment; filename="${sessionBase}.ldx"`,
     );
     assert.deepEqual(readLdx(await sldx.text()).details["Fastest Lap"], "1");
   });
