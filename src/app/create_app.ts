@@ -20,7 +20,9 @@ import { sourceId as loadSourceId, storedSourceId } from "../storage/source_id.t
 import { type DiskProbe, diskProbe } from "../storage/disk_space.ts";
 import { readOnlyReason } from "../storage/kv.ts";
 import { fileSpill, spillDirFor, type SpillPort } from "../storage/spill.ts";
+import { fileSurveySpill, type SurveySpillPort } from "../storage/survey_spill.ts";
 import { type KeeperBounds, LapKeeper } from "./lap_keeper.ts";
+import { SurveyKeeper, type SurveyKeeperBounds } from "./survey_keeper.ts";
 import { StoreHealth } from "./store_health.ts";
 import { AnalysisService } from "./analysis.ts";
 import { announceNotes } from "./coaching_feed.ts";
@@ -73,6 +75,13 @@ export interface AppOptions {
   spillBase?: string | null;
   /** Measures the store disk's free space; by default the disk of `storePath` (none in memory). */
   disk?: DiskProbe | null;
+  /**
+   * Where survey saves the store refuses wait: by default the laps' spill
+   * folder (see `spill`), none for a store in memory. Tests pass one.
+   */
+  surveySpill?: SurveySpillPort | null;
+  /** Bounds of the survey saves kept (see survey_keeper.ts). */
+  surveyBounds?: Partial<SurveyKeeperBounds>;
   /** Bounds of the laps kept in memory and in the spill (see lap_keeper.ts). */
   keepBounds?: Partial<KeeperBounds>;
   /** Free space under which the store is `low`; by default the larger of 100 MiB and ten laps. */
@@ -142,7 +151,13 @@ export async function createApp(opts: AppOptions): Promise<App> {
   if (readOnly === null) await tidyStore(kv, log);
 
   const deps: AppDeps = { kv, bus: new EventBus(log), now, sourceId, log };
-  const { keeper, storeHealth, recovered } = storeKeeping(opts, deps.bus, readOnly, storePath, log);
+  const { keeper, surveyKeeper, storeHealth, recovered } = storeKeeping(
+    opts,
+    deps.bus,
+    readOnly,
+    storePath,
+    log,
+  );
   const live = new LiveService(deps, { keep: { keeper, health: storeHealth } });
   // Laps a process before this one spilled and never stored go in first, before any new lap.
   if (recovered > 0 && readOnly === null) await live.retryWaiting();
@@ -153,9 +168,12 @@ export async function createApp(opts: AppOptions): Promise<App> {
       // something else (a session's name) left nothing to try, and the disk speaks for itself.
       if (keeper.size > 0) void live.retryWaiting();
       else storeHealth.stored();
+      if (surveyKeeper.size > 0) void survey.retryKept();
     }, opts.watchStore === true ? undefined : opts.watchStore.probeMs);
   }
-  const survey = new SurveyService(deps, live);
+  const survey = new SurveyService(deps, live, surveyKeeper);
+  // Survey saves a process before this one spilled are stored next, before any new work.
+  if (surveyKeeper.size > 0 && readOnly === null) await survey.retryKept();
   const sessions = new SessionService(deps, live);
   const geometry = new GeometryService(deps);
   const bundles = new BundleService(deps, { geometry, survey });
@@ -254,7 +272,7 @@ function storeKeeping(
   readOnly: string | null,
   storePath: string | null,
   log: Log,
-): { keeper: LapKeeper; storeHealth: StoreHealth; recovered: number } {
+): { keeper: LapKeeper; surveyKeeper: SurveyKeeper; storeHealth: StoreHealth; recovered: number } {
   const spill = opts.spill !== undefined
     ? opts.spill
     : storePath === null
@@ -263,14 +281,23 @@ function storeKeeping(
   const keeper = new LapKeeper(spill, log, opts.keepBounds);
   // What a process before this one spilled is taken back before the health's first look.
   const recovered = keeper.recover();
+  const surveySpill = opts.surveySpill !== undefined
+    ? opts.surveySpill
+    : storePath === null || spill === null
+    ? null
+    : fileSurveySpill(spillDirFor(storePath, opts.spillBase ?? null));
+  const surveyKeeper = new SurveyKeeper(surveySpill, log, opts.surveyBounds);
+  surveyKeeper.recover();
   const storeHealth = new StoreHealth({
     bus,
     disk: opts.disk !== undefined ? opts.disk : storePath === null ? null : diskProbe(storePath),
     readOnly,
     counts: () => keeper.counts(),
+    surveys: () => surveyKeeper.counts(),
     lowSpaceBytes: opts.lowSpaceBytes,
   });
-  return { keeper, storeHealth, recovered };
+  surveyKeeper.onChange = () => storeHealth.check();
+  return { keeper, surveyKeeper, storeHealth, recovered };
 }
 
 /** Says, at the end, which laps still wait in the spill and which are lost. */

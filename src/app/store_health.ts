@@ -12,6 +12,7 @@
 import type { DiskProbe } from "../storage/disk_space.ts";
 import type { EventBus } from "./bus.ts";
 import type { KeeperCounts } from "./lap_keeper.ts";
+import type { SurveyKeeperCounts } from "./survey_keeper.ts";
 import type { StoreHealthStatus, StoreState } from "./store_status.ts";
 
 export type { StoreHealthStatus, StoreState } from "./store_status.ts";
@@ -30,6 +31,8 @@ export interface StoreHealthDeps {
   readOnly: string | null;
   /** The lap keeper's counts. */
   counts: () => KeeperCounts;
+  /** The survey keeper's counts (survey_keeper.ts); none wait when absent. */
+  surveys?: () => SurveyKeeperCounts;
   /** Free space under which the state is `low`; by default the larger of 100 MiB and ten laps. */
   lowSpaceBytes?: number;
 }
@@ -57,12 +60,13 @@ export class StoreHealth {
   /** The health now (free space measured now). */
   status(): StoreHealthStatus {
     const counts = this.#deps.counts();
+    const surveys = this.#deps.surveys?.() ?? { waiting: 0, dropped: 0 };
     const free = this.#deps.disk?.freeBytes() ?? null;
     const low = this.#deps.lowSpaceBytes ?? Math.max(LOW_SPACE_BYTES, 10 * this.#largestLap);
     const readOnly = this.#deps.readOnly;
     const state: StoreState = readOnly !== null
       ? "read_only"
-      : this.#refusal !== null || counts.waiting > 0
+      : this.#refusal !== null || counts.waiting > 0 || surveys.waiting > 0
       ? "full"
       : free !== null && free < low
       ? "low"
@@ -76,6 +80,8 @@ export class StoreHealth {
       low_space_bytes: low,
       laps_waiting: counts.waiting,
       laps_dropped: counts.dropped,
+      surveys_waiting: surveys.waiting,
+      surveys_dropped: surveys.dropped,
       spill: counts.spill,
       spill_error: counts.spill_error,
       last_refusal: this.#refusal,
@@ -114,7 +120,8 @@ export class StoreHealth {
     this.#last = now;
     if (
       now.state === last.state && now.laps_waiting === last.laps_waiting &&
-      now.laps_dropped === last.laps_dropped && now.writable === last.writable
+      now.laps_dropped === last.laps_dropped && now.writable === last.writable &&
+      now.surveys_waiting === last.surveys_waiting && now.surveys_dropped === last.surveys_dropped
     ) return;
     this.#deps.bus.emit({
       type: "store",
@@ -151,12 +158,14 @@ function mb(n: number): string {
  */
 export function storeSentence(s: StoreHealthStatus): string {
   const free = s.free_bytes === null ? "" : ` (${mb(s.free_bytes)} free on ${s.disk})`;
-  const lost = s.laps_dropped > 0 ? `; ${s.laps_dropped} laps lost past the bounds` : "";
+  const lost = (s.laps_dropped > 0 ? `; ${s.laps_dropped} laps lost past the bounds` : "") +
+    (s.surveys_dropped > 0 ? `; ${s.surveys_dropped} survey runs lost past the bounds` : "");
+  const surveys = s.surveys_waiting > 0 ? `; ${s.surveys_waiting} survey runs not yet saved` : "";
   switch (s.state) {
     case "read_only":
       return `store read-only: changes are refused until a restart with room` +
         (s.laps_waiting > 0 ? `; ${s.laps_waiting} laps not yet saved` : "") +
-        `${lost} (${s.read_only_reason})`;
+        `${surveys}${lost} (${s.read_only_reason})`;
     case "full":
       return `store full: ${s.laps_waiting} laps not yet saved${free}${lost}` +
         (s.laps_waiting > 0
@@ -165,7 +174,8 @@ export function storeSentence(s: StoreHealthStatus): string {
             : s.spill_error === null
             ? `; they are kept in ${s.spill} and stored once space is freed`
             : "; they are kept in memory only (the spill cannot be written)"
-          : "");
+          : "") +
+        surveys;
     case "low":
       return `store space low: ${
         s.free_bytes === null ? "?" : mb(s.free_bytes)

@@ -25,6 +25,10 @@ export interface StoreHealthStatus {
   laps_waiting: number;
   /** Laps lost since the process started: past the memory and spill bounds, or unreadable. */
   laps_dropped: number;
+  /** Survey runs whose newest save the store refused and that wait, in memory or the spill. */
+  surveys_waiting: number;
+  /** Survey runs lost since the process started: past the bounds, or unreadable in the spill. */
+  surveys_dropped: number;
   /** The folder of the spill, or null when laps wait in memory only. */
   spill: string | null;
   /** Why the last spill write failed, or null. */

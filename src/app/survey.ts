@@ -24,6 +24,7 @@ import type { LiveService } from "./live.ts";
 import { parseBody } from "./request_body.ts";
 import { bodyObject, markSchema, startSchema, trackSchema } from "./survey_body.ts";
 import { type CircuitRef, SurveySaves } from "./survey_saves.ts";
+import type { SurveyKeeper } from "./survey_keeper.ts";
 import type { SurveySave, SurveyStatus } from "./survey_status.ts";
 
 /** Frames between autosaves: about 60 s at 60 Hz (SPEC.md section 8). */
@@ -52,15 +53,31 @@ export class SurveyService {
   #memoryCar: number | null = null;
   #seenChanges = 0;
 
-  /** Creates the service over `live`'s frames; nothing runs until {@linkcode start}. */
-  constructor(deps: Pick<AppDeps, "kv" | "bus" | "now" | "sourceId" | "log">, live: SurveyLive) {
+  /**
+   * Creates the service over `live`'s frames; nothing runs until
+   * {@linkcode start}. Saves the store refuses wait in `keeper` (by default
+   * in memory only).
+   */
+  constructor(
+    deps: Pick<AppDeps, "kv" | "bus" | "now" | "sourceId" | "log">,
+    live: SurveyLive,
+    keeper?: SurveyKeeper,
+  ) {
     this.#deps = deps;
     this.#live = live;
     this.#saves = new SurveySaves(deps, (save) => {
       this.#lastSave = save;
       deps.bus.emit({ type: "bundle", slug: save.slug, track: save.track, reason: "survey" });
       if (this.#engine !== null) this.#emit("save");
-    });
+    }, keeper);
+  }
+
+  /**
+   * Stores the saves the store refused and that still wait (those taken
+   * back from the spill at start-up first), in order; resolves once tried.
+   */
+  retryKept(): Promise<void> {
+    return this.#saves.retryKept();
   }
 
   /** True while a run is going. */

@@ -16,29 +16,15 @@ import { isStoreRefusal, StoreRefused } from "../core/store_refusal.ts";
 import { type MergeReport, mergeTables } from "../core/bundle/merge.ts";
 import { tableBundleOf } from "../core/bundle/table_convert.ts";
 import type { FinishCrossing } from "../core/bundle/types.ts";
-import { nextOrdinal, runBundle, type RunCell } from "../core/survey/run_evidence.ts";
+import { nextOrdinal, runBundle } from "../core/survey/run_evidence.ts";
 import type { RememberedWidth } from "../core/survey/track_width.ts";
 import { readBundleTable, updateBundle } from "../storage/bundles.ts";
 import { getCarWidth, rememberCarWidth } from "../storage/car_widths.ts";
 import type { AppDeps } from "./deps.ts";
 import type { SurveySave } from "./survey_status.ts";
+import { type CircuitRef, type RunSnapshot, SurveyKeeper } from "./survey_keeper.ts";
 
-/** The circuit a run is on: its label, slug and (once loaded) this run's ordinal there. */
-export interface CircuitRef {
-  label: string;
-  slug: string;
-  ordinal: number | null;
-}
-
-/** What a run hands over to be saved, copied at the moment the save was asked for. */
-export interface RunSnapshot {
-  circuit: CircuitRef;
-  cells: RunCell[];
-  crossings: FinishCrossing[];
-  reason: SurveySave["reason"];
-  /** Counts the run in this installation's run counter (a stop does; autosaves do not). */
-  countRun: boolean;
-}
+export type { CircuitRef, RunSnapshot } from "./survey_keeper.ts";
 
 /** The survey's ordered store work. */
 export class SurveySaves {
@@ -47,24 +33,41 @@ export class SurveySaves {
   #queue: Promise<unknown> = Promise.resolve();
   /**
    * Saves the store refused (its disk full), the newest of each run: a run's
-   * later save holds every cell of its earlier ones. Tried again with a
-   * back-off until stored, or reported lost when the process ends first.
+   * later save holds every cell of its earlier ones. Kept in memory and the
+   * spill, tried again with a back-off until stored; those only memory
+   * holds are reported lost when the process ends first.
    */
-  readonly #refused = new Map<CircuitRef, RunSnapshot>();
+  readonly #keeper: SurveyKeeper;
+  /** Each run's id in the keeper (a run is its circuit reference). */
+  readonly #ids = new WeakMap<CircuitRef, string>();
   #retryTimer: ReturnType<typeof setTimeout> | null = null;
   #retries = 0;
   #closed = false;
 
   /**
    * Work over `deps.kv`; `onSaved` runs in the queue right after each save
-   * is stored, to announce it before the next queued work starts.
+   * is stored, to announce it before the next queued work starts. Refused
+   * saves go to `keeper` (by default one in memory only); saves it took
+   * back from the spill are stored by {@linkcode retryKept}.
    */
   constructor(
     deps: Pick<AppDeps, "kv" | "now" | "sourceId" | "log">,
     onSaved: (save: SurveySave) => void,
+    keeper: SurveyKeeper = new SurveyKeeper(null, deps.log),
   ) {
     this.#deps = deps;
     this.#onSaved = onSaved;
+    this.#keeper = keeper;
+    for (const kept of keeper.entries()) this.#ids.set(kept.run.circuit, kept.id);
+  }
+
+  /**
+   * Tries the kept saves now, in the order their runs were first refused,
+   * queued like any other work; resolves once tried. One still refused is
+   * tried again after a back-off.
+   */
+  async retryKept(): Promise<void> {
+    await this.#enqueue(() => this.#retryRefused()).catch(() => {});
   }
 
   /** Resolves once every queued load and save has been attempted. */
@@ -107,7 +110,7 @@ export class SurveySaves {
 
   /** Saves kept after a refusal, not yet stored. */
   get refusedSaves(): number {
-    return this.#refused.size;
+    return this.#keeper.size;
   }
 
   /**
@@ -119,25 +122,41 @@ export class SurveySaves {
     if (this.#retryTimer !== null) clearTimeout(this.#retryTimer);
     this.#retryTimer = null;
     await this.#enqueue(() => this.#retryRefused()).catch(() => {});
-    for (const run of this.#refused.values()) {
+    for (const { run } of this.#keeper.releaseMemoryOnly()) {
       this.#deps.log.error(
         `survey: a run of ${run.cells.length} cells on "${run.circuit.label}" could not be saved ` +
           "(the store's disk is full) and is lost with the process",
       );
     }
-    this.#refused.clear();
+    const spilled = this.#keeper.size;
+    if (spilled > 0) {
+      this.#deps.log.error(
+        `survey: ${spilled} runs not yet saved are kept in ${this.#keeper.spillDir}; ` +
+          "the next start with room on the store's disk stores them",
+      );
+    }
+  }
+
+  #idOf(circuit: CircuitRef): string {
+    let id = this.#ids.get(circuit);
+    if (id === undefined) {
+      id = crypto.randomUUID();
+      this.#ids.set(circuit, id);
+    }
+    return id;
   }
 
   async #keptWrite(run: RunSnapshot): Promise<SurveySave> {
     try {
       const save = await this.#write(run);
-      this.#refused.delete(run.circuit);
+      this.#keeper.done(this.#idOf(run.circuit));
       return save;
     } catch (err) {
       if (!isStoreRefusal(err)) throw err;
-      const earlier = this.#refused.get(run.circuit);
+      const id = this.#idOf(run.circuit);
+      const earlier = this.#keeper.get(id)?.run;
       // A stop's save counts the run even when only a later save of it gets through.
-      this.#refused.set(run.circuit, { ...run, countRun: run.countRun || !!earlier?.countRun });
+      this.#keeper.keep(id, { ...run, countRun: run.countRun || !!earlier?.countRun });
       this.#scheduleRetry();
       throw new StoreRefused(
         `the store's disk is full: the survey's save of ${run.cells.length} cells on ` +
@@ -149,18 +168,18 @@ export class SurveySaves {
   }
 
   async #retryRefused(): Promise<void> {
-    for (const [circuit, run] of [...this.#refused]) {
+    for (const { id, run } of this.#keeper.entries()) {
       try {
         await this.#write(run);
       } catch (err) {
         if (!isStoreRefusal(err)) {
-          this.#refused.delete(circuit);
+          this.#keeper.done(id);
           throw err;
         }
         this.#scheduleRetry();
         return;
       }
-      this.#refused.delete(circuit);
+      this.#keeper.done(id);
     }
     this.#retries = 0;
   }

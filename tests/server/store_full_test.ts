@@ -96,6 +96,8 @@ const HEALTH: StoreHealthStatus = {
   low_space_bytes: 100 * 2 ** 20,
   laps_waiting: 3,
   laps_dropped: 0,
+  surveys_waiting: 0,
+  surveys_dropped: 0,
   spill: "/tmp/sim-datalogger-spill/ab12",
   spill_error: null,
   last_refusal: DISK_FULL,

@@ -96,6 +96,8 @@ export const storeHealthSchema = z.strictObject({
   low_space_bytes: count,
   laps_waiting: count,
   laps_dropped: count,
+  surveys_waiting: count,
+  surveys_dropped: count,
   spill: z.string().nullable(),
   spill_error: z.string().nullable(),
   last_refusal: z.string().nullable(),
