@@ -1,6 +1,7 @@
 /**
  * The store's health as the driver is told it: writable or not, the free
- * space of its disk, the laps waiting for it and those lost. The state is
+ * space of its disk, the laps (and survey saves, survey_keeper.ts) waiting
+ * for it and those lost. The state is
  * one of `ok`, `low` (under {@linkcode LOW_SPACE_BYTES} free, or under the
  * size of ten laps), `full` (a write was refused or laps wait) and
  * `read_only` (the store could only be opened read-only). Every change of

@@ -10,6 +10,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { createApp } from "../../src/app/create_app.ts";
+import { storeSentence } from "../../src/app/store_health.ts";
 import { StoreRefused } from "../../src/core/store_refusal.ts";
 import { readBundle } from "../../src/storage/bundles.ts";
 import { fileSurveySpill } from "../../src/storage/survey_spill.ts";
@@ -58,6 +59,10 @@ Deno.test("a refused survey save lands in the spill and is stored once there is 
       1,
       0,
     ]);
+    assert.equal(
+      storeSentence(waiting),
+      "store full: 0 laps not yet saved; 1 survey runs not yet saved",
+    );
     assert.equal(await readBundle(memory, "ring"), null);
 
     const saved = Promise.withResolvers<void>();
