@@ -161,13 +161,18 @@ export function storeSentence(s: StoreHealthStatus): string {
   const free = s.free_bytes === null ? "" : ` (${mb(s.free_bytes)} free on ${s.disk})`;
   const lost = (s.laps_dropped > 0 ? `; ${s.laps_dropped} laps lost past the bounds` : "") +
     (s.surveys_dropped > 0 ? `; ${s.surveys_dropped} survey runs lost past the bounds` : "");
-  const surveys = s.surveys_waiting > 0 ? `; ${s.surveys_waiting} survey runs not yet saved` : "";
+  const runs = (n: number) => `${n} survey run${n === 1 ? "" : "s"} not yet saved`;
+  const surveys = s.surveys_waiting > 0 ? `; ${runs(s.surveys_waiting)}` : "";
   switch (s.state) {
     case "read_only":
       return `store read-only: changes are refused until a restart with room` +
         (s.laps_waiting > 0 ? `; ${s.laps_waiting} laps not yet saved` : "") +
         `${surveys}${lost} (${s.read_only_reason})`;
     case "full":
+      // With only survey runs waiting, they are what the driver is told of first.
+      if (s.laps_waiting === 0 && s.surveys_waiting > 0) {
+        return `store full: ${runs(s.surveys_waiting)}${free}${lost}`;
+      }
       return `store full: ${s.laps_waiting} laps not yet saved${free}${lost}` +
         (s.laps_waiting > 0
           ? s.spill === null

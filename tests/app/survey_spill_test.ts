@@ -61,7 +61,7 @@ Deno.test("a refused survey save lands in the spill and is stored once there is 
     ]);
     assert.equal(
       storeSentence(waiting),
-      "store full: 0 laps not yet saved; 1 survey runs not yet saved",
+      "store full: 1 survey run not yet saved",
     );
     assert.equal(await readBundle(memory, "ring"), null);
 
