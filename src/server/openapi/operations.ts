@@ -19,15 +19,15 @@ import { sessionPatchSchema } from "../../app/session_patch.ts";
 import { markSchema, startSchema, trackSchema } from "../../app/survey_body.ts";
 import { cornersSchema, renameSchema, sectionsSchema } from "../../app/bundle_authoring.ts";
 import { bundleSlugSchema } from "../../app/bundle_slug.ts";
-import { intParamSchema } from "../../app/query_params.ts";
 import { motecQuerySchema } from "../../app/motec_export.ts";
-import { trackLabelSchema } from "../../app/request_body.ts";
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
 import { bundleLegacySchema, bundleV1Schema, bundleV4Schema } from "../../core/bundle/schema.ts";
 import { compiledTrackSchema } from "../../core/geometry/schema.ts";
-import { MAX_HZ, MAX_RACE_LAPS, MAX_RACE_MINUTES } from "../../app/live_frames.ts";
 import { idPathSchema } from "../params.ts";
-import { DEFAULT_HZ } from "../routes/live.ts";
+import { getLive } from "../routes/live.ts";
+import { getStrategy } from "../routes/strategy.ts";
+import { TRACK_OPERATIONS } from "../routes/tracks.ts";
+import { OFFICIAL_OPERATIONS } from "../routes/official.ts";
 import type { Operation } from "./operation.ts";
 import {
   bestItemSchema,
@@ -50,21 +50,11 @@ import {
   bundleImportResultSchema,
   bundleListItemSchema,
   cornersDocSchema,
-  officialConfirmationSchema,
-  officialSuggestionSchema,
   renameResultSchema,
   sectionsDocSchema,
 } from "./bundle_schemas.ts";
 import { surveyStatusSchema } from "./survey_schemas.ts";
-import {
-  createTrackResultSchema,
-  identifyResultSchema,
-  lapIdentifySchema,
-  trackDeletionSchema,
-  trackEntrySchema,
-} from "./track_schemas.ts";
 import { appEventSchema, healthSchema, statusSchema } from "./status_schemas.ts";
-import { liveFrameSchema, raceStrategySchema } from "./live_schemas.ts";
 import { coachingNotesSchema } from "./notes_schemas.ts";
 import { PAGE_OPERATIONS } from "./page_operations.ts";
 
@@ -73,30 +63,6 @@ const slugParams = z.object({ slug: bundleSlugSchema });
 
 /** A bundle of any version an import reads (validateBundle picks by `version`). */
 const anyBundle = z.union([bundleV4Schema, bundleLegacySchema, bundleV1Schema]);
-
-/**
- * Bodies the use case still checks by hand, described here for the
- * document: POST /api/tracks (src/app/tracks.ts) and the `{official}`
- * wrapper of PUT .../official (src/app/official.ts, whose inner value is
- * the bundle schema's `meta.official`).
- */
-const createTrackBody = z.object({ name: trackLabelSchema, lap_id: z.int().min(1) });
-const officialBody = z.object({ official: bundleV4Schema.shape.meta.shape.official });
-
-/**
- * The queries of GET /api/live and GET /api/strategy, with the rules and
- * limits their routes (src/server/routes/live.ts, strategy.ts) parse by.
- */
-const liveQuery = z.object({
-  hz: intParamSchema(1, MAX_HZ).prefault(String(DEFAULT_HZ)),
-  speak: intParamSchema(0, 1).prefault("0").meta({
-    description: "1: this stream claims the voice of the spoken cues (newest claim speaks)",
-  }),
-});
-const strategyQuery = z.object({
-  race_laps: intParamSchema(1, MAX_RACE_LAPS).optional(),
-  race_minutes: intParamSchema(1, MAX_RACE_MINUTES).optional(),
-}).meta({ description: "exactly one of race_laps and race_minutes" });
 
 /** Every route of the API. */
 export const OPERATIONS: readonly Operation[] = [
@@ -308,15 +274,6 @@ export const OPERATIONS: readonly Operation[] = [
     ok: { status: 201, schema: lapImportResultSchema },
     problems: [413],
   },
-  {
-    method: "get",
-    path: "/api/laps/{id}/identify",
-    tag: "tracks",
-    summary: "Why the lap is named what it is",
-    params: idParams,
-    ok: { schema: lapIdentifySchema },
-    problems: [404],
-  },
   // Analysis
   {
     method: "get",
@@ -458,25 +415,7 @@ export const OPERATIONS: readonly Operation[] = [
     ok: { type: "image/svg+xml", description: "the map" },
     problems: [404],
   },
-  {
-    method: "get",
-    path: "/api/track-bundles/{slug}/official-suggestion",
-    tag: "bundles",
-    summary: "The catalogue configuration that fits best",
-    params: slugParams,
-    ok: { schema: officialSuggestionSchema },
-    problems: [404],
-  },
-  {
-    method: "put",
-    path: "/api/track-bundles/{slug}/official",
-    tag: "bundles",
-    summary: "Confirm (or clear) the official match",
-    params: slugParams,
-    body: { schema: officialBody },
-    ok: { schema: officialConfirmationSchema },
-    problems: [404, 413],
-  },
+  ...OFFICIAL_OPERATIONS,
   // Schemas
   {
     method: "get",
@@ -551,44 +490,7 @@ export const OPERATIONS: readonly Operation[] = [
     problems: [409, 413],
   },
   // Tracks
-  {
-    method: "get",
-    path: "/api/tracks",
-    tag: "tracks",
-    summary: "Signatures and reference lines",
-    ok: { schema: z.array(trackEntrySchema) },
-  },
-  {
-    method: "post",
-    path: "/api/tracks",
-    tag: "tracks",
-    summary: "Make a signature from a lap",
-    body: { schema: createTrackBody },
-    ok: { status: 201, schema: createTrackResultSchema },
-    problems: [404, 409, 413],
-  },
-  {
-    method: "delete",
-    path: "/api/tracks/{id}",
-    tag: "tracks",
-    summary: "Delete a signature",
-    params: idParams,
-    ok: { schema: trackDeletionSchema },
-    problems: [404],
-  },
-  {
-    method: "post",
-    path: "/api/tracks/identify",
-    tag: "tracks",
-    summary: "Name unlabelled sessions",
-    body: {
-      schema: z.object({}).strict(),
-      required: false,
-      description: "none, empty, or {}: the request takes no fields",
-    },
-    ok: { schema: identifyResultSchema },
-    problems: [413],
-  },
+  ...TRACK_OPERATIONS,
   // Live
   {
     method: "get",
@@ -601,25 +503,6 @@ export const OPERATIONS: readonly Operation[] = [
       description: "each message's data is one event as JSON",
     },
   },
-  {
-    method: "get",
-    path: "/api/live",
-    tag: "live",
-    summary: "Live frames as Server-Sent Events",
-    query: liveQuery,
-    ok: {
-      type: "text/event-stream",
-      schema: liveFrameSchema,
-      description:
-        "`frame` events, each a LiveFrame as JSON; `lap` and `session` events interleave; with speak=1, `speaker` events ({speaking})",
-    },
-  },
-  {
-    method: "get",
-    path: "/api/strategy",
-    tag: "live",
-    summary: "Fuel and pit strategy for a race",
-    query: strategyQuery,
-    ok: { schema: raceStrategySchema },
-  },
+  getLive,
+  getStrategy,
 ];
