@@ -24,6 +24,17 @@ export interface RouteSpec extends Operation {
    * without it the detail names the field ("name must be ...").
    */
   bodyName?: string;
+  /**
+   * Parses the body with the declared schema where the use case orders its
+   * refusals itself (a session change names the worst fault first).
+   */
+  parseBody?: (raw: unknown) => unknown;
+  /**
+   * `"handler"`: the handler reads the body itself (bytes, an optional
+   * command) and hands it to the use case, which parses it with the
+   * declared schema; the route does not parse it twice.
+   */
+  bodyBy?: "handler";
 }
 
 /** The parsed value of an optional schema; an empty record when absent. */
@@ -33,7 +44,9 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 export interface RouteInput<O extends RouteSpec> {
   params: Parsed<O["params"]>;
   query: Parsed<O["query"]>;
-  body: O["body"] extends { schema: infer S } ? Parsed<S> : undefined;
+  body: O["bodyBy"] extends "handler" ? undefined
+    : O["body"] extends { schema: infer S } ? Parsed<S>
+    : undefined;
 }
 
 /** `spec` as given, its schemas' types kept so {@linkcode mount}'s handler sees them. */
@@ -86,9 +99,11 @@ export function mount<E extends Env, const O extends RouteSpec>(
     const params = spec.params ? parseParams(spec.params, c.req.param()) : {};
     const query = parseQuery(spec.query ?? NO_QUERY, c.req.query());
     let body: unknown = undefined;
-    if (spec.body?.schema) {
+    if (spec.body?.schema && spec.bodyBy !== "handler") {
       const raw = await readJsonBody(c.req.raw, spec.bodyLimit ?? MAX_IMPORT_BYTES);
-      body = spec.bodyName === undefined
+      body = spec.parseBody
+        ? spec.parseBody(raw)
+        : spec.bodyName === undefined
         ? parseFields(spec.body.schema, raw)
         : parseBody(spec.body.schema, raw, spec.bodyName);
     }

@@ -68,13 +68,12 @@ export function defaultRef(laps: readonly LapListItem[], lapId: number): LapList
  * fastest first; for a lap of an unnamed session, that session's laps.
  */
 export async function lapsLike(app: App, lap: LapListItem): Promise<LapListItem[]> {
-  const query: Record<string, string> = {
-    car: String(lap.car_id),
+  const all = await app.sessions.listAcross({
+    car: lap.car_id,
     order: "time",
-    limit: String(PICK_LIMIT),
-  };
-  if (lap.track !== "") query.track = lap.track;
-  const all = await app.sessions.listAcross(query);
+    limit: PICK_LIMIT,
+    ...(lap.track === "" ? {} : { track: lap.track }),
+  });
   return lap.track === "" ? all.filter((l) => l.session_id === lap.session_id) : all;
 }
 
@@ -115,12 +114,11 @@ export async function chooseFor(
 async function listed(app: App, id: number): Promise<LapListItem> {
   const summary = await app.sessions.lapSummary(id);
   const session = await app.sessions.get(summary.session_id);
-  const query: Record<string, string> = {
-    car: String(summary.car_id),
-    limit: String(PICK_LIMIT),
-  };
-  if (session.track_name !== "") query.track = session.track_name;
-  const found = (await app.sessions.listAcross(query)).find((l) => l.id === id);
+  const found = (await app.sessions.listAcross({
+    car: summary.car_id,
+    limit: PICK_LIMIT,
+    ...(session.track_name === "" ? {} : { track: session.track_name }),
+  })).find((l) => l.id === id);
   if (!found) throw new NotFound(`lap ${id} not found`);
   return found;
 }
@@ -128,20 +126,16 @@ async function listed(app: App, id: number): Promise<LapListItem> {
 /** Reads the analysis of `choice` (see {@linkcode AnalysisData}). */
 export async function loadAnalysis(app: App, choice: AnalysisChoice): Promise<AnalysisData> {
   const { lap, ref } = choice;
-  const ids = ref ? `${lap.id},${ref.id}` : String(lap.id);
+  const ids = ref ? [lap.id, ref.id] : [lap.id];
   const [comparison, corners, sectors, notes] = await Promise.all([
     app.analysis.compare({
       laps: ids,
-      ref: String(ref?.id ?? lap.id),
+      ref: ref?.id ?? lap.id,
       channels: ANALYSIS_CHANNELS.join(","),
     }),
-    app.analysis.corners(
-      ref ? { lap: String(lap.id), ref: String(ref.id) } : { lap: String(lap.id) },
-    ),
-    lap.track === ""
-      ? null
-      : orNull(app.analysis.sectors({ track: lap.track, car: String(lap.car_id) })),
-    ref ? app.analysis.notes(lap.id, { ref: String(ref.id) }) : null,
+    app.analysis.corners({ lap: lap.id, ref: ref?.id }),
+    lap.track === "" ? null : orNull(app.analysis.sectors({ track: lap.track, car: lap.car_id })),
+    ref ? app.analysis.notes(lap.id, { ref: ref.id }) : null,
   ]);
   let sectorTimes: AnalysisData["sectorTimes"] = null;
   if (sectors) {

@@ -241,7 +241,7 @@ export class LiveModel {
   async #readSectorBests(track: string, car: number): Promise<(number | null)[]> {
     if (track === "") return [];
     try {
-      const bests = await this.#app.analysis.sectors({ track, car: String(car) });
+      const bests = await this.#app.analysis.sectors({ track, car });
       return bests.sectors.map((s) => (s.best_s === null ? null : Math.round(s.best_s * 1000)));
     } catch {
       // No lap of this circuit and car counts yet: nothing to compare with.

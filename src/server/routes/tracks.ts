@@ -59,14 +59,20 @@ export const deleteTrack = declareRoute({
 
 /**
  * POST /api/tracks/identify: takes no fields, so its body is read by
- * readEmptyCommand (absent, empty or `{}`), which the document's strict
- * empty object describes.
+ * readEmptyCommand (absent, empty or `{}`, any field refused by name), as
+ * the document's strict empty object describes.
  */
 export const identifyTracks = declareRoute({
   method: "post",
   path: "/api/tracks/identify",
   tag: "tracks",
   summary: "Name unlabelled sessions",
+  body: {
+    schema: z.object({}).strict(),
+    required: false,
+    description: "none, empty, or {}: the request takes no fields",
+  },
+  bodyBy: "handler",
   ok: { schema: identifyResultSchema },
   problems: [413],
 });
@@ -87,14 +93,7 @@ export const TRACK_OPERATIONS = [
   listTracks,
   createTrack,
   deleteTrack,
-  {
-    ...identifyTracks,
-    body: {
-      schema: z.object({}).strict(),
-      required: false,
-      description: "none, empty, or {}: the request takes no fields",
-    },
-  },
+  identifyTracks,
   explainLap,
 ] as const;
 
