@@ -13,6 +13,7 @@ import { AUTHORING_OPERATIONS } from "../routes/bundle_authoring.ts";
 import { getBundle, importBundle, listBundles } from "../routes/bundles.ts";
 import { getCompiled, getMapSvg } from "../routes/compiled.ts";
 import { getEvents } from "../routes/events.ts";
+import { HOME_OPERATIONS } from "../routes/home.ts";
 import { LAP_OPERATIONS } from "../routes/laps.ts";
 import { getLive } from "../routes/live.ts";
 import { OFFICIAL_OPERATIONS } from "../routes/official.ts";
@@ -36,34 +37,7 @@ export const getOpenApi = declareRoute({
 
 /** Every route of the API. */
 export const OPERATIONS: readonly Operation[] = [
-  {
-    method: "get",
-    path: "/",
-    tag: "status",
-    summary: "The live page: the driver's second screen (docs/live_page.md)",
-    ok: { type: "text/html", description: "the live page; its script and style follow" },
-  },
-  {
-    method: "get",
-    path: "/live.js",
-    tag: "status",
-    summary: "The live page's script",
-    ok: { type: "text/javascript", description: "an ES module, embedded in the binary" },
-  },
-  {
-    method: "get",
-    path: "/cues.js",
-    tag: "status",
-    summary: "The live page's cue rules (an ES module live.js imports)",
-    ok: { type: "text/javascript", description: "an ES module, embedded in the binary" },
-  },
-  {
-    method: "get",
-    path: "/live.css",
-    tag: "status",
-    summary: "The live page's style",
-    ok: { type: "text/css", description: "embedded in the binary" },
-  },
+  ...HOME_OPERATIONS,
   ...PAGE_OPERATIONS,
   // Status
   getHealth,
