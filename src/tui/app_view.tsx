@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { Box, Text, useApp, useInput, useStdout } from "ink";
-import type { App } from "../app/create_app.ts";
+import type { AppFace } from "../app/create_app.ts";
 import type { KeyHelp, ViewDef, ViewParam } from "./view_types.ts";
 import { GLOBAL_KEYS, VIEWS } from "./views.ts";
 import { Help } from "./help.tsx";
@@ -22,7 +22,7 @@ export const DEFAULT_SIZE = { columns: 80, rows: 24 } as const;
 
 /** Props of {@linkcode AppView}. */
 export interface AppViewProps {
-  app: App;
+  app: AppFace;
   /** Folder for exported laps; the current directory by default. */
   outDir?: string;
   /** The views, in key order; {@linkcode VIEWS} by default. */

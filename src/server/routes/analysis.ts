@@ -6,7 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import {
   compareQuerySchema,
   consistencyQuerySchema,
@@ -72,7 +72,7 @@ export const ANALYSIS_OPERATIONS = [compareLaps, lapCorners, sectorBests, lapCon
  * GET /api/analysis/compare, /api/analysis/corners, /api/analysis/sectors
  * and /api/analysis/consistency.
  */
-export function analysisRoutes(app: App): Hono {
+export function analysisRoutes(app: AppFace): Hono {
   const r = new Hono();
   mount(r, compareLaps, async ({ query }, c) => c.json(await app.analysis.compare(query)));
   mount(r, lapCorners, async ({ query }, c) => c.json(await app.analysis.corners(query)));

@@ -6,7 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import { cornersSchema, renameSchema, sectionsSchema } from "../../app/bundle_authoring.ts";
 import { readJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
@@ -108,7 +108,7 @@ export const AUTHORING_OPERATIONS = [
  * PATCH /api/track-bundles/{slug} {track} (rename, merging into an existing
  * bundle); DELETE /api/track-bundles/{slug}.
  */
-export function bundleAuthoringRoutes(app: App): Hono {
+export function bundleAuthoringRoutes(app: AppFace): Hono {
   const r = new Hono();
   const body = (req: Request) => readJsonBody(req, MAX_AUTHORING_BYTES);
   mount(r, getCorners, async ({ params }, c) => c.json(await app.bundles.corners(params.slug)));

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import { bundleSlugSchema } from "../../app/bundle_slug.ts";
 import { bundleLegacySchema, bundleV1Schema, bundleV4Schema } from "../../core/bundle/schema.ts";
 import { MAX_IMPORT_BYTES, readBody } from "../body.ts";
@@ -67,7 +67,7 @@ export const importBundle = declareRoute({
  * GET /api/track-bundles, GET /api/track-bundles/{slug} and
  * POST /api/track-bundles/import (optional `?track=` override).
  */
-export function bundleRoutes(app: App, opts: BundleRouteOptions = {}): Hono {
+export function bundleRoutes(app: AppFace, opts: BundleRouteOptions = {}): Hono {
   const limit = opts.maxImportBytes ?? MAX_IMPORT_BYTES;
   const r = new Hono();
   mount(r, listBundles, async (_, c) => c.json(await app.bundles.list()));

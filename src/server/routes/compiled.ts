@@ -5,7 +5,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import { compiledTrackSchema } from "../../core/geometry/schema.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { slugParams } from "./bundles.ts";
@@ -33,7 +33,7 @@ export const getMapSvg = declareRoute({
 });
 
 /** GET /api/track-bundles/{slug}/compiled and GET /api/track-bundles/{slug}/map.svg. */
-export function compiledRoutes(app: App): Hono {
+export function compiledRoutes(app: AppFace): Hono {
   const r = new Hono();
   mount(r, getCompiled, async ({ params }) => {
     const doc = await app.geometry.compiled(params.slug);

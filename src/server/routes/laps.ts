@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import { notesQuerySchema } from "../../app/analysis.ts";
 import { lapListQuerySchema } from "../../app/lap_listing.ts";
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
@@ -161,7 +161,7 @@ function csvStream(lines: Iterator<string>): ReadableStream<Uint8Array> {
  * GET /api/laps/{id}/export.ld and export.ldx (the MoTeC log's two files),
  * POST /api/laps/import.
  */
-export function lapRoutes(app: App): Hono {
+export function lapRoutes(app: AppFace): Hono {
   const r = new Hono();
   mount(r, listLaps, async ({ query }, c) => c.json(await app.sessions.listAcross(query)));
   // Before /laps/{id}, which would take "bests" for an id.

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import { bundleSlugSchema } from "../../app/bundle_slug.ts";
 import { officialBodySchema } from "../../app/official.ts";
 import { declareRoute, mount } from "../declared_route.ts";
@@ -43,7 +43,7 @@ export const confirmOfficial = declareRoute({
 });
 
 /** GET /api/track-bundles/{slug}/official-suggestion and PUT /api/track-bundles/{slug}/official. */
-export function officialRoutes(app: App): Hono {
+export function officialRoutes(app: AppFace): Hono {
   const r = new Hono();
   mount(
     r,

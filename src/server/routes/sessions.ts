@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import { parseSessionPatch, sessionPatchSchema } from "../../app/session_patch.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { idPathSchema } from "../params.ts";
@@ -99,7 +99,7 @@ export const SESSION_OPERATIONS = [
  * /api/sessions/{id}/export.ld and export.ldx (every lap as one MoTeC log);
  * PATCH and DELETE /api/sessions/{id}.
  */
-export function sessionRoutes(app: App): Hono {
+export function sessionRoutes(app: AppFace): Hono {
   const r = new Hono();
   mount(r, listSessions, async (_, c) => c.json(await app.sessions.list()));
   mount(r, getSession, async ({ params }, c) => c.json(await app.sessions.get(params.id)));

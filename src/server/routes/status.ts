@@ -4,7 +4,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import { APP_VERSION } from "../../app/version.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { healthSchema, statusSchema } from "../openapi/status_schemas.ts";
@@ -53,7 +53,7 @@ export const getStatus = declareRoute({
 });
 
 /** GET /api/health and GET /api/status. */
-export function statusRoutes(app: App): Hono {
+export function statusRoutes(app: AppFace): Hono {
   const r = new Hono();
   mount(r, getHealth, (_, c) =>
     c.json({

@@ -9,7 +9,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import { MAX_RACE_LAPS, MAX_RACE_MINUTES } from "../../app/live_frames.ts";
 import { intParamSchema } from "../../app/query_params.ts";
 import { declareRoute, mount } from "../declared_route.ts";
@@ -46,7 +46,7 @@ export const getStrategy = declareRoute({
 });
 
 /** GET /api/strategy. */
-export function strategyRoutes(app: App): Hono {
+export function strategyRoutes(app: AppFace): Hono {
   const r = new Hono();
   mount(r, getStrategy, async ({ query }, c) => c.json(await app.frames.strategy(query)));
   return r;

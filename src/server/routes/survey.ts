@@ -4,7 +4,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import { BadRequest } from "../../core/errors.ts";
 import { markSchema, startSchema, trackSchema } from "../../app/survey_body.ts";
 import { readJsonBody } from "../body.ts";
@@ -110,7 +110,7 @@ export const SURVEY_OPERATIONS = [
  * (`pending: true`) until /track names and saves it or /discard drops it.
  * The bodies are parsed by the survey use case with the schemas declared above.
  */
-export function surveyRoutes(app: App): Hono {
+export function surveyRoutes(app: AppFace): Hono {
   const r = new Hono();
   const body = (req: Request) => readJsonBody(req, MAX_SURVEY_BYTES);
   mount(r, surveyStatus, (_, c) => c.json(app.survey.status()));

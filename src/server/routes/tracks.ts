@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import { createTrackSchema } from "../../app/track_request.ts";
 import { readEmptyCommand } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
@@ -102,7 +102,7 @@ export const TRACK_OPERATIONS = [
  * reference lines), DELETE /api/tracks/{id}, POST /api/tracks/identify, and
  * GET /api/laps/{id}/identify (why a lap is named what it is, or nothing).
  */
-export function trackRoutes(app: App): Hono {
+export function trackRoutes(app: AppFace): Hono {
   const r = new Hono();
   mount(r, listTracks, async (_, c) => c.json(await app.tracks.listKnown()));
   mount(r, identifyTracks, async (_, c) => {
