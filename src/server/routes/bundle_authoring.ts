@@ -45,62 +45,48 @@ export const deleteBundle = declareRoute({
   problems: [404, 409],
 });
 
-/** GET /api/track-bundles/{slug}/corners. */
-export const getCorners = declareRoute({
-  method: "get",
-  path: "/api/track-bundles/{slug}/corners",
-  tag: "bundles",
-  summary: "Hand-authored corners",
-  params: slugParams,
-  ok: { schema: cornersDocSchema },
-  problems: [404],
-});
+/** GET and PUT of a bundle's hand-authored `kind` (corners or sections). */
+function authoredOperations(kind: "corners" | "sections") {
+  const path = `/api/track-bundles/{slug}/${kind}` as const;
+  const doc = kind === "corners" ? cornersDocSchema : sectionsDocSchema;
+  return {
+    get: declareRoute({
+      method: "get",
+      path,
+      tag: "bundles",
+      summary: `Hand-authored ${kind}`,
+      params: slugParams,
+      ok: { schema: doc },
+      problems: [404],
+    }),
+    put: declareRoute({
+      method: "put",
+      path,
+      tag: "bundles",
+      summary: `Replace the ${kind}`,
+      params: slugParams,
+      body: {
+        schema: kind === "corners" ? cornersSchema : sectionsSchema,
+        description: `{${kind}: [...]} or the bare array`,
+      },
+      bodyBy: "handler",
+      ok: { schema: doc },
+      problems: [404, 409, 413],
+    }),
+  };
+}
 
-/** PUT /api/track-bundles/{slug}/corners. */
-export const putCorners = declareRoute({
-  method: "put",
-  path: "/api/track-bundles/{slug}/corners",
-  tag: "bundles",
-  summary: "Replace the corners",
-  params: slugParams,
-  body: { schema: cornersSchema, description: "{corners: [...]} or the bare array" },
-  bodyBy: "handler",
-  ok: { schema: cornersDocSchema },
-  problems: [404, 409, 413],
-});
-
-/** GET /api/track-bundles/{slug}/sections. */
-export const getSections = declareRoute({
-  method: "get",
-  path: "/api/track-bundles/{slug}/sections",
-  tag: "bundles",
-  summary: "Hand-authored sections",
-  params: slugParams,
-  ok: { schema: sectionsDocSchema },
-  problems: [404],
-});
-
-/** PUT /api/track-bundles/{slug}/sections. */
-export const putSections = declareRoute({
-  method: "put",
-  path: "/api/track-bundles/{slug}/sections",
-  tag: "bundles",
-  summary: "Replace the sections",
-  params: slugParams,
-  body: { schema: sectionsSchema, description: "{sections: [...]} or the bare array" },
-  bodyBy: "handler",
-  ok: { schema: sectionsDocSchema },
-  problems: [404, 409, 413],
-});
+const corners = authoredOperations("corners");
+const sections = authoredOperations("sections");
 
 /** The authoring operations, for the OpenAPI document. */
 export const AUTHORING_OPERATIONS = [
   renameBundle,
   deleteBundle,
-  getCorners,
-  putCorners,
-  getSections,
-  putSections,
+  corners.get,
+  corners.put,
+  sections.get,
+  sections.put,
 ] as const;
 
 /**
@@ -111,12 +97,12 @@ export const AUTHORING_OPERATIONS = [
 export function bundleAuthoringRoutes(app: AppFace): Hono {
   const r = new Hono();
   const body = (req: Request) => readJsonBody(req, MAX_AUTHORING_BYTES);
-  mount(r, getCorners, async ({ params }, c) => c.json(await app.bundles.corners(params.slug)));
-  mount(r, putCorners, async ({ params }, c) => {
+  mount(r, corners.get, async ({ params }, c) => c.json(await app.bundles.corners(params.slug)));
+  mount(r, corners.put, async ({ params }, c) => {
     return c.json(await app.bundles.putCorners(params.slug, await body(c.req.raw)));
   });
-  mount(r, getSections, async ({ params }, c) => c.json(await app.bundles.sections(params.slug)));
-  mount(r, putSections, async ({ params }, c) => {
+  mount(r, sections.get, async ({ params }, c) => c.json(await app.bundles.sections(params.slug)));
+  mount(r, sections.put, async ({ params }, c) => {
     return c.json(await app.bundles.putSections(params.slug, await body(c.req.raw)));
   });
   mount(r, renameBundle, async ({ params }, c) => {
