@@ -12,7 +12,7 @@
  * @module
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import TextInput from "ink-text-input";
 import type { AppEvent } from "../app/events.ts";
 import type { AppFace } from "../app/create_app.ts";
@@ -20,6 +20,7 @@ import { fit, lapTime, right } from "./format.ts";
 import { type LapShape, trackSuggestions } from "./track_suggestions.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
+import { useKeys } from "./use_keys.ts";
 
 /** What the prompt asks about: a session and the lap its signature is made from. */
 export interface PromptTarget {
@@ -185,7 +186,7 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
     );
   }, [app, target, suggestions, saving, onClose]);
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.escape) {
       onClose(`session ${target.sessionId} left unnamed`);
     } else if (key.upArrow) {
