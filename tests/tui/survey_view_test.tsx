@@ -5,13 +5,24 @@ import { finishText } from "../../src/tui/survey_view.tsx";
 import { MARK_KEYS, waitingText } from "../../src/tui/use_survey_state.ts";
 import { renderBrailleMap } from "../../src/tui/braille_map.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
-import { feed, KEY, memoryApp, renderSized, sleep, typeInto, waitFor } from "./_harness.tsx";
+import {
+  feed,
+  KEY,
+  keysSettled,
+  memoryApp,
+  renderSized,
+  sleep,
+  typeInto,
+  waitFor,
+} from "./_harness.tsx";
+import { keyHandlerChanges } from "../../src/tui/use_keys.ts";
 
 /** One surveying lap of synthetic circuit 7 (left border), after its out-lap. */
 const SURVEY_7 = [...syntheticFrames({ seed: 7, laps: 1, mode: "survey" })];
 
 Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follows the car", async () => {
   const { app, close } = await memoryApp();
+  const k26 = keyHandlerChanges();
   const r = renderSized(<AppView app={app} initialView="survey" />, 80, 24);
   let text = await waitFor(r.lastFrame, (t) => t.includes("Survey stopped"));
   let lines = text.split("\n");
@@ -23,7 +34,7 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   assert.equal(lines[2].trimEnd(), "Circuit  (unlabelled)");
   assert.ok(text.includes("Finish line not crossed yet"), text);
   assert.ok(text.includes("s start  t label  z x c left  , . / right  Space disarm"), text);
-  await sleep(50);
+  await keysSettled(k26);
 
   // Marks need a running survey: the service's refusal is shown.
   r.stdin.write("z");
@@ -171,9 +182,10 @@ function surveyStart(n: number) {
 
 Deno.test("a survey stopped without a name keeps its cells and asks for the name; Enter saves", async () => {
   const { app, close } = await memoryApp();
+  const k176 = keyHandlerChanges();
   const r = renderSized(<AppView app={app} initialView="survey" />, 80, 24);
   await waitFor(r.lastFrame, (t) => t.includes("Survey stopped"));
-  await sleep(50);
+  await keysSettled(k176);
   r.stdin.write("s");
   await waitFor(r.lastFrame, (t) => t.includes("survey started: press t to label"));
   await feed(app, surveyStart(3000));
@@ -215,9 +227,10 @@ Deno.test("d pressed twice discards a stopped unnamed run; once only asks", asyn
   await app.survey.start();
   await feed(app, surveyStart(3000));
   const cells = (await app.survey.stop()).cells;
+  const k220 = keyHandlerChanges();
   const r = renderSized(<AppView app={app} initialView="survey" />, 80, 24);
   await waitFor(r.lastFrame, (t) => t.includes("Stopped, waiting for a name"));
-  await sleep(50);
+  await keysSettled(k220);
   r.stdin.write("d");
   await waitFor(r.lastFrame, (t) => t.includes("press d again"));
   assert.equal(app.survey.pending, true);
