@@ -44,10 +44,12 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   assert.equal(app.survey.running, true);
   assert.equal(app.survey.status().track, "");
 
+  const beforeLabel = keyHandlerChanges();
   r.stdin.write("t");
   await waitFor(r.lastFrame, (t) => t.includes("Circuit label: "));
-  // A newly drawn text field takes keys once its handler attaches, just after the frame.
-  await sleep(50);
+  // A newly drawn text field takes keys once its handler attaches (and the view's lets go),
+  // just after the frame.
+  await keysSettled(beforeLabel, 2);
   await typeInto(r, "Circuit label: ", "Synthetic Seven");
   r.stdin.write(KEY.enter);
   text = await waitFor(r.lastFrame, (t) => t.includes('circuit is now "Synthetic Seven"'));
