@@ -113,9 +113,11 @@ Deno.test("e exports the bundle into the output folder; i imports it elsewhere w
   const r2 = renderSized(<AppView app={other.app} initialView="tracks" outDir={dir} />, 80, 24);
   await waitFor(r2.lastFrame, (t) => t.includes("No track bundles yet"));
   await keysSettled(k102);
+  const beforeImport = keyHandlerChanges();
   r2.stdin.write("i");
   await waitFor(r2.lastFrame, (t) => t.includes("Import bundle from: "));
-  await sleep(50);
+  // The field's handler on and the view's off.
+  await keysSettled(beforeImport, 2);
   await typeInto(r2, "Import bundle from: ", bundleFilename("suzuka-circuit"));
   r2.stdin.write(KEY.enter);
   const kb = Math.ceil(written.length / 1024);
@@ -181,17 +183,20 @@ Deno.test("a refused import names the fault and stores nothing; u identifies unl
   r.stdin.write("u");
   // The reference lines are always known: identify runs on a fresh store, with nothing to name.
   await waitFor(r.lastFrame, (t) => t.includes("identify: checked 0, identified 0"));
+  const beforeBad = keyHandlerChanges();
   r.stdin.write("i");
   await waitFor(r.lastFrame, (t) => t.includes("Import bundle from: "));
-  await sleep(50);
+  await keysSettled(beforeBad, 2);
   await typeInto(r, "Import bundle from: ", "bad.json");
+  const beforeMissing = keyHandlerChanges();
   r.stdin.write(KEY.enter);
   let text = await waitFor(r.lastFrame, (t) => t.includes("import failed: "));
   assert.match(text, /import failed: \$\.format: /);
   assert.deepEqual(await app.bundles.list(), []);
   r.stdin.write("i");
   await waitFor(r.lastFrame, (t) => t.includes("Import bundle from: "));
-  await sleep(50);
+  // The field closed on Enter (two changes) and opened again on i (two more).
+  await keysSettled(beforeMissing, 4);
   await typeInto(r, "Import bundle from: ", "missing.json");
   r.stdin.write(KEY.enter);
   await waitFor(r.lastFrame, (t) => t.includes("import failed: No such file"));
