@@ -73,6 +73,7 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   r.stdin.write(" ");
   await waitFor(r.lastFrame, (t) => t.includes("Mark     none"));
   assert.equal(app.survey.status().mark, null);
+  const handlers = keyHandlerChanges();
 
   // One lap straddling the left border.
   await feed(app, SURVEY_7);
@@ -81,7 +82,6 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   // survey's label, so no name prompt covers the view.
   const [session] = await app.sessions.list();
   assert.deepEqual([session.track_name, session.track_source], ["Synthetic Seven", "user"]);
-  await sleep(50);
   const running = app.survey.status();
   assert.equal(running.frames, SURVEY_7.length);
   assert.equal(running.cells, running.cells_by_side.L + running.cells_by_side.R);
@@ -92,8 +92,8 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   );
   assert.ok(text.includes(finishText(running.finish)), text);
   assert.ok(!text.includes("Name this track"), text);
-
-  await sleep(50);
+  // No prompt's handler came or went: the view's keys are the ones listening.
+  assert.equal(keyHandlerChanges(), handlers);
   r.stdin.write("s");
   text = await waitFor(r.lastFrame, (t) => t.includes("stopped: saved run 1"));
   const [bundle] = await app.bundles.list();
@@ -193,6 +193,7 @@ Deno.test("a survey stopped without a name keeps its cells and asks for the name
   await feed(app, surveyStart(3000));
   const cells = app.survey.status().cells;
   assert.ok(cells > 100, String(cells));
+  const beforeStop = keyHandlerChanges();
   r.stdin.write("s");
   // The figures are sampled 20 times a second: wait for them too.
   let text = await waitFor(
@@ -204,7 +205,8 @@ Deno.test("a survey stopped without a name keeps its cells and asks for the name
   assert.ok(text.includes("Circuit name (saves the stopped run; Esc: later): "), text);
   assert.equal(app.survey.pending, true);
   // Esc puts the question off; the cells stay, and t asks again.
-  await sleep(50);
+  // The name field's handler on and the view's off, as the stop opened the field.
+  await keysSettled(beforeStop, 2);
   r.stdin.write(KEY.escape);
   text = await waitFor(r.lastFrame, (t) => t.includes("the stopped run keeps its"));
   assert.ok(text.includes(waitingText(cells)), text);

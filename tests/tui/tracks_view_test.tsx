@@ -8,16 +8,7 @@ import type { App } from "../../src/app/create_app.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { CONFIGURATIONS } from "../../src/core/catalog/tracks.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
-import {
-  feed,
-  KEY,
-  keysSettled,
-  memoryApp,
-  renderSized,
-  sleep,
-  typeInto,
-  waitFor,
-} from "./_harness.tsx";
+import { feed, KEY, keysSettled, memoryApp, renderSized, typeInto, waitFor } from "./_harness.tsx";
 
 const SURVEY_7 = [...syntheticFrames({ seed: 7, laps: 1, mode: "survey" })];
 
@@ -198,6 +189,7 @@ Deno.test("a refused import names the fault and stores nothing; u identifies unl
   // The field closed on Enter (two changes) and opened again on i (two more).
   await keysSettled(beforeMissing, 4);
   await typeInto(r, "Import bundle from: ", "missing.json");
+  const beforeClose = keyHandlerChanges();
   r.stdin.write(KEY.enter);
   await waitFor(r.lastFrame, (t) => t.includes("import failed: No such file"));
 
@@ -212,10 +204,12 @@ Deno.test("a refused import names the fault and stores nothing; u identifies unl
   assert.deepEqual((await app.sessions.list()).map((s) => s.track_name), [""]);
   // Its lap asked for a name; not now.
   await waitFor(r.lastFrame, (t) => t.includes("Name this track: session 1"));
-  await sleep(50);
+  // The file field's two changes on Enter, then the prompt's three as it opens.
+  await keysSettled(beforeClose, 5);
   r.stdin.write(KEY.escape);
   await waitFor(r.lastFrame, (t) => t.includes("session 1 left unnamed"));
-  await sleep(50);
+  // And two more as Esc closes it.
+  await keysSettled(beforeClose, 7);
   r.stdin.write("u");
   text = await waitFor(r.lastFrame, (t) => t.includes("identify: checked"));
   assert.ok(text.includes("identify: checked 1, identified 1 (Suzuka Circuit x1)"), text);
