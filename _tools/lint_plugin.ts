@@ -19,16 +19,6 @@ function sourceOf(node: { source: unknown }): string | null {
  */
 export const MAX_FUNCTION_LINES = 120;
 
-/**
- * Functions longer than {@linkcode MAX_FUNCTION_LINES} that were there when
- * the rule came (issue 26), by `src/...path name`, with the length each had:
- * each may shrink but not grow, and a function not listed may not pass the
- * limit. Take a line out when its function is split.
- */
-export const LONG_FUNCTIONS_LEFT: Readonly<Record<string, number>> = {
-  "src/core/synthetic/drive.ts emit": 235,
-};
-
 /** `src/...` of an absolute path inside `src/`. */
 function srcPath(path: string): string {
   const unix = path.replaceAll("\\", "/");
@@ -103,15 +93,10 @@ const plugin: Deno.lint.Plugin = {
           const lines = linesBetween(context.sourceCode.text, from, to);
           if (lines <= MAX_FUNCTION_LINES) return;
           const key = `${srcPath(context.filename)} ${functionName(node)}`;
-          const left = LONG_FUNCTIONS_LEFT[key];
-          if (left !== undefined && lines <= left) return;
           context.report({
             node,
-            message: left === undefined
-              ? `${key} is ${lines} lines; at most ${MAX_FUNCTION_LINES} in src/: ` +
-                "split it into named parts"
-              : `${key} grew to ${lines} lines from ${left}; it is to shrink below ` +
-                `${MAX_FUNCTION_LINES}, not grow`,
+            message: `${key} is ${lines} lines; at most ${MAX_FUNCTION_LINES} in src/: ` +
+              "split it into named parts",
           });
         };
         return {

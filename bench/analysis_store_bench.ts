@@ -77,11 +77,11 @@ async function median(fn: () => Promise<unknown>): Promise<number> {
 const bests = await app.sessions.bests();
 if (bests.length !== CIRCUITS * CARS) throw new Error(`${bests.length} bests`);
 const counted = bests.reduce((n, b) => n + b.laps_behind + 1, 0);
-const listed = await app.sessions.listAcross({ order: "time", limit: "100" });
+const listed = await app.sessions.listAcross({ order: "time", limit: 100 });
 if (listed.length !== 100) throw new Error(`${listed.length} laps listed`);
 
 const bestsMs = await median(() => app.sessions.bests());
-const listMs = await median(() => app.sessions.listAcross({ order: "time", limit: "100" }));
+const listMs = await median(() => app.sessions.listAcross({ order: "time", limit: 100 }));
 const circuitMs = await median(() => app.sessions.listAcross({ track: "Circuit 7" }));
 console.log(
   `filled ${writes} laps in ${SESSIONS} sessions in ${fillS.toFixed(1)} s ` +
@@ -103,7 +103,7 @@ Deno.bench(`bests over ${writes} stored laps`, async () => {
 });
 
 Deno.bench(`lap list over ${writes} stored laps, fastest 100`, async () => {
-  await app.sessions.listAcross({ order: "time", limit: "100" });
+  await app.sessions.listAcross({ order: "time", limit: 100 });
 });
 
 globalThis.addEventListener("unload", () => {

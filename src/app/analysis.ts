@@ -54,8 +54,6 @@ import {
   idParamSchema,
   intParamSchema,
   minNumberParamSchema,
-  parseQuery,
-  type RawQuery,
   trackParamSchema,
 } from "./query_params.ts";
 
@@ -98,6 +96,17 @@ export const consistencyQuerySchema = sectorsQuerySchema.extend({
   n: intParamSchema(2, MAX_CONSISTENCY_LAPS).prefault(String(DEFAULT_CONSISTENCY_LAPS)),
 });
 
+/** A comparison asked for: the route parsed it with {@linkcode compareQuerySchema}. */
+export type CompareQuery = z.output<typeof compareQuerySchema>;
+/** A corner report asked for ({@linkcode cornersQuerySchema}). */
+export type CornersQuery = z.output<typeof cornersQuerySchema>;
+/** The reference of coaching notes ({@linkcode notesQuerySchema}). */
+export type NotesQuery = z.output<typeof notesQuerySchema>;
+/** A circuit and car ({@linkcode sectorsQuerySchema}). */
+export type SectorsQuery = z.output<typeof sectorsQuerySchema>;
+/** A circuit, car and lap count ({@linkcode consistencyQuerySchema}). */
+export type ConsistencyQuery = z.output<typeof consistencyQuerySchema>;
+
 /** Laps read from the store at once when timing sectors, which reads every lap that counts. */
 const READ_AHEAD = 4;
 
@@ -139,8 +148,7 @@ export class AnalysisService {
    *   (the issues name each lap's parameter and circuit);
    *   {@linkcode NotFound} for an unknown lap.
    */
-  async compare(query: RawQuery): Promise<Comparison> {
-    const q = parseQuery(compareQuerySchema, query);
+  async compare(q: CompareQuery): Promise<Comparison> {
     const ids = q.laps;
     const refId = q.ref ?? null;
     const step = q.step;
@@ -163,8 +171,7 @@ export class AnalysisService {
    * @throws {BadRequest} for a bad parameter or laps of different
    *   circuits; {@linkcode NotFound} for an unknown lap.
    */
-  async corners(query: RawQuery): Promise<CornerReport> {
-    const q = parseQuery(cornersQuerySchema, query);
+  async corners(q: CornersQuery): Promise<CornerReport> {
     const id = q.lap;
     const refId = q.ref ?? null;
     const wanted = refId === null || refId === id ? [id] : [id, refId];
@@ -185,8 +192,7 @@ export class AnalysisService {
    * @throws {BadRequest} for a bad `ref` or laps of different circuits;
    *   {@linkcode NotFound} for an unknown lap, or when no reference exists.
    */
-  async notes(id: number, query: RawQuery): Promise<CoachingNotes> {
-    const q = parseQuery(notesQuerySchema, query);
+  async notes(id: number, q: NotesQuery = {}): Promise<CoachingNotes> {
     const [mine] = await this.#load([id]);
     return await this.lapNotes(mine.lap, mine.session, q.ref ?? null);
   }
@@ -247,8 +253,8 @@ export class AnalysisService {
    * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} when no
    *   lap of that circuit and car counts.
    */
-  async sectors(query: RawQuery): Promise<SectorBests> {
-    const { circuit, track, car } = circuitParams(parseQuery(sectorsQuerySchema, query));
+  async sectors(q: SectorsQuery): Promise<SectorBests> {
+    const { circuit, track, car } = circuitParams(q);
     const marks = await this.#bundles.marks(circuit);
     return await this.#overRanked(circuit, track, car, async (rows) => {
       // The plan is laid out on the fastest lap, as bestSectors does.
@@ -296,8 +302,7 @@ export class AnalysisService {
    * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} when no
    *   lap of that circuit and car counts.
    */
-  async consistency(query: RawQuery): Promise<Consistency> {
-    const q = parseQuery(consistencyQuerySchema, query);
+  async consistency(q: ConsistencyQuery): Promise<Consistency> {
     const { circuit, track, car } = circuitParams(q);
     const n = q.n;
     const marks = await this.#bundles.marks(circuit);

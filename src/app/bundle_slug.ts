@@ -12,9 +12,11 @@ const SLUG_RULE =
   `must be a slug of at most ${MAX_SLUG_CHARS} characters: lowercase letters and digits joined by single hyphens`;
 
 /** A bundle slug in a path: validates every `{slug}` and is published in the OpenAPI document. */
-export const bundleSlugSchema = z.string().max(MAX_SLUG_CHARS).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/)
+export const bundleSlugSchema = z.string({ error: SLUG_RULE }).max(MAX_SLUG_CHARS, SLUG_RULE)
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, SLUG_RULE)
   .refine(isBundleSlug, SLUG_RULE)
-  .meta({ description: SLUG_RULE });
+  // The title is the detail of a refusal (src/server/declared_route.ts), as bundleSlug() gives.
+  .meta({ title: "invalid bundle name", description: SLUG_RULE });
 
 /**
  * `slug` itself when it could name a stored bundle.

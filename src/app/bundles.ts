@@ -32,6 +32,7 @@ import {
 import type { AppDeps } from "./deps.ts";
 import type { GeometryService, ListCoverage } from "./geometry.ts";
 import {
+  type OfficialBody,
   type OfficialConfirmation,
   OfficialMatch,
   type OfficialSuggestionResult,
@@ -296,7 +297,7 @@ export class BundleService {
   }
 
   /** Stores a human's official match for bundle `slug`; see {@linkcode OfficialMatch.confirm}. */
-  confirmOfficial(slug: string, body: unknown): Promise<OfficialConfirmation> {
+  confirmOfficial(slug: string, body: OfficialBody): Promise<OfficialConfirmation> {
     return this.#official.confirm(slug, body);
   }
 }

@@ -22,6 +22,7 @@ import { listLaps } from "../storage/laps.ts";
 import type { AppDeps } from "./deps.ts";
 import { LiveService } from "./live.ts";
 import type { NamedSession, TrackService } from "./tracks.ts";
+import type { DatagramCounts } from "./telemetry_source.ts";
 
 export type { NamedSession } from "./tracks.ts";
 
@@ -49,23 +50,11 @@ export interface CaptureImportOptions {
 }
 
 /** What an import did. */
-export interface CaptureImportResult {
+export interface CaptureImportResult extends DatagramCounts {
   /** What the file was. */
   kind: CaptureFile["kind"];
   /** Datagrams read: whole packet slots of a capture, whole entries of a record file. */
   datagrams: number;
-  /** Datagrams that decoded into frames and went to the recorder. */
-  decoded: number;
-  /** Datagrams dropped because their size matches no packet format. */
-  rejected_size: number;
-  /** Datagrams dropped because they failed the magic check. */
-  rejected_magic: number;
-  /** rejected_size + rejected_magic. */
-  rejected: number;
-  /** Frames the recorder dropped as repeats of the previous packet id. */
-  duplicates: number;
-  /** Packets missing from the stream, by packet-id gaps, as the recorder counts them. */
-  missing: number;
   /** Laps stored. */
   laps: number;
   /**

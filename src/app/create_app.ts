@@ -135,6 +135,13 @@ export interface App extends Readonly<AppDeps> {
 }
 
 /**
+ * What a face (the HTTP server, the dashboard) is handed: the services, the
+ * bus, the log and the clock, never the store. A face reads and changes
+ * stored data only through the services, so their rules cannot be skipped.
+ */
+export type AppFace = Omit<App, "kv">;
+
+/**
  * Creates the application over an open store: loads (or creates) the source
  * id, sweeps what an interrupted write left behind, then builds the services.
  */

@@ -18,8 +18,6 @@ import {
   choiceParamSchema,
   idParamSchema,
   intParamSchema,
-  parseQuery,
-  type RawQuery,
   trackParamSchema,
 } from "./query_params.ts";
 
@@ -64,27 +62,26 @@ export interface LapListQuery {
 }
 
 /**
- * The query of `GET /api/laps`: `track` (a circuit name; matched by slug,
- * so case and punctuation do not matter), `car` (an id), `complete`
- * (`true`/`false`), `order` (`recent`, the default: latest finished first;
- * `time`: fastest first, laps without a time last), `limit` (1 to
- * {@linkcode MAX_LAP_LIMIT}, default {@linkcode DEFAULT_LAP_LIMIT}).
- *
- * @throws {BadRequest} naming the parameter and its rule; also for an
- *   unknown parameter.
+ * The list's filters as the route parsed them ({@linkcode lapListQuerySchema}):
+ * `track` (a circuit name; matched by slug, so case and punctuation do not
+ * matter), `car` (an id), `complete`, `order` (`recent`, the default: latest
+ * finished first; `time`: fastest first, laps without a time last), `limit`
+ * (1 to {@linkcode MAX_LAP_LIMIT}, default {@linkcode DEFAULT_LAP_LIMIT}).
  */
-export function parseLapListQuery(raw: RawQuery): LapListQuery {
-  const q = parseQuery(lapListQuerySchema, raw);
+export type LapListInput = Partial<z.output<typeof lapListQuerySchema>>;
+
+/** `q` with its defaults, the circuit keyed by slug. */
+export function lapListQuery(q: LapListInput): LapListQuery {
   return {
     circuit: q.track === undefined ? null : slugify(q.track),
     car: q.car ?? null,
     complete: q.complete === undefined ? null : q.complete === "true",
-    order: q.order,
-    limit: q.limit,
+    order: q.order ?? "recent",
+    limit: q.limit ?? DEFAULT_LAP_LIMIT,
   };
 }
 
-/** The query of `GET /api/laps`, as {@linkcode parseLapListQuery} reads it and the API publishes it. */
+/** The query of `GET /api/laps`: the route validates with it and the API publishes it. */
 export const lapListQuerySchema = z.object({
   track: trackParamSchema.optional(),
   car: idParamSchema.optional(),
@@ -92,9 +89,6 @@ export const lapListQuerySchema = z.object({
   order: choiceParamSchema(LAP_ORDERS).default("recent"),
   limit: intParamSchema(1, MAX_LAP_LIMIT).prefault(String(DEFAULT_LAP_LIMIT)),
 });
-
-/** The query of `GET /api/laps/bests`: no parameter at all. */
-export const bestsQuerySchema = z.object({});
 
 /** The laps `query` asks for, from the index rows of their sessions. */
 export async function listLapsAcross(kv: Deno.Kv, query: LapListQuery): Promise<LapListItem[]> {

@@ -15,7 +15,6 @@ import { NotFound } from "../core/errors.ts";
 import type { SessionService } from "./sessions.ts";
 import { lapExportBase, sessionExportBase } from "./export_names.ts";
 import { z } from "zod";
-import { parseQuery, type RawQuery } from "./query_params.ts";
 
 /** The event every log names: the game the laps were driven in. */
 export const MOTEC_EVENT = "Gran Turismo 7";
@@ -43,12 +42,6 @@ export const motecQuerySchema = z.object({
   driver: z.string({ error: DRIVER_RULE }).max(63, DRIVER_RULE).optional()
     .meta({ description: `the driver's name in the log's header; ${DRIVER_RULE}` }),
 });
-
-/** The options of a request's query; BadRequest naming the parameter and its rule. */
-export function motecOptions(raw: RawQuery): MotecExportOptions {
-  const q = parseQuery(motecQuerySchema, raw);
-  return { driver: q.driver ?? "" };
-}
 
 type Sessions = Pick<SessionService, "lap" | "laps" | "get">;
 

@@ -7,9 +7,10 @@
  * @module
  */
 import { bundleCleanupWarnings } from "./log.ts";
-import { BadRequest, NotFound } from "../core/errors.ts";
+import { z } from "zod";
+import { NotFound } from "../core/errors.ts";
+import { parseBody } from "./request_body.ts";
 import { bundleV4Schema } from "../core/bundle/schema.ts";
-import { issuesFromZod } from "../core/bundle/issues.ts";
 import { slugify } from "../core/bundle/slug.ts";
 import type { Official } from "../core/bundle/types.ts";
 import { type OfficialSuggestion, suggestOfficial } from "../core/catalog/suggest.ts";
@@ -40,8 +41,17 @@ export interface OfficialConfirmation {
   official: Official | null;
 }
 
-/** The same rules an imported document's `meta.official` must follow. */
-const officialSchema = bundleV4Schema.shape.meta.shape.official;
+/**
+ * The body of PUT .../official: `{official}`, an object or null (to clear),
+ * held to the same rules as an imported document's `meta.official`. The
+ * route validates with it, the OpenAPI document publishes it.
+ */
+export const officialBodySchema = z.object({
+  official: bundleV4Schema.shape.meta.shape.official.unwrap(),
+}, { error: "must be an object {official}" });
+
+/** What a caller sends to confirm (or clear) a match. */
+export type OfficialBody = z.input<typeof officialBodySchema>;
 
 /** The official match of stored bundles: the catalogue's suggestion and a human's confirmation. */
 export class OfficialMatch {
@@ -83,22 +93,10 @@ export class OfficialMatch {
    * @throws {BadRequest} for a non-canonical slug or a body that breaks the rules (nothing written).
    * @throws {NotFound} when no bundle is stored under `slug`.
    */
-  async confirm(slug: string, body: unknown): Promise<OfficialConfirmation> {
+  async confirm(slug: string, body: OfficialBody): Promise<OfficialConfirmation> {
     const key = bundleSlug(slug);
-    if (typeof body !== "object" || body === null || Array.isArray(body) || !("official" in body)) {
-      throw new BadRequest("body must be an object {official}", [
-        { path: "$.official", message: "is required (an object, or null to clear)" },
-      ]);
-    }
-    const parsed = officialSchema.safeParse((body as { official: unknown }).official);
-    if (!parsed.success) {
-      const issues = issuesFromZod(parsed.error.issues).map((i) => ({
-        path: i.path.replace(/^\$/, "$.official"),
-        message: i.message,
-      }));
-      throw new BadRequest(`official is invalid: ${issues[0]?.message ?? "bad value"}`, issues);
-    }
-    const official: Official | null = parsed.data ?? null;
+    const official: Official | null =
+      parseBody(officialBodySchema, body, "official match").official ?? null;
     const now = this.#deps.now().toISOString();
     const { head } = await updateBundle(this.#deps.kv, key, (current) => {
       if (current === null) throw new NotFound(`no bundle for this track: ${key}`);

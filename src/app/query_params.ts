@@ -1,13 +1,12 @@
 /**
- * Parsing the query parameters of the lap and analysis use cases. Each
- * takes the raw strings a face received (`undefined` when absent) and
- * answers a typed value, or throws {@linkcode BadRequest} whose issue's
- * path is the parameter's name (as the analysis engine names `step`, `n`
- * and `channels[i]`) and whose message is the rule it broke.
- *
- * Every rule is a zod schema ({@linkcode idParamSchema} and its siblings),
- * so a use case's query schema both validates its requests and is published
- * in the OpenAPI document (src/server/openapi).
+ * The rules of query parameters, as zod schemas ({@linkcode idParamSchema}
+ * and its siblings): a raw string in, a typed value out. A route declares
+ * its query with them (src/server/declared_route.ts), so one schema both
+ * validates the request and is published in the OpenAPI document; the use
+ * case gets the typed value. {@linkcode parseQuery} reports a fault as a
+ * {@linkcode BadRequest} whose issue's path is the parameter's name (as the
+ * analysis engine names `step`, `n` and `channels[i]`) and whose message is
+ * the rule it broke.
  *
  * @module
  */
@@ -32,9 +31,6 @@ export function onlyKnown(query: RawQuery, known: readonly string[]): void {
     }
   }
 }
-
-/** A query parameter's schema: a raw string (or absent) in, a typed value out. */
-export type ParamSchema<T> = z.ZodType<T, string | undefined>;
 
 /** The message for an absent required parameter, else `rule`. */
 function required(rule: string): (issue: { input?: unknown }) => string {
@@ -150,28 +146,4 @@ export function parseQuery<S extends z.ZodObject>(schema: S, raw: RawQuery): z.o
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw badParam(paramPath(issue.path), issue.message);
-}
-
-/** `value` of parameter `name` parsed by `schema`, as {@linkcode parseQuery} reports it. */
-function parseParam<T>(schema: ParamSchema<T>, value: string | undefined, name: string): T {
-  return parseQuery(z.object({ [name]: schema }), value === undefined ? {} : { [name]: value })[
-    name
-  ] as T;
-}
-
-/** `value` as a whole number from `min` to `max`; `fallback` when absent. */
-export function intParam(
-  value: string | undefined,
-  name: string,
-  min: number,
-  max: number,
-  fallback?: number,
-): number {
-  if (value === undefined && fallback !== undefined) return fallback;
-  return parseParam(intParamSchema(min, max), value ?? "", name);
-}
-
-/** `value` as a positive integer id (a lap, a car); required. */
-export function idParam(value: string | undefined, name: string): number {
-  return parseParam(idParamSchema, value, name);
 }

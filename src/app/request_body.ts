@@ -24,6 +24,23 @@ export function parseBody<T>(schema: z.ZodType<T>, raw: unknown, what: string): 
   return result.data;
 }
 
+/**
+ * `raw` parsed by `schema`, refused as "FIELD RULE" (`name must be 1 to 80
+ * characters...`): the words a person reads first name the field.
+ *
+ * @throws {BadRequest} naming the first fault, with every fault's path in `issues`.
+ */
+export function parseFields<T>(schema: z.ZodType<T>, raw: unknown): T {
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const issues = issuesFromZod(result.error.issues);
+    const first = issues[0];
+    const field = first?.path.replace(/^\$\.?/, "") || "body";
+    throw new BadRequest(`${field} ${first?.message}`, issues);
+  }
+  return result.data;
+}
+
 const TRACK_RULE = `track ${TRACK_NAME_RULE}`;
 
 /** A circuit name in a body, trimmed and held to the one rule of src/core/track_name.ts. */

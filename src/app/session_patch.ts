@@ -40,6 +40,9 @@ export const sessionPatchSchema = z.strictObject({
     `must hold at least one of ${PATCH_FIELDS.join(", ")}`,
   );
 
+/** A session change as a caller sends it ({@linkcode sessionPatchSchema}'s input). */
+export type SessionPatchInput = z.input<typeof sessionPatchSchema>;
+
 /**
  * `raw` as a session change: an object holding at least one of `name`
  * (the track-name rule), `notes` (see {@linkcode NOTES_RULE}) and

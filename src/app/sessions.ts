@@ -16,15 +16,14 @@ import type { AppDeps } from "./deps.ts";
 import {
   type BestItem,
   bestsAcross,
-  bestsQuerySchema,
+  type LapListInput,
   type LapListItem,
+  lapListQuery,
   listLapsAcross,
-  parseLapListQuery,
 } from "./lap_listing.ts";
 import type { LiveService } from "./live.ts";
-import { parseQuery, type RawQuery } from "./query_params.ts";
 import { validTrackName } from "./request_body.ts";
-import { parseSessionPatch } from "./session_patch.ts";
+import { parseSessionPatch, type SessionPatchInput } from "./session_patch.ts";
 
 /** What a lap deletion did. */
 export interface LapDeletion {
@@ -127,7 +126,7 @@ export class SessionService {
    * @throws {BadRequest} for a bad body (nothing is written);
    *   {@linkcode NotFound} for an unknown session.
    */
-  async update(id: number, body: unknown): Promise<Session> {
+  async update(id: number, body: SessionPatchInput): Promise<Session> {
     const patch = parseSessionPatch(body);
     const at = this.#deps.now().toISOString();
     const updated = await this.#live.updateSession(id, (s) =>
@@ -186,22 +185,16 @@ export class SessionService {
 
   /**
    * Laps across sessions, filtered and ordered by `query` (see
-   * {@linkcode parseLapListQuery}); answered from the lap index.
-   *
-   * @throws {BadRequest} naming a bad parameter.
+   * {@linkcode LapListInput}); answered from the lap index.
    */
-  listAcross(query: RawQuery): Promise<LapListItem[]> {
-    return listLapsAcross(this.#deps.kv, parseLapListQuery(query));
+  listAcross(query: LapListInput = {}): Promise<LapListItem[]> {
+    return listLapsAcross(this.#deps.kv, lapListQuery(query));
   }
 
   /**
    * The fastest lap of every circuit and car; see {@linkcode bestsAcross}.
-   * The query takes no parameter.
-   *
-   * @throws {BadRequest} for any query parameter.
    */
-  bests(query: RawQuery = {}): Promise<BestItem[]> {
-    parseQuery(bestsQuerySchema, query);
+  bests(): Promise<BestItem[]> {
     return bestsAcross(this.#deps.kv);
   }
 }

@@ -6,8 +6,27 @@
  */
 import type { PacketFormat } from "../core/gt7/format.ts";
 
+/**
+ * What became of datagrams, counted the same way live (the UDP client) and
+ * from a file (capture imports).
+ */
+export interface DatagramCounts {
+  /** Datagrams that decrypted and decoded into frames. */
+  decoded: number;
+  /** Datagrams dropped because their size matches no format. */
+  rejected_size: number;
+  /** Datagrams dropped because they failed the magic check. */
+  rejected_magic: number;
+  /** rejected_size + rejected_magic. */
+  rejected: number;
+  /** Frames the recorder dropped as repeats of the previous packet id. */
+  duplicates: number;
+  /** Packets missing from the stream, by packet-id gaps, as the recorder counts them. */
+  missing: number;
+}
+
 /** Health of the telemetry stream, as shown in /api/status and the dashboard. */
-export interface TelemetryStatus {
+export interface TelemetryStatus extends DatagramCounts {
   /** True while packets arrived in the last two seconds. */
   connected: boolean;
   /** The console's address, or null when none is configured. */
@@ -18,18 +37,6 @@ export interface TelemetryStatus {
   listen: string;
   /** Datagrams received. */
   packets_received: number;
-  /** Datagrams that decrypted and decoded into frames. */
-  decoded: number;
-  /** Datagrams dropped because their size matches no format. */
-  rejected_size: number;
-  /** Datagrams dropped because they failed the magic check. */
-  rejected_magic: number;
-  /** rejected_size + rejected_magic. */
-  rejected: number;
-  /** Frames dropped as repeats of the previous packet id. */
-  duplicates: number;
-  /** Packets the console sent that never arrived. */
-  missing: number;
   /** Format of the last decoded packet, or null. */
   packet_format: PacketFormat | null;
   /** Decoded packets per second over the last second. */

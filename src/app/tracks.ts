@@ -33,7 +33,8 @@ export type { ReferenceEntry, SignatureEntry, TrackEntry } from "./track_entries
 import { FingerprintCache } from "./fingerprints.ts";
 import type { LiveService } from "./live.ts";
 import { LiveNaming, WARM_BUDGET_MS, warmDefaultIndex } from "./live_naming.ts";
-import { validTrackName } from "./request_body.ts";
+import { parseFields } from "./request_body.ts";
+import { type CreateTrackInput, createTrackSchema } from "./track_request.ts";
 import {
   referenceEntry,
   type SignatureEntry,
@@ -101,14 +102,6 @@ export interface TrackOptions {
 
 /** Laps shorter than this many ticks (2 s) are not tried by identify. */
 const MIN_IDENTIFY_TICKS = 120;
-
-function positiveId(value: unknown, path: string): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-    const message = "must be a positive integer";
-    throw new BadRequest(`${path.slice(2)} ${message}`, [{ path, message }]);
-  }
-  return value;
-}
 
 /**
  * The lap identify tries for a session: the shortest full lap, else the
@@ -201,15 +194,9 @@ export class TrackService {
    * @throws {Conflict} when the lap is incomplete (packets lost beyond the
    *   filled short gaps): a signature is made from a complete lap only.
    */
-  async create(body: unknown): Promise<CreateTrackResult> {
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw new BadRequest("body must be an object {name, lap_id}", [
-        { path: "$", message: "must be an object with name and lap_id" },
-      ]);
-    }
-    const raw = body as Record<string, unknown>;
-    const name = validTrackName(raw.name);
-    const lapId = positiveId(raw.lap_id, "$.lap_id");
+  async create(input: CreateTrackInput): Promise<CreateTrackResult> {
+    // The dashboard's typed name comes here unparsed; the route's parse is the same schema.
+    const { name, lap_id: lapId } = parseFields(createTrackSchema, input);
     const { kv, now } = this.#deps;
     const lap = await getLap(kv, lapId);
     if (!lap) throw new NotFound(`lap ${lapId} not found`);

@@ -5,7 +5,8 @@
  * @module
  */
 import type { Command } from "commander";
-import type { LapListItem } from "../app/lap_listing.ts";
+import { type LapListItem, lapListQuerySchema } from "../app/lap_listing.ts";
+import { parseQuery } from "../app/query_params.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import { formatLapTime } from "../core/laps/lap_time.ts";
 import type { Session } from "../core/laps/session.ts";
@@ -60,7 +61,8 @@ export function addListingCommands(program: Command): void {
       for (const f of ["track", "order", "limit"] as const) {
         if (flags[f] !== undefined) query[f] = flags[f];
       }
-      const laps = await app.sessions.listAcross(query);
+      // The command line is a face: it parses its flags as the route parses its query.
+      const laps = await app.sessions.listAcross(parseQuery(lapListQuerySchema, query));
       print(flags.json ? JSON.stringify(laps) : lapTable(laps));
     });
   });

@@ -9,7 +9,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { cors } from "hono/cors";
 import { NotFound } from "../core/errors.ts";
 import { StoreRefused } from "../core/store_refusal.ts";
-import type { App } from "../app/create_app.ts";
+import type { AppFace } from "../app/create_app.ts";
 import { MethodNotAllowed, problemResponse } from "./problem.ts";
 import { allowedMethods } from "./allowed_methods.ts";
 import { refuseRepeatedParams } from "./params.ts";
@@ -64,7 +64,7 @@ export interface HttpOptions {
 type Env = { Bindings: { remoteAddr?: Deno.NetAddr; localPort?: number } };
 
 /** Builds the Hono application for `app`. */
-export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
+export function createHttpApp(app: AppFace, opts: HttpOptions = {}): Hono<Env> {
   const http = new Hono<Env>();
   const token = opts.token ?? null;
   // The --cors origin may change things unless it is a page opened from a file (read-only).
@@ -147,7 +147,7 @@ export function createHttpApp(app: App, opts: HttpOptions = {}): Hono<Env> {
 }
 
 /** Throws a 503 {@linkcode StoreRefused} for a change while the store is open read-only. */
-function refuseWhenReadOnly(method: string, app: App): void {
+function refuseWhenReadOnly(method: string, app: AppFace): void {
   if (method === "GET" || method === "HEAD" || method === "OPTIONS") return;
   const reason = app.storeHealth.readOnlyReason;
   if (reason !== null) throw new StoreRefused(`the store is open read-only: ${reason}`, 503);
@@ -173,7 +173,7 @@ export interface HttpServer {
 
 /** Serves the API on `hostname:port` (port 0 picks a free one). */
 export function startHttp(
-  app: App,
+  app: AppFace,
   opts: { hostname: string; port: number } & HttpOptions,
 ): HttpServer {
   const events = opts.events ?? new EventStreams(app.bus);

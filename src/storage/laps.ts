@@ -120,15 +120,7 @@ async function commitLap(
         lap_count: all.length,
         best_lap_time_ms: bestOf(all),
       };
-      op.set(sessionKey(sessionId), updated);
-      const circuit = rankingCircuit(updated);
-      await stageBests(kv, op, {
-        session: sessionId,
-        from: circuit,
-        to: circuit,
-        rows: all.map(rowOfStored),
-        cars: siblings.map((l) => l.car_id),
-      });
+      await stageSession(kv, op, sessionId, updated, all, siblings);
       const res = await withLockRetry(() => op.commit());
       if (res.ok) return { lap: publicSummary(stored), session: updated };
     }
@@ -140,6 +132,30 @@ async function commitLap(
 export interface DeletedLap {
   lap: LapSummary;
   session: Session;
+}
+
+/**
+ * Stages session `sessionId` as `updated` in `op`, with the bests of its
+ * circuit from its laps `rows`; `before` are its laps before the change,
+ * whose cars' bests are judged again.
+ */
+async function stageSession(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  sessionId: number,
+  updated: Session,
+  rows: readonly StoredLap[],
+  before: readonly StoredLap[],
+): Promise<void> {
+  op.set(sessionKey(sessionId), updated);
+  const circuit = rankingCircuit(updated);
+  await stageBests(kv, op, {
+    session: sessionId,
+    from: circuit,
+    to: circuit,
+    rows: rows.map(rowOfStored),
+    cars: before.map((l) => l.car_id),
+  });
 }
 
 /**
@@ -172,15 +188,7 @@ export async function deleteLap(kv: Deno.Kv, id: number): Promise<DeletedLap | n
         lap_count: left.length,
         best_lap_time_ms: bestOf(left),
       };
-      op.set(sessionKey(sessionId), updated);
-      const circuit = rankingCircuit(updated);
-      await stageBests(kv, op, {
-        session: sessionId,
-        from: circuit,
-        to: circuit,
-        rows: left.map(rowOfStored),
-        cars: all.map((l) => l.car_id),
-      });
+      await stageSession(kv, op, sessionId, updated, left, all);
       const res = await withLockRetry(() => op.commit());
       if (res.ok) return { lap: publicSummary(entry.value), session: updated };
     }

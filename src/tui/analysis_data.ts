@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { App } from "../app/create_app.ts";
+import type { AppFace } from "../app/create_app.ts";
 import type { LapListItem } from "../app/lap_listing.ts";
 import { NotFound } from "../core/errors.ts";
 import type { CoachingNotes } from "../core/analysis/coaching_notes.ts";
@@ -67,14 +67,13 @@ export function defaultRef(laps: readonly LapListItem[], lapId: number): LapList
  * The laps `lap` may be compared with: those of its circuit in its car,
  * fastest first; for a lap of an unnamed session, that session's laps.
  */
-export async function lapsLike(app: App, lap: LapListItem): Promise<LapListItem[]> {
-  const query: Record<string, string> = {
-    car: String(lap.car_id),
+export async function lapsLike(app: AppFace, lap: LapListItem): Promise<LapListItem[]> {
+  const all = await app.sessions.listAcross({
+    car: lap.car_id,
     order: "time",
-    limit: String(PICK_LIMIT),
-  };
-  if (lap.track !== "") query.track = lap.track;
-  const all = await app.sessions.listAcross(query);
+    limit: PICK_LIMIT,
+    ...(lap.track === "" ? {} : { track: lap.track }),
+  });
   return lap.track === "" ? all.filter((l) => l.session_id === lap.session_id) : all;
 }
 
@@ -83,7 +82,7 @@ export async function lapsLike(app: App, lap: LapListItem): Promise<LapListItem[
  * one, against {@linkcode defaultRef}; null when no session has a complete
  * lap.
  */
-export async function chooseDefault(app: App): Promise<AnalysisChoice | null> {
+export async function chooseDefault(app: AppFace): Promise<AnalysisChoice | null> {
   const sessions = (await app.sessions.list()).slice(0, SESSIONS_SEARCHED);
   for (const s of sessions) {
     const last = (await app.sessions.laps(s.id)).findLast((l) => l.complete && l.time_ms > 0);
@@ -98,7 +97,7 @@ export async function chooseDefault(app: App): Promise<AnalysisChoice | null> {
  * `refId` is null. Throws {@linkcode NotFound} for an unknown lap.
  */
 export async function chooseFor(
-  app: App,
+  app: AppFace,
   lapId: number,
   refId: number | null,
 ): Promise<AnalysisChoice> {
@@ -112,36 +111,31 @@ export async function chooseFor(
 }
 
 /** Lap `id` as the lap list shows it; {@linkcode NotFound} when it is not stored. */
-async function listed(app: App, id: number): Promise<LapListItem> {
+async function listed(app: AppFace, id: number): Promise<LapListItem> {
   const summary = await app.sessions.lapSummary(id);
   const session = await app.sessions.get(summary.session_id);
-  const query: Record<string, string> = {
-    car: String(summary.car_id),
-    limit: String(PICK_LIMIT),
-  };
-  if (session.track_name !== "") query.track = session.track_name;
-  const found = (await app.sessions.listAcross(query)).find((l) => l.id === id);
+  const found = (await app.sessions.listAcross({
+    car: summary.car_id,
+    limit: PICK_LIMIT,
+    ...(session.track_name === "" ? {} : { track: session.track_name }),
+  })).find((l) => l.id === id);
   if (!found) throw new NotFound(`lap ${id} not found`);
   return found;
 }
 
 /** Reads the analysis of `choice` (see {@linkcode AnalysisData}). */
-export async function loadAnalysis(app: App, choice: AnalysisChoice): Promise<AnalysisData> {
+export async function loadAnalysis(app: AppFace, choice: AnalysisChoice): Promise<AnalysisData> {
   const { lap, ref } = choice;
-  const ids = ref ? `${lap.id},${ref.id}` : String(lap.id);
+  const ids = ref ? [lap.id, ref.id] : [lap.id];
   const [comparison, corners, sectors, notes] = await Promise.all([
     app.analysis.compare({
       laps: ids,
-      ref: String(ref?.id ?? lap.id),
+      ref: ref?.id ?? lap.id,
       channels: ANALYSIS_CHANNELS.join(","),
     }),
-    app.analysis.corners(
-      ref ? { lap: String(lap.id), ref: String(ref.id) } : { lap: String(lap.id) },
-    ),
-    lap.track === ""
-      ? null
-      : orNull(app.analysis.sectors({ track: lap.track, car: String(lap.car_id) })),
-    ref ? app.analysis.notes(lap.id, { ref: String(ref.id) }) : null,
+    app.analysis.corners({ lap: lap.id, ref: ref?.id }),
+    lap.track === "" ? null : orNull(app.analysis.sectors({ track: lap.track, car: lap.car_id })),
+    ref ? app.analysis.notes(lap.id, { ref: ref.id }) : null,
   ]);
   let sectorTimes: AnalysisData["sectorTimes"] = null;
   if (sectors) {

@@ -6,8 +6,8 @@
  * @module
  */
 import { useCallback, useEffect, useState } from "react";
-import { Box, Text, useApp, useInput, useStdout } from "ink";
-import type { App } from "../app/create_app.ts";
+import { Box, Text, useApp, useStdout } from "ink";
+import type { AppFace } from "../app/create_app.ts";
 import type { KeyHelp, ViewDef, ViewParam } from "./view_types.ts";
 import { GLOBAL_KEYS, VIEWS } from "./views.ts";
 import { Help } from "./help.tsx";
@@ -16,13 +16,14 @@ import { fit } from "./format.ts";
 import type { TuiNotices } from "./notices.ts";
 import { useNotice } from "./use_notice.ts";
 import { useLapNotes } from "./use_lap_notes.ts";
+import { useKeys } from "./use_keys.ts";
 
 /** Size assumed when the output does not say (not a terminal). */
 export const DEFAULT_SIZE = { columns: 80, rows: 24 } as const;
 
 /** Props of {@linkcode AppView}. */
 export interface AppViewProps {
-  app: App;
+  app: AppFace;
   /** Folder for exported laps; the current directory by default. */
   outDir?: string;
   /** The views, in key order; {@linkcode VIEWS} by default. */
@@ -69,7 +70,7 @@ export function AppView(props: AppViewProps) {
   const panelRows = prompting ? promptPanelRows(rows) : 0;
   const viewRows = rows - headRows - panelRows;
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (input === "q") {
       props.onQuit?.();
       exit();

@@ -18,7 +18,7 @@ import type { LiveFrameSource } from "../app/live_frame.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { SessionKind, TrackSource } from "../core/laps/session.ts";
 import { slugify } from "../core/bundle/slug.ts";
-import type { App } from "../app/create_app.ts";
+import type { AppFace } from "../app/create_app.ts";
 import {
   type CarState,
   carState,
@@ -110,9 +110,9 @@ export interface MapSize {
   rows: number;
 }
 
-/** Reads live state from an {@linkcode App}; one per live view. */
+/** Reads live state from an {@linkcode AppFace}; one per live view. */
 export class LiveModel {
-  #app: App;
+  #app: AppFace;
   #frames: LiveFrameSource;
   #now: () => number;
   #unsubscribe: (() => void)[] = [];
@@ -126,7 +126,7 @@ export class LiveModel {
   #error: string | null = null;
 
   /** A model over `app`; call {@linkcode start} to follow its events and frames. */
-  constructor(app: App, opts: LiveModelOptions = {}) {
+  constructor(app: AppFace, opts: LiveModelOptions = {}) {
     this.#app = app;
     this.#frames = opts.frames ?? app.frames;
     this.#now = opts.now ?? (() => app.now().getTime());
@@ -241,7 +241,7 @@ export class LiveModel {
   async #readSectorBests(track: string, car: number): Promise<(number | null)[]> {
     if (track === "") return [];
     try {
-      const bests = await this.#app.analysis.sectors({ track, car: String(car) });
+      const bests = await this.#app.analysis.sectors({ track, car });
       return bests.sectors.map((s) => (s.best_s === null ? null : Math.round(s.best_s * 1000)));
     } catch {
       // No lap of this circuit and car counts yet: nothing to compare with.
@@ -320,7 +320,7 @@ export function bestLap<T extends Pick<LapSummary, "time_ms" | "counts_for_best"
  * The store's trouble for the link line, first so it is never cut off:
  * `store full: 3 laps not yet saved (0.0 MB free on /data)`; null when fine.
  */
-function storeNote(app: App): string | null {
+function storeNote(app: AppFace): string | null {
   const s = app.storeHealth.status();
   if (s.state === "ok" || s.state === "low") return null;
   if (s.state === "read_only") return "store read-only";

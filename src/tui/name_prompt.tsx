@@ -12,14 +12,15 @@
  * @module
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import TextInput from "ink-text-input";
 import type { AppEvent } from "../app/events.ts";
-import type { App } from "../app/create_app.ts";
+import type { AppFace } from "../app/create_app.ts";
 import { fit, lapTime, right } from "./format.ts";
 import { type LapShape, trackSuggestions } from "./track_suggestions.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
+import { useKeys } from "./use_keys.ts";
 
 /** What the prompt asks about: a session and the lap its signature is made from. */
 export interface PromptTarget {
@@ -66,7 +67,7 @@ export const NOTICE_MS = 5000;
  * session (once per session), and closes it when the session gets a name
  * some other way (matching, a rename) or goes away.
  */
-export function useNamePrompt(app: App): NamePromptState {
+export function useNamePrompt(app: AppFace): NamePromptState {
   const [target, setTarget] = useState<PromptTarget | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const asked = useRef(new Set<number>());
@@ -101,7 +102,7 @@ export function useNamePrompt(app: App): NamePromptState {
 
 /** Props of {@linkcode NamePrompt}. */
 export interface NamePromptProps {
-  app: App;
+  app: AppFace;
   target: PromptTarget;
   columns: number;
   /** Rows of the panel it is drawn in (under the live view), its rule included. */
@@ -185,7 +186,7 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
     );
   }, [app, target, suggestions, saving, onClose]);
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.escape) {
       onClose(`session ${target.sessionId} left unnamed`);
     } else if (key.upArrow) {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { App } from "../app/create_app.ts";
+import type { AppFace } from "../app/create_app.ts";
 import type { AppEvent } from "../app/events.ts";
 import { LiveModel, type LiveSnapshot } from "./live_model.ts";
 import { delta, lapTime, lapTimer } from "./format.ts";
@@ -69,7 +69,7 @@ export function plainEventLine(event: AppEvent): string | null {
  * lap, until `signal` aborts; then resolves after its reads have finished.
  * Never touches the terminal's modes.
  */
-export function runPlainStatus(app: App, opts: PlainStatusOptions = {}): Promise<void> {
+export function runPlainStatus(app: AppFace, opts: PlainStatusOptions = {}): Promise<void> {
   const write = opts.write ?? ((line: string) => console.log(line));
   const model = new LiveModel(app);
   model.start();

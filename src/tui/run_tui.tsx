@@ -6,7 +6,7 @@
  */
 import process from "node:process";
 import { render, type RenderOptions } from "ink";
-import type { App } from "../app/create_app.ts";
+import type { AppFace } from "../app/create_app.ts";
 import { AppView } from "./app_view.tsx";
 import type { TuiNotices } from "./notices.ts";
 import { runPlainStatus } from "./plain_status.ts";
@@ -81,7 +81,7 @@ export function tuiMode(opts: Pick<TuiOptions, "interactive"> = {}): TuiMode {
  * server, the UDP socket and the store is the caller's job, after this
  * resolves.
  */
-export async function runTui(app: App, opts: TuiOptions = {}): Promise<void> {
+export async function runTui(app: AppFace, opts: TuiOptions = {}): Promise<void> {
   if (tuiMode(opts) === "plain") {
     return await runPlainStatus(app, {
       signal: opts.signal,

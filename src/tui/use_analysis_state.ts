@@ -7,7 +7,7 @@
  * @module
  */
 import { useMemo, useState } from "react";
-import { type Key, useInput } from "ink";
+import type { Key } from "ink";
 import type { CornerReportRow } from "../core/analysis/types.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
 import { useLatestState } from "./use_latest_state.ts";
@@ -23,6 +23,7 @@ import {
 import { analysisLayout } from "./analysis_layout.ts";
 import { columnX } from "./braille_chart.ts";
 import { useBusVersion } from "./use_bus_version.ts";
+import { useKeys } from "./use_keys.ts";
 
 /** Columns the cursor moves with Shift or `[` `]`. */
 export const BIG_STEP = 10;
@@ -171,7 +172,7 @@ export function useAnalysisState(
     setZoom(next);
   };
 
-  useInput((input, k) => {
+  useKeys((input, k) => {
     const picker = pickerNow.get();
     if (picker) {
       const next = pickerKey(picker, choice, k);

@@ -6,13 +6,13 @@
  * @module
  */
 import { useState } from "react";
-import { useInput } from "ink";
 import type { BestItem } from "../app/lap_listing.ts";
 import type { ViewMessage, ViewParam, ViewProps } from "./view_types.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { clamp } from "./use_sessions_state.ts";
 import { useBusVersion } from "./use_bus_version.ts";
+import { useKeys } from "./use_keys.ts";
 
 /** What the bests view draws. */
 export interface BestsState {
@@ -56,7 +56,7 @@ export function useBestsState(
 
   const index = indexOf(list, selected.value);
 
-  useInput((_input, key) => {
+  useKeys((_input, key) => {
     if (!list || list.length === 0) return;
     const at = indexOf(list, selected.get());
     if (key.upArrow || key.downArrow) {

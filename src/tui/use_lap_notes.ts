@@ -5,12 +5,12 @@
  * @module
  */
 import { useEffect, useState } from "react";
-import type { App } from "../app/create_app.ts";
+import type { AppFace } from "../app/create_app.ts";
 import { PASSING_NOTICE_MS } from "./notices.ts";
 import { notesLine } from "./notes_line.ts";
 
 /** The notice of the newest lap's notes, or null once it has had its few seconds. */
-export function useLapNotes(app: Pick<App, "bus">): string | null {
+export function useLapNotes(app: Pick<AppFace, "bus">): string | null {
   const [text, setText] = useState<{ text: string; serial: number } | null>(null);
   useEffect(() => {
     let serial = 0;

@@ -6,7 +6,7 @@
  * @module
  */
 import { useEffect, useMemo } from "react";
-import type { App } from "../app/create_app.ts";
+import type { AppFace } from "../app/create_app.ts";
 import type { LiveFrameSource } from "../app/live_frame.ts";
 import { LiveModel, type LiveSnapshot, type MapSize } from "./live_model.ts";
 import { useSampled } from "./use_app_state.ts";
@@ -26,7 +26,7 @@ export interface LiveStateOptions {
  * model behind it follows the app's bus and frames while the component is
  * mounted; a new size takes effect at the next sample.
  */
-export function useLiveState(app: App, opts: LiveStateOptions): LiveSnapshot {
+export function useLiveState(app: AppFace, opts: LiveStateOptions): LiveSnapshot {
   const { frames, now, map } = opts;
   const model = useMemo(() => new LiveModel(app, { frames, now }), [app, frames, now]);
   useEffect(() => {

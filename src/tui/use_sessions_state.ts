@@ -7,7 +7,6 @@
  * @module
  */
 import { useCallback, useEffect, useState } from "react";
-import { useInput } from "ink";
 import type { LapExportKind } from "../app/files.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
@@ -15,6 +14,7 @@ import type { ViewMessage, ViewProps } from "./view_types.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { useTextEntry } from "./use_text_entry.ts";
+import { useKeys } from "./use_keys.ts";
 
 /** Which list the arrows move in. */
 export type SessionsFocus = "sessions" | "laps";
@@ -107,7 +107,7 @@ export function useSessionsState(
     );
   }, [app, draft?.id, entry.close]);
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (draft !== null) return;
     // What the keys before this one in the same burst left, not what was last drawn.
     const at = list?.[indexOf(list, selected.get())] ?? null;

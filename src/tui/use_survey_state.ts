@@ -13,7 +13,6 @@
  * @module
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useInput } from "ink";
 import type { SurveyStatus } from "../app/survey_status.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
 import type { DrivenLine } from "../core/geometry/driven_line.ts";
@@ -23,6 +22,7 @@ import { useSampled } from "./use_app_state.ts";
 import { useLoad } from "./use_load.ts";
 import { useTextEntry } from "./use_text_entry.ts";
 import { baseMap, carCell, type MapCell, withCar } from "./survey_map.ts";
+import { useKeys } from "./use_keys.ts";
 
 /** The mark each key arms. */
 export const MARK_KEYS: Readonly<Record<string, ArmedMark>> = {
@@ -145,7 +145,7 @@ export function useSurveyState(
     });
   }, [app, report, entry.close]);
 
-  useInput((input) => {
+  useKeys((input) => {
     if (draft !== null) return;
     if (input !== "d") setConfirmDiscard(false);
     if (input === "d" && app.survey.pending) {

@@ -7,7 +7,7 @@
  * @module
  */
 import { useCallback, useEffect, useState } from "react";
-import { useInput } from "ink";
+import { useKeys } from "./use_keys.ts";
 
 /** The entry's value and the ways to open, change and close it. */
 export interface TextEntry<T> {
@@ -52,7 +52,7 @@ export function useTextEntry<T>(
     setCapturing(false);
   }, [setCapturing]);
   useEffect(() => () => setCapturing(false), [setCapturing]);
-  useInput((_input, key) => {
+  useKeys((_input, key) => {
     if (!key.escape) return;
     close();
     onCancel();

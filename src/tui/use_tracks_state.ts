@@ -8,7 +8,6 @@
  * @module
  */
 import { useCallback, useState } from "react";
-import { useInput } from "ink";
 import type { BundleListItem } from "../app/bundles.ts";
 import { type ImportProgress, UnreadableFile } from "../app/files.ts";
 import type { OfficialSuggestionResult } from "../app/official.ts";
@@ -20,6 +19,7 @@ import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { useTextEntry } from "./use_text_entry.ts";
 import { useBusVersion } from "./use_bus_version.ts";
+import { useKeys } from "./use_keys.ts";
 
 /** What the tracks view draws. */
 export interface TracksState {
@@ -126,7 +126,7 @@ export function useTracksState(
     ).finally(() => setBusy(false));
   }, [app, outDir, entry.close, selected.set]);
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (path !== null) return;
     if ((key.upArrow || key.downArrow) && list && list.length > 0) {
       const step = key.upArrow ? -1 : 1;

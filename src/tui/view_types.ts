@@ -7,7 +7,7 @@
  * @module
  */
 import type { ComponentType } from "react";
-import type { App } from "../app/create_app.ts";
+import type { AppFace } from "../app/create_app.ts";
 
 /** One key and what it does, as the help overlay lists it. */
 export interface KeyHelp {
@@ -29,7 +29,7 @@ export type ViewParam = Readonly<Record<string, string | number | null>>;
 
 /** What the root gives every view. */
 export interface ViewProps {
-  app: App;
+  app: AppFace;
   /** Terminal width, in cells. */
   columns: number;
   /** Rows the view may use (the terminal's rows less the root's header). */

@@ -12,7 +12,7 @@ Deno.test("analysis over a damaged lap index answers from the real laps and repa
   // A row for a lap that does not exist, faster than both: every read picks it first.
   await kv.set(rowKey(session.id, 999), { ...rowOf(fast.lap), id: 999, time_ms: 80_000 });
 
-  const report = await app.analysis.consistency({ track: "Suzuka", car: "1", n: "2" });
+  const report = await app.analysis.consistency({ track: "Suzuka", car: 1, n: 2 });
   assert.deepEqual(report.lap_ids, [fast.lap.id, slow.lap.id]);
   assert.deepEqual(report.lap_times_ms, [89_000, 90_000]);
   // The second mismatch in a row rebuilt the index: the ghost row is gone.

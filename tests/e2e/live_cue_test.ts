@@ -73,7 +73,7 @@ Deno.test("the cue for the corner the last lap lost most arrives on /api/live be
 
     // What lap 2's notes said when it was stored (against lap 1, then the only other lap):
     // turn 2 lost most, braked about 30 m early.
-    const notes = await logger.app.analysis.notes(laps[1].id, { ref: String(laps[0].id) });
+    const notes = await logger.app.analysis.notes(laps[1].id, { ref: laps[0].id });
     assert.ok(Math.abs(notes.notes[0].causes[0].value! - 30) <= 3);
     const first = notes.notes[0];
     assert.equal(first.n, 2);

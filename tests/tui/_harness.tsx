@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { keyHandlerChanges } from "../../src/tui/use_keys.ts";
 import { EventEmitter } from "node:events";
 import { stripVTControlCharacters } from "node:util";
 import type { ReactNode } from "react";
@@ -101,6 +102,15 @@ export async function waitFor(
     if (Date.now() > deadline) throw new Error(`timed out; last frame:\n${text}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/**
+ * Waits until `count` key handler changes (mounts, turning on or off) made
+ * after `since` (a {@linkcode keyHandlerChanges} reading taken before what
+ * causes them) took effect, so the next key meets the handlers meant for it.
+ */
+export async function keysSettled(since: number, count = 1, ms = 10_000): Promise<void> {
+  await waitFor(() => String(keyHandlerChanges()), (n) => Number(n) >= since + count, ms);
 }
 
 /** Resolves after `ms`. */

@@ -98,8 +98,8 @@ Deno.test("analysis opens on the newest session's last lap against the circuit's
 
   // The delta chart: labelled, scaled to the largest gap, drawn.
   const c = await app.analysis.compare({
-    laps: `${lap.id},${ref.id}`,
-    ref: String(ref.id),
+    laps: [lap.id, ref.id],
+    ref: ref.id,
     channels: "speed,throttle,brake,gear,pos_x,pos_z",
   });
   const deltas = c.laps[0].delta_s;
@@ -114,7 +114,7 @@ Deno.test("analysis opens on the newest session's last lap against the circuit's
   assert.notEqual(plot[0].at(-1), "\u2800");
 
   // Corners in the engine's order, the worst first, marked.
-  const report = await app.analysis.corners({ lap: String(lap.id), ref: String(ref.id) });
+  const report = await app.analysis.corners({ lap: lap.id, ref: ref.id });
   assert.equal(report.source, "circuit");
   // The table's lines under its heading: all but the last for rows, that one says what follows.
   const rows = report.corners.slice(0, layout.tableRows - 2);
@@ -139,7 +139,7 @@ Deno.test("analysis opens on the newest session's last lap against the circuit's
   assert.equal(lines.filter((l) => l.includes("◀")).length, 1);
 
   // Sectors: the lap's, the best, the theoretical best.
-  const sectors = await app.analysis.sectors({ track: "Test Ring", car: String(lap.car_id) });
+  const sectors = await app.analysis.sectors({ track: "Test Ring", car: lap.car_id });
   const times = await app.analysis.sectorTimes("Test Ring", lap.car_id, [lap.id]);
   for (const [k, s] of sectors.sectors.entries()) {
     assert.ok(
@@ -164,8 +164,8 @@ Deno.test("arrows move the cursor a chart column, [ ] and Shift ten; the read-ou
   const { app, close } = await memoryApp();
   await twoStints(app);
   const c = await app.analysis.compare({
-    laps: "6,4",
-    ref: "4",
+    laps: [6, 4],
+    ref: 4,
     channels: "speed,throttle,brake,gear,pos_x,pos_z",
   });
   const length = c.distance.at(-1)!;
@@ -198,10 +198,10 @@ Deno.test("arrows move the cursor a chart column, [ ] and Shift ten; the read-ou
 Deno.test("Enter zooms the charts to the selected corner, Esc zooms back out", async () => {
   const { app, close } = await memoryApp();
   await twoStints(app);
-  const report = await app.analysis.corners({ lap: "6", ref: "4" });
+  const report = await app.analysis.corners({ lap: 6, ref: 4 });
   const c = await app.analysis.compare({
-    laps: "6,4",
-    ref: "4",
+    laps: [6, 4],
+    ref: 4,
     channels: "speed,throttle,brake,gear,pos_x,pos_z",
   });
   const length = c.distance.at(-1)!;
@@ -308,7 +308,7 @@ Deno.test("a lap alone is shown without a reference", async () => {
     lines[0],
     `Lap 1 (S1 #1) ${formatLapTime(times[0])}  no reference: its only lap  Other Park · NSX Gr.3`,
   );
-  const c = await app.analysis.compare({ laps: "1", channels: "speed,throttle,brake,gear" });
+  const c = await app.analysis.compare({ laps: [1], channels: "speed,throttle,brake,gear" });
   const [lap] = c.laps;
   const k = gridAt(c, 0, c.distance.at(-1)!, analysisLayout(80, 23).chartCols, 0);
   assert.equal(
@@ -319,7 +319,7 @@ Deno.test("a lap alone is shown without a reference", async () => {
       `gear ${lap.channels.gear![k].toFixed(0)}`,
   );
   // Corners without a reference: no gap, nothing marked as lost.
-  const report = await app.analysis.corners({ lap: "1" });
+  const report = await app.analysis.corners({ lap: 1 });
   const heading = lines.findIndex((l) => l.startsWith("  Corner "));
   assert.match(lines[heading + 1], new RegExp(`^> ${report.corners[0].name} +-- +`));
   assert.ok(!text.includes("◀"));
@@ -341,7 +341,7 @@ Deno.test("the analysis view fits 80x24 and redraws at 100x30", async () => {
   assert.equal(lines.length, 23);
   assert.ok(lines.some((l) => l.startsWith("delta s ")));
   // Eight corners in six lines: five and a line saying three more follow.
-  const corners = (await app.analysis.corners({ lap: "6", ref: "4" })).corners;
+  const corners = (await app.analysis.corners({ lap: 6, ref: 4 })).corners;
   assert.equal(corners.length, 8);
   const cornerLines = (all: string[]) => {
     const head = all.findIndex((l) => l.startsWith("  Corner "));
@@ -397,7 +397,7 @@ Deno.test("under the tables, the lap's top coaching notes against the reference"
   const r = view(app);
   const text = await waitFor(r.lastFrame, (t) => t.includes("Theoretical best"));
   // Lap 6 against lap 4, the circuit's best (see the first test).
-  const notes = await app.analysis.notes(6, { ref: "4" });
+  const notes = await app.analysis.notes(6, { ref: 4 });
   assert.ok(notes.notes.length > 0);
   const expected = notesLine(notes);
   const lines = text.split("\n");

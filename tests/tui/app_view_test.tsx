@@ -1,19 +1,20 @@
 import { strict as assert } from "node:assert";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { Text } from "ink";
 import { render } from "ink-testing-library";
 import { noFixtures } from "../_fixtures.ts";
 import { AppView } from "../../src/tui/app_view.tsx";
 import { GLOBAL_KEYS, VIEWS } from "../../src/tui/views.ts";
 import type { ViewDef, ViewProps } from "../../src/tui/view_types.ts";
+import { keyHandlerChanges, useKeys } from "../../src/tui/use_keys.ts";
 import {
   feed,
   frames,
   KEY,
+  keysSettled,
   memoryApp,
   plain,
   renderSized,
-  sleep,
   SUZUKA,
   waitFor,
 } from "./_harness.tsx";
@@ -26,11 +27,14 @@ Deno.test("number keys switch views; the header marks the current one", async ()
   r.stdin.write("2");
   let text = await waitFor(r.lastFrame, (t) => t.includes("No sessions yet"));
   assert.match(text, /^ 1 Live {2}\[2 Sessions\]/);
-  // Keys that name no view do nothing.
+  // Keys that name no view do nothing: the help asked for after them is still the sessions view's.
   r.stdin.write("7");
   r.stdin.write("x");
-  await sleep(20);
-  assert.match(plain(r.lastFrame()), /^ 1 Live {2}\[2 Sessions\]/);
+  r.stdin.write("?");
+  await waitFor(r.lastFrame, (t) => t.includes("Keys") && t.includes("Sessions view\n"));
+  r.stdin.write("?");
+  text = await waitFor(r.lastFrame, (t) => !t.includes("Keys"));
+  assert.match(text, /^ 1 Live {2}\[2 Sessions\]/);
   r.stdin.write("1");
   text = await waitFor(r.lastFrame, (t) => t.includes("No telemetry yet."));
   assert.match(text, /^\[1 Live\]/);
@@ -40,12 +44,13 @@ Deno.test("number keys switch views; the header marks the current one", async ()
 
 Deno.test("? shows the keys of everywhere and of the current view; ? or Esc hides it", async () => {
   const { app, close } = await memoryApp();
+  const since = keyHandlerChanges();
   const r = renderSized(<AppView app={app} initialView="sessions" />, 80, 24);
   await waitFor(r.lastFrame, (t) => t.includes("No sessions yet"));
-  await sleep(30);
+  await keysSettled(since);
   for (const view of VIEWS) {
     r.stdin.write(view.key);
-    await sleep(30);
+    await waitFor(r.lastFrame, (t) => t.includes(`[${view.key} ${view.title}]`));
     r.stdin.write("?");
     const text = await waitFor(
       r.lastFrame,
@@ -72,7 +77,7 @@ Deno.test("? shows the keys of everywhere and of the current view; ? or Esc hide
     await waitFor(r.lastFrame, (t) => !t.includes("Keys"));
   }
   r.stdin.write("2");
-  await sleep(30);
+  await waitFor(r.lastFrame, (t) => t.includes("[2 Sessions]"));
   r.stdin.write("?");
   const help = await waitFor(r.lastFrame, (t) => t.includes("Keys"));
   assert.deepEqual(help.split("\n").slice(1, 12), [
@@ -112,9 +117,11 @@ Deno.test("while a view reads a name, q and the number keys are text", async () 
   // A view that reads text from the start, as the sessions view does while renaming.
   let renders = 0;
   function Reader({ setCapturing }: ViewProps) {
+    const [typed, setTyped] = useState("");
     useEffect(() => setCapturing(true), [setCapturing]);
+    useKeys((input) => setTyped((t) => t + input));
     renders++;
-    return <Text>reading</Text>;
+    return <Text>reading {typed}</Text>;
   }
   const views: ViewDef[] = [{
     key: "1",
@@ -123,17 +130,18 @@ Deno.test("while a view reads a name, q and the number keys are text", async () 
     keys: [],
     Component: Reader,
   }, VIEWS[1]];
+  const since = keyHandlerChanges();
   const r = render(<AppView app={app} views={views} onQuit={() => quits++} />);
   await waitFor(r.lastFrame, (t) => t.includes("reading"));
-  // Drawn again once the root knows the view is capturing; its keys are off from then on.
-  await waitFor(() => String(renders), (n) => Number(n) >= 2);
-  await sleep(30);
+  // The root's and the reader's handlers on, then the root's off once it knows the view captures.
+  await keysSettled(since, 3);
+  assert.ok(renders >= 2);
   r.stdin.write("q");
   r.stdin.write("2");
   r.stdin.write("?");
-  await sleep(30);
+  // The reader got all three as text, in order; the root none of them.
+  await waitFor(r.lastFrame, (t) => t.includes("reading q2?"));
   assert.equal(quits, 0);
-  assert.ok(plain(r.lastFrame()).includes("reading"));
   r.unmount();
   close();
 });
@@ -206,6 +214,7 @@ Deno.test({
 
 Deno.test("a stored lap's top three notes pass by under the tabs", async () => {
   const { app, close } = await memoryApp();
+  const listeners = app.bus.size;
   const r = renderSized(<AppView app={app} />, 120, 24);
   const note = (n: number, loss: number) => ({
     n,
@@ -217,7 +226,8 @@ Deno.test("a stored lap's top three notes pass by under the tabs", async () => {
     cue: `Turn ${n}: brake later`,
     cue_at_m: 100,
   });
-  await sleep(20);
+  // The notes line listens from the first frame's effects on.
+  await waitFor(() => String(app.bus.size), (n) => Number(n) > listeners);
   app.bus.emit({
     type: "notes",
     session_id: 1,

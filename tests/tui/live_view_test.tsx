@@ -423,7 +423,7 @@ Deno.test({
   async fn() {
     const { app, close } = await memoryApp();
     await feed(app, frames(SUZUKA));
-    const car = String(app.live.session!.car_id);
+    const car = app.live.session!.car_id;
     const bests = await app.analysis.sectors({ track: "Suzuka Circuit", car });
     assert.deepEqual(bests.sectors.map((k) => k.best_s), [33.819, 34.392, 30.824]);
     const source = new FakeFrames();

@@ -10,11 +10,13 @@ import { trackSuggestions } from "../../src/tui/track_suggestions.ts";
 import type { AppEvent } from "../../src/app/events.ts";
 import type { App } from "../../src/app/create_app.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
+import { keyHandlerChanges } from "../../src/tui/use_keys.ts";
 import type { Frame } from "../../src/core/gt7/frame.ts";
 import {
   feed,
   frames,
   KEY,
+  keysSettled,
   memoryApp,
   renderSized,
   sleep,
@@ -33,6 +35,16 @@ function record(app: App): AppEvent[] {
   const events: AppEvent[] = [];
   app.bus.subscribe((e) => events.push(e));
   return events;
+}
+
+/**
+ * Waits for the key handlers of a dashboard rendered after `before` (a
+ * {@linkcode keyHandlerChanges} reading) to listen, then answers the count,
+ * for waiting on the prompt's handler (the root's turning off goes with it).
+ */
+async function rootKeysSettled(before: number): Promise<number> {
+  await keysSettled(before);
+  return keyHandlerChanges();
 }
 
 Deno.test("suggestions: the lap's shape first; typed words start words of the name", () => {
@@ -113,11 +125,13 @@ Deno.test({
   ignore: noFixtures,
   async fn() {
     const { app, close } = await memoryApp({ references: ambiguousSuzuka() });
+    const k0 = keyHandlerChanges();
     const r = renderSized(<AppView app={app} />, 80, 24);
     await waitFor(r.lastFrame, (t) => t.includes("No telemetry yet."));
+    const since = await rootKeysSettled(k0);
     await feed(app, frames(SUZUKA));
     let text = await waitFor(r.lastFrame, (t) => t.includes(" km") && t.includes("equally"));
-    await sleep(50);
+    await keysSettled(since);
     const lines = text.split("\n");
     // The prompt is a panel of at most 9 rows at the bottom: the live view stays above it.
     const top = lines.findIndex((l) => l.startsWith("Name this track"));
@@ -185,10 +199,12 @@ Deno.test({
   ignore: noFixtures,
   async fn() {
     const { app, close } = await memoryApp({ references: ambiguousSuzuka() });
+    const k0 = keyHandlerChanges();
     const r = renderSized(<AppView app={app} />, 100, 30);
+    const since = await rootKeysSettled(k0);
     await feed(app, frames(SUZUKA));
     await waitFor(r.lastFrame, (t) => t.includes("equally") && t.includes(" km "));
-    await sleep(50);
+    await keysSettled(since);
     r.stdin.write(KEY.enter);
     // Nothing typed and nothing picked: createTrack refuses the blank name.
     await waitFor(
@@ -218,10 +234,12 @@ Deno.test({
   ignore: noFixtures,
   async fn() {
     const { app, close } = await memoryApp({ references: ambiguousSuzuka() });
+    const k0 = keyHandlerChanges();
     const r = renderSized(<AppView app={app} />, 80, 24);
+    const since = await rootKeysSettled(k0);
     await feed(app, frames(SUZUKA));
     await waitFor(r.lastFrame, (t) => t.includes("equally") && t.includes(" km "));
-    await sleep(50);
+    await keysSettled(since);
     await typeInto(r, "Track name: ", "suz");
     await waitFor(r.lastFrame, (t) => t.includes("Track name: suz"));
     r.stdin.write(KEY.down);
@@ -270,13 +288,15 @@ Deno.test("Esc dismisses the prompt for that session: its second lap does not as
   const { app, close } = await memoryApp();
   const events = record(app);
   const list = race3();
+  const k0 = keyHandlerChanges();
   const r = renderSized(<AppView app={app} />, 80, 24);
+  const since = await rootKeysSettled(k0);
   // The out-lap and lap 1.
   const firstLapEnd = list.findIndex((f) => f.currentLap === 2);
   await feed(app, list.slice(0, firstLapEnd + 1));
   await waitFor(r.lastFrame, (t) => t.includes("Name this track: session 1, lap 1"));
   // The prompt's key handler attaches just after its first frame is drawn.
-  await sleep(50);
+  await keysSettled(since);
   // While it asks, the live readouts stay on screen above it.
   // The shape fits no official circuit: nothing to pick, so the keys say nothing of picking.
   const asking = await waitFor(

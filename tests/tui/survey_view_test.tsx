@@ -5,13 +5,24 @@ import { finishText } from "../../src/tui/survey_view.tsx";
 import { MARK_KEYS, waitingText } from "../../src/tui/use_survey_state.ts";
 import { renderBrailleMap } from "../../src/tui/braille_map.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
-import { feed, KEY, memoryApp, renderSized, sleep, typeInto, waitFor } from "./_harness.tsx";
+import {
+  feed,
+  KEY,
+  keysSettled,
+  memoryApp,
+  renderSized,
+  sleep,
+  typeInto,
+  waitFor,
+} from "./_harness.tsx";
+import { keyHandlerChanges } from "../../src/tui/use_keys.ts";
 
 /** One surveying lap of synthetic circuit 7 (left border), after its out-lap. */
 const SURVEY_7 = [...syntheticFrames({ seed: 7, laps: 1, mode: "survey" })];
 
 Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follows the car", async () => {
   const { app, close } = await memoryApp();
+  const k26 = keyHandlerChanges();
   const r = renderSized(<AppView app={app} initialView="survey" />, 80, 24);
   let text = await waitFor(r.lastFrame, (t) => t.includes("Survey stopped"));
   let lines = text.split("\n");
@@ -23,7 +34,7 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   assert.equal(lines[2].trimEnd(), "Circuit  (unlabelled)");
   assert.ok(text.includes("Finish line not crossed yet"), text);
   assert.ok(text.includes("s start  t label  z x c left  , . / right  Space disarm"), text);
-  await sleep(50);
+  await keysSettled(k26);
 
   // Marks need a running survey: the service's refusal is shown.
   r.stdin.write("z");
@@ -33,10 +44,12 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   assert.equal(app.survey.running, true);
   assert.equal(app.survey.status().track, "");
 
+  const beforeLabel = keyHandlerChanges();
   r.stdin.write("t");
   await waitFor(r.lastFrame, (t) => t.includes("Circuit label: "));
-  // A newly drawn text field takes keys once its handler attaches, just after the frame.
-  await sleep(50);
+  // A newly drawn text field takes keys once its handler attaches (and the view's lets go),
+  // just after the frame.
+  await keysSettled(beforeLabel, 2);
   await typeInto(r, "Circuit label: ", "Synthetic Seven");
   r.stdin.write(KEY.enter);
   text = await waitFor(r.lastFrame, (t) => t.includes('circuit is now "Synthetic Seven"'));
@@ -60,6 +73,7 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   r.stdin.write(" ");
   await waitFor(r.lastFrame, (t) => t.includes("Mark     none"));
   assert.equal(app.survey.status().mark, null);
+  const handlers = keyHandlerChanges();
 
   // One lap straddling the left border.
   await feed(app, SURVEY_7);
@@ -68,7 +82,6 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   // survey's label, so no name prompt covers the view.
   const [session] = await app.sessions.list();
   assert.deepEqual([session.track_name, session.track_source], ["Synthetic Seven", "user"]);
-  await sleep(50);
   const running = app.survey.status();
   assert.equal(running.frames, SURVEY_7.length);
   assert.equal(running.cells, running.cells_by_side.L + running.cells_by_side.R);
@@ -79,8 +92,8 @@ Deno.test("survey view: start, label, marks, a lap of cells, stop; the map follo
   );
   assert.ok(text.includes(finishText(running.finish)), text);
   assert.ok(!text.includes("Name this track"), text);
-
-  await sleep(50);
+  // No prompt's handler came or went: the view's keys are the ones listening.
+  assert.equal(keyHandlerChanges(), handlers);
   r.stdin.write("s");
   text = await waitFor(r.lastFrame, (t) => t.includes("stopped: saved run 1"));
   const [bundle] = await app.bundles.list();
@@ -171,14 +184,16 @@ function surveyStart(n: number) {
 
 Deno.test("a survey stopped without a name keeps its cells and asks for the name; Enter saves", async () => {
   const { app, close } = await memoryApp();
+  const k176 = keyHandlerChanges();
   const r = renderSized(<AppView app={app} initialView="survey" />, 80, 24);
   await waitFor(r.lastFrame, (t) => t.includes("Survey stopped"));
-  await sleep(50);
+  await keysSettled(k176);
   r.stdin.write("s");
   await waitFor(r.lastFrame, (t) => t.includes("survey started: press t to label"));
   await feed(app, surveyStart(3000));
   const cells = app.survey.status().cells;
   assert.ok(cells > 100, String(cells));
+  const beforeStop = keyHandlerChanges();
   r.stdin.write("s");
   // The figures are sampled 20 times a second: wait for them too.
   let text = await waitFor(
@@ -190,7 +205,8 @@ Deno.test("a survey stopped without a name keeps its cells and asks for the name
   assert.ok(text.includes("Circuit name (saves the stopped run; Esc: later): "), text);
   assert.equal(app.survey.pending, true);
   // Esc puts the question off; the cells stay, and t asks again.
-  await sleep(50);
+  // The name field's handler on and the view's off, as the stop opened the field.
+  await keysSettled(beforeStop, 2);
   r.stdin.write(KEY.escape);
   text = await waitFor(r.lastFrame, (t) => t.includes("the stopped run keeps its"));
   assert.ok(text.includes(waitingText(cells)), text);
@@ -215,9 +231,10 @@ Deno.test("d pressed twice discards a stopped unnamed run; once only asks", asyn
   await app.survey.start();
   await feed(app, surveyStart(3000));
   const cells = (await app.survey.stop()).cells;
+  const k220 = keyHandlerChanges();
   const r = renderSized(<AppView app={app} initialView="survey" />, 80, 24);
   await waitFor(r.lastFrame, (t) => t.includes("Stopped, waiting for a name"));
-  await sleep(50);
+  await keysSettled(k220);
   r.stdin.write("d");
   await waitFor(r.lastFrame, (t) => t.includes("press d again"));
   assert.equal(app.survey.pending, true);

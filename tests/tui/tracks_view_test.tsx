@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { keyHandlerChanges } from "../../src/tui/use_keys.ts";
 import { join } from "node:path";
 import { AppView } from "../../src/tui/app_view.tsx";
 import { bundleFilename, CHUNK_BYTES, type ImportProgress } from "../../src/app/files.ts";
@@ -7,7 +8,7 @@ import type { App } from "../../src/app/create_app.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { CONFIGURATIONS } from "../../src/core/catalog/tracks.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
-import { feed, KEY, memoryApp, renderSized, sleep, typeInto, waitFor } from "./_harness.tsx";
+import { feed, KEY, keysSettled, memoryApp, renderSized, typeInto, waitFor } from "./_harness.tsx";
 
 const SURVEY_7 = [...syntheticFrames({ seed: 7, laps: 1, mode: "survey" })];
 
@@ -21,6 +22,7 @@ async function surveyed(app: App): Promise<void> {
 Deno.test("tracks view lists bundles with coverage, runs, sources; o confirms the suggestion", async () => {
   const { app, close } = await memoryApp();
   await surveyed(app);
+  const k43 = keyHandlerChanges();
   const r = renderSized(<AppView app={app} initialView="tracks" />, 80, 24);
   let text = await waitFor(r.lastFrame, (t) => t.includes("Suggested:"));
   const lines = text.split("\n");
@@ -40,7 +42,7 @@ Deno.test("tracks view lists bundles with coverage, runs, sources; o confirms th
   assert.ok(text.includes("↑↓ bundle  o confirm official  e export  i import  u identify"), text);
   for (const line of lines) assert.ok([...line].length <= 80, line);
   assert.ok(lines.length <= 23);
-  await sleep(50);
+  await keysSettled(k43);
 
   r.stdin.write("o");
   text = await waitFor(r.lastFrame, (t) => t.includes("Suzuka Circuit is Suzuka Circuit"));
@@ -75,9 +77,10 @@ Deno.test("e exports the bundle into the output folder; i imports it elsewhere w
   // The exports folder does not exist yet on a fresh install: the first export makes it.
   // A data folder deep enough that the path written is longer than the terminal is wide.
   const dir = join(root, "home-of-a-user-with-a-long-name", "sim-datalogger", "exports");
+  const k80 = keyHandlerChanges();
   const r = renderSized(<AppView app={app} initialView="tracks" outDir={dir} />, 80, 24);
   await waitFor(r.lastFrame, (t) => t.includes("Suzuka Circuit"));
-  await sleep(50);
+  await keysSettled(k80);
   r.stdin.write("e");
   const path = join(dir, bundleFilename("suzuka-circuit"));
   assert.ok(`wrote ${path}`.length > 80);
@@ -97,12 +100,15 @@ Deno.test("e exports the bundle into the output folder; i imports it elsewhere w
 
   // A fresh store: the file typed at the prompt (relative to the output folder) comes in.
   const other = await memoryApp();
+  const k102 = keyHandlerChanges();
   const r2 = renderSized(<AppView app={other.app} initialView="tracks" outDir={dir} />, 80, 24);
   await waitFor(r2.lastFrame, (t) => t.includes("No track bundles yet"));
-  await sleep(50);
+  await keysSettled(k102);
+  const beforeImport = keyHandlerChanges();
   r2.stdin.write("i");
   await waitFor(r2.lastFrame, (t) => t.includes("Import bundle from: "));
-  await sleep(50);
+  // The field's handler on and the view's off.
+  await keysSettled(beforeImport, 2);
   await typeInto(r2, "Import bundle from: ", bundleFilename("suzuka-circuit"));
   r2.stdin.write(KEY.enter);
   const kb = Math.ceil(written.length / 1024);
@@ -161,24 +167,29 @@ Deno.test("a refused import names the fault and stores nothing; u identifies unl
   const { app, close } = await memoryApp();
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(join(dir, "bad.json"), JSON.stringify({ format: "nope" }));
+  const k166 = keyHandlerChanges();
   const r = renderSized(<AppView app={app} initialView="tracks" outDir={dir} />, 80, 24);
   await waitFor(r.lastFrame, (t) => t.includes("No track bundles yet"));
-  await sleep(50);
+  await keysSettled(k166);
   r.stdin.write("u");
   // The reference lines are always known: identify runs on a fresh store, with nothing to name.
   await waitFor(r.lastFrame, (t) => t.includes("identify: checked 0, identified 0"));
+  const beforeBad = keyHandlerChanges();
   r.stdin.write("i");
   await waitFor(r.lastFrame, (t) => t.includes("Import bundle from: "));
-  await sleep(50);
+  await keysSettled(beforeBad, 2);
   await typeInto(r, "Import bundle from: ", "bad.json");
+  const beforeMissing = keyHandlerChanges();
   r.stdin.write(KEY.enter);
   let text = await waitFor(r.lastFrame, (t) => t.includes("import failed: "));
   assert.match(text, /import failed: \$\.format: /);
   assert.deepEqual(await app.bundles.list(), []);
   r.stdin.write("i");
   await waitFor(r.lastFrame, (t) => t.includes("Import bundle from: "));
-  await sleep(50);
+  // The field closed on Enter (two changes) and opened again on i (two more).
+  await keysSettled(beforeMissing, 4);
   await typeInto(r, "Import bundle from: ", "missing.json");
+  const beforeClose = keyHandlerChanges();
   r.stdin.write(KEY.enter);
   await waitFor(r.lastFrame, (t) => t.includes("import failed: No such file"));
 
@@ -193,10 +204,12 @@ Deno.test("a refused import names the fault and stores nothing; u identifies unl
   assert.deepEqual((await app.sessions.list()).map((s) => s.track_name), [""]);
   // Its lap asked for a name; not now.
   await waitFor(r.lastFrame, (t) => t.includes("Name this track: session 1"));
-  await sleep(50);
+  // The file field's two changes on Enter, then the prompt's three as it opens.
+  await keysSettled(beforeClose, 5);
   r.stdin.write(KEY.escape);
   await waitFor(r.lastFrame, (t) => t.includes("session 1 left unnamed"));
-  await sleep(50);
+  // And two more as Esc closes it.
+  await keysSettled(beforeClose, 7);
   r.stdin.write("u");
   text = await waitFor(r.lastFrame, (t) => t.includes("identify: checked"));
   assert.ok(text.includes("identify: checked 1, identified 1 (Suzuka Circuit x1)"), text);
@@ -224,6 +237,7 @@ Deno.test("a partial survey's percentages read open, a whole lap's closed, side 
     [whole.coverage?.closed_left, whole.coverage?.closed_right, whole.coverage?.closed],
     [true, false, false],
   );
+  const k241 = keyHandlerChanges();
   const r = renderSized(<AppView app={app} initialView="tracks" />, 80, 24);
   let text = await waitFor(r.lastFrame, (t) => t.includes("Coverage: left"));
   let lines = text.split("\n");
@@ -238,7 +252,7 @@ Deno.test("a partial survey's percentages read open, a whole lap's closed, side 
     text.includes(`Coverage: left ${halfM} m surveyed, open; right nothing surveyed`),
     text,
   );
-  await sleep(50);
+  await keysSettled(k241);
   r.stdin.write(KEY.down);
   text = await waitFor(r.lastFrame, (t) => t.includes("> Suzuka Circuit"));
   text = await waitFor(r.lastFrame, (t) => t.includes("left 100.0% of the lap"));

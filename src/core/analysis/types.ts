@@ -27,11 +27,8 @@ export interface AnalysedLap {
  */
 export type CornerSource = "authored" | "circuit" | "lap";
 
-/**
- * A corner located on one lap, in that lap's own distance from the start
- * line. `entry_m <= apex_m <= exit_m`, all within `[0, lap length]`.
- */
-export interface LapCorner {
+/** A corner by number and name, with its turn and its distances along a lap, m. */
+export interface CornerPlace {
   /** 1-based, in track order from the start line. */
   n: number;
   name: string;
@@ -40,6 +37,13 @@ export interface LapCorner {
   apex_m: number;
   entry_m: number;
   exit_m: number;
+}
+
+/**
+ * A corner located on one lap, in that lap's own distance from the start
+ * line. `entry_m <= apex_m <= exit_m`, all within `[0, lap length]`.
+ */
+export interface LapCorner extends CornerPlace {
   /** World positions of entry, apex and exit on this lap, for finding them on another lap. */
   entry: Point;
   apex: Point;
@@ -60,13 +64,7 @@ export interface LapCorners {
  * seconds. `ref_*` and `delta_s` are null without a reference, and
  * `brake_m`/`ref_brake_m` are null when that lap did not brake for it.
  */
-export interface CornerReportRow {
-  n: number;
-  name: string;
-  direction: Side | null;
-  apex_m: number;
-  entry_m: number;
-  exit_m: number;
+export interface CornerReportRow extends CornerPlace {
   /** Where the analysed lap passed the apex, world metres (0.01), so a tool can draw it. */
   apex: Point;
   entry_kmh: number;

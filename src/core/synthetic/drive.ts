@@ -211,238 +211,353 @@ function byte(fraction: number): number {
   return Math.max(0, Math.min(255, Math.round(fraction * 255)));
 }
 
-function* emit(prep: Prepared): Generator<Frame> {
-  const { plan, car, path } = prep;
-  const circuit = plan.circuit;
-  const clock = new DriveClock(path);
-  const state = new CarState(car, path.speed[0], prep.fuel, prep.tyreTemp);
-  const survey = plan.mode === "survey";
-  const dt = 1 / TICK_HZ;
-  const halfWb = car.wheelbase / 2;
-  const halfTw = car.trackWidth / 2;
-  // Constant per drive, so every frame shares one frozen copy.
-  const tyreRadius: Wheels = Object.freeze(
-    [
-      car.frontTyreRadius,
-      car.frontTyreRadius,
-      car.rearTyreRadius,
-      car.rearTyreRadius,
-    ] as const,
-  );
-  const gearRatios: readonly number[] = Object.freeze(
-    Array.from({ length: 8 }, (_, i) => car.gearRatios[i] ?? 0),
-  );
-  const noTorque: Wheels = Object.freeze([0, 0, 0, 0] as const);
-  const maxSpeedKmh = Math.round(gearedTopSpeed(car) * 3.6);
-  const ph = prep.phase;
-  let lastLapMs = -1;
-  let bestLapMs = -1;
-  let prevPitch = NaN;
-  let prevRoll = NaN;
-  let throttleF = 0;
-  let brakeF = 0;
-  let crossings = 0;
+/** What stays the same through a drive: the car's constants every frame repeats. */
+interface DriveConstants {
+  readonly halfWb: number;
+  readonly halfTw: number;
+  readonly tyreRadius: Wheels;
+  readonly gearRatios: readonly number[];
+  readonly noTorque: Wheels;
+  readonly maxSpeedKmh: number;
+}
 
+/** The constants of a drive in `car`, each frozen once so every frame shares it. */
+function driveConstants(car: CarSpec): DriveConstants {
+  return {
+    halfWb: car.wheelbase / 2,
+    halfTw: car.trackWidth / 2,
+    tyreRadius: Object.freeze(
+      [
+        car.frontTyreRadius,
+        car.frontTyreRadius,
+        car.rearTyreRadius,
+        car.rearTyreRadius,
+      ] as const,
+    ),
+    gearRatios: Object.freeze(Array.from({ length: 8 }, (_, i) => car.gearRatios[i] ?? 0)),
+    noTorque: Object.freeze([0, 0, 0, 0] as const),
+    maxSpeedKmh: Math.round(gearedTopSpeed(car) * 3.6),
+  };
+}
+
+/** Where the car is on the path at one tick: position, heading, gradient, speed, curvature. */
+interface PathPoint {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  /** Unit heading. */
+  readonly fx: number;
+  readonly fz: number;
+  readonly sinG: number;
+  readonly cosG: number;
+  /** The gradient of the next segment (for heave). */
+  readonly nextSinG: number;
+  /** Length of the current segment, m. */
+  readonly ds: number;
+  readonly v: number;
+  readonly acc: number;
+  /** Curvature, 1/m. */
+  readonly k: number;
+}
+
+/** The path at `clock`'s tick, interpolated within its segment. */
+function pathPoint(path: DrivePath, clock: DriveClock): PathPoint {
+  const j = clock.segment;
+  const f = clock.fraction();
+  const k = path.curvature[j] + (path.curvature[j + 1] - path.curvature[j]) * f;
+  let fx = path.tx[j] + (path.tx[j + 1] - path.tx[j]) * f;
+  let fz = path.tz[j] + (path.tz[j + 1] - path.tz[j]) * f;
+  const fl = Math.hypot(fx, fz) || 1;
+  fx /= fl;
+  fz /= fl;
+  const ds = path.sigma[j + 1] - path.sigma[j];
+  const sinG = ds > 0 ? (path.y[j + 1] - path.y[j]) / ds : 0;
+  return {
+    x: path.x[j] + (path.x[j + 1] - path.x[j]) * f,
+    y: path.y[j] + (path.y[j + 1] - path.y[j]) * f,
+    z: path.z[j] + (path.z[j + 1] - path.z[j]) * f,
+    fx,
+    fz,
+    sinG,
+    cosG: Math.sqrt(1 - sinG * sinG),
+    nextSinG: j + 2 < path.count && path.sigma[j + 2] > path.sigma[j + 1]
+      ? (path.y[j + 2] - path.y[j + 1]) / (path.sigma[j + 2] - path.sigma[j + 1])
+      : sinG,
+    ds,
+    v: clock.speed(),
+    acc: clock.acceleration(),
+    k,
+  };
+}
+
+/** The driver's pedals and the wheels' slip that produce a point's planned acceleration. */
+interface Inputs {
+  readonly throttle: number;
+  readonly brake: number;
+  readonly throttleByte: number;
+  readonly brakeByte: number;
+  readonly lat: number;
+  readonly rearSlip: number;
+  readonly frontSlip: number;
+}
+
+/** Driver inputs: whatever produces the planned acceleration at `p` within grip `limit`. */
+function driverInputs(car: CarSpec, p: PathPoint, limit: number): Inputs {
+  const { v, acc } = p;
+  const lat = v * v * p.k;
+  const resist = car.dragPerMass * v * v + car.corneringDrag * Math.abs(lat);
+  const need = acc + resist;
+  let throttle = 0;
+  let brake = 0;
+  if (need >= 0) {
+    const capacity = Math.min(car.tractionAccel * gripLeft(lat, limit), car.powerPerMass / v);
+    throttle = Math.min(1, need / capacity);
+  } else if (-need > 0.5) {
+    brake = Math.min(1, -need / car.brakeDecel);
+  }
+  const throttleByte = byte(throttle);
+  const brakeByte = byte(brake);
+  throttle = throttleByte / 255;
+  brake = brakeByte / 255;
+  const usage = Math.hypot(need / car.tractionAccel, lat / car.lateralAccel);
+  const rearSlip = throttle > 0
+    ? 0.008 + 0.025 * Math.max(0, need) / car.tractionAccel + 0.8 * Math.max(0, usage - 1)
+    : -0.01 * brake;
+  return { throttle, brake, throttleByte, brakeByte, lat, rearSlip, frontSlip: -0.015 * brake };
+}
+
+/** The surface letter under each wheel contact point (FL, FR, RL, RR). */
+function wheelSurfaces(circuit: Circuit, c: DriveConstants, p: PathPoint): string[] {
+  const [lx, lz] = leftOf(p.fx, p.fz);
+  const fwx = p.fx * c.halfWb;
+  const fwz = p.fz * c.halfWb;
+  const sdx = lx * c.halfTw;
+  const sdz = lz * c.halfTw;
+  const { x, z } = p;
+  return [
+    circuit.surfaceAt(x + fwx + sdx, z + fwz + sdz),
+    circuit.surfaceAt(x + fwx - sdx, z + fwz - sdz),
+    circuit.surfaceAt(x - fwx + sdx, z - fwz + sdz),
+    circuit.surfaceAt(x - fwx - sdx, z - fwz - sdz),
+  ];
+}
+
+/**
+ * Suspension travel of each wheel (larger is more compressed: outer side in
+ * a bend, nose under braking) over surfaces `surfaces`, at path distance
+ * `sig`, with the drive's bump phases `ph`.
+ */
+function suspensionAt(
+  car: CarSpec,
+  c: DriveConstants,
+  p: PathPoint,
+  lat: number,
+  sig: number,
+  ph: readonly number[],
+  surfaces: readonly string[],
+): Wheels {
+  const dive = -p.acc / GRAVITY * 0.006;
+  const roll = lat / GRAVITY * 0.008;
+  const aero = 1.8e-6 * p.v * p.v;
+  const susp = (w: number, letter: string): number => {
+    const front = w < 2;
+    const left = w === 0 || w === 2;
+    const at = sig + (front ? c.halfWb : -c.halfWb);
+    const p0 = left ? ph[0] : ph[1];
+    let travel = car.suspensionRest + aero + (front ? dive : -dive) + (left ? -roll : roll) +
+      0.0012 * Math.sin(1.9 * at + p0) * Math.sin(0.41 * at + ph[2]) +
+      0.0006 * Math.sin(4.7 * at + ph[3]);
+    if (letter === "C") travel += 0.006 * (0.5 + 0.5 * Math.sin(at * 2 * Math.PI / 1.1));
+    else if (letter === "G") travel += 0.0025 * Math.sin(at * 6.3 + ph[4]) * Math.sin(at * 1.7);
+    return travel;
+  };
+  return [
+    susp(0, surfaces[0]),
+    susp(1, surfaces[1]),
+    susp(2, surfaces[2]),
+    susp(3, surfaces[3]),
+  ];
+}
+
+/** GT7's orientation quaternion: a turn of (heading - pi) about y, then pitch about x. */
+function orientation(p: PathPoint): { q: [number, number, number, number]; pitch: number } {
+  const heading = Math.atan2(p.fx, p.fz);
+  const pitch = Math.asin(p.sinG) + 0.004 * p.acc / GRAVITY;
+  const ha = (heading - Math.PI) / 2;
+  const pa = pitch / 2;
+  let qx = Math.cos(ha) * Math.sin(pa);
+  let qy = Math.sin(ha) * Math.cos(pa);
+  let qz = -Math.sin(ha) * Math.sin(pa);
+  let qw = Math.cos(ha) * Math.cos(pa);
+  if (qw < 0) {
+    qx = -qx;
+    qy = -qy;
+    qz = -qz;
+    qw = -qw;
+  }
+  return { q: [qx, qy, qz, qw], pitch };
+}
+
+/** Lap times as the car's dash reports them: the last and the best, -1 before the first. */
+interface LapClock {
+  crossings: number;
+  lastLapMs: number;
+  bestLapMs: number;
+}
+
+/** What carries from one frame to the next: the lap clock, rates and filtered pedals. */
+interface Carried extends LapClock {
+  prevPitch: number;
+  prevRoll: number;
+  throttleF: number;
+  brakeF: number;
+}
+
+function* emit(prep: Prepared): Generator<Frame> {
+  const { plan, path } = prep;
+  const clock = new DriveClock(path);
+  const state = new CarState(prep.car, path.speed[0], prep.fuel, prep.tyreTemp);
+  const c = driveConstants(prep.car);
+  const carried: Carried = {
+    crossings: 0,
+    lastLapMs: -1,
+    bestLapMs: -1,
+    prevPitch: NaN,
+    prevRoll: NaN,
+    throttleF: 0,
+    brakeF: 0,
+  };
   while (!clock.done) {
-    const tick = clock.tick;
-    if (clock.crossings !== crossings) {
-      crossings = clock.crossings;
-      if (crossings >= 2) {
-        lastLapMs = plan.lapTimesMs[crossings - 2];
-        bestLapMs = bestLapMs < 0 ? lastLapMs : Math.min(bestLapMs, lastLapMs);
+    if (clock.crossings !== carried.crossings) {
+      carried.crossings = clock.crossings;
+      if (carried.crossings >= 2) {
+        carried.lastLapMs = plan.lapTimesMs[carried.crossings - 2];
+        carried.bestLapMs = carried.bestLapMs < 0
+          ? carried.lastLapMs
+          : Math.min(carried.bestLapMs, carried.lastLapMs);
       }
     }
-    const j = clock.segment;
-    const f = clock.fraction();
-    const v = clock.speed();
-    const acc = clock.acceleration();
-    const k = path.curvature[j] + (path.curvature[j + 1] - path.curvature[j]) * f;
-    let fx = path.tx[j] + (path.tx[j + 1] - path.tx[j]) * f;
-    let fz = path.tz[j] + (path.tz[j + 1] - path.tz[j]) * f;
-    const fl = Math.hypot(fx, fz) || 1;
-    fx /= fl;
-    fz /= fl;
-    const x = path.x[j] + (path.x[j + 1] - path.x[j]) * f;
-    const y = path.y[j] + (path.y[j + 1] - path.y[j]) * f;
-    const z = path.z[j] + (path.z[j + 1] - path.z[j]) * f;
-    const ds = path.sigma[j + 1] - path.sigma[j];
-    const sinG = ds > 0 ? (path.y[j + 1] - path.y[j]) / ds : 0;
-    const cosG = Math.sqrt(1 - sinG * sinG);
-    const nextSinG = j + 2 < path.count && path.sigma[j + 2] > path.sigma[j + 1]
-      ? (path.y[j + 2] - path.y[j + 1]) / (path.sigma[j + 2] - path.sigma[j + 1])
-      : sinG;
+    yield frameAt(prep, c, clock, state, carried);
+    clock.advance();
+  }
+}
 
-    // Driver inputs: whatever produces the planned acceleration.
-    const lat = v * v * k;
-    const limit = path.lateralLimit[j];
-    const resist = car.dragPerMass * v * v + car.corneringDrag * Math.abs(lat);
-    const need = acc + resist;
-    let throttle = 0;
-    let brake = 0;
-    if (need >= 0) {
-      const capacity = Math.min(car.tractionAccel * gripLeft(lat, limit), car.powerPerMass / v);
-      throttle = Math.min(1, need / capacity);
-    } else if (-need > 0.5) {
-      brake = Math.min(1, -need / car.brakeDecel);
-    }
-    const throttleByte = byte(throttle);
-    const brakeByte = byte(brake);
-    throttle = throttleByte / 255;
-    brake = brakeByte / 255;
-    const usage = Math.hypot(need / car.tractionAccel, lat / car.lateralAccel);
-    const rearSlip = throttle > 0
-      ? 0.008 + 0.025 * Math.max(0, need) / car.tractionAccel + 0.8 * Math.max(0, usage - 1)
-      : -0.01 * brake;
-    const frontSlip = -0.015 * brake;
-    state.update({ speed: v, accel: acc, lateral: lat, throttle, brake, rearSlip }, dt);
-
-    // Wheel contact points and the surface under each.
-    const [lx, lz] = leftOf(fx, fz);
-    const fwx = fx * halfWb;
-    const fwz = fz * halfWb;
-    const sdx = lx * halfTw;
-    const sdz = lz * halfTw;
-    const sFL = circuit.surfaceAt(x + fwx + sdx, z + fwz + sdz);
-    const sFR = circuit.surfaceAt(x + fwx - sdx, z + fwz - sdz);
-    const sRL = circuit.surfaceAt(x - fwx + sdx, z - fwz + sdz);
-    const sRR = circuit.surfaceAt(x - fwx - sdx, z - fwz - sdz);
-
-    // Suspension: larger is more compressed (outer side in a bend, nose under braking).
-    const sig = clock.sigma;
-    const dive = -acc / GRAVITY * 0.006;
-    const roll = lat / GRAVITY * 0.008;
-    const aero = 1.8e-6 * v * v;
-    const susp = (w: number, letter: string): number => {
-      const front = w < 2;
-      const left = w === 0 || w === 2;
-      const at = sig + (front ? halfWb : -halfWb);
-      const p0 = left ? ph[0] : ph[1];
-      let travel = car.suspensionRest + aero + (front ? dive : -dive) + (left ? -roll : roll) +
-        0.0012 * Math.sin(1.9 * at + p0) * Math.sin(0.41 * at + ph[2]) +
-        0.0006 * Math.sin(4.7 * at + ph[3]);
-      if (letter === "C") travel += 0.006 * (0.5 + 0.5 * Math.sin(at * 2 * Math.PI / 1.1));
-      else if (letter === "G") travel += 0.0025 * Math.sin(at * 6.3 + ph[4]) * Math.sin(at * 1.7);
-      return travel;
-    };
-    const suspension: Wheels = [susp(0, sFL), susp(1, sFR), susp(2, sRL), susp(3, sRR)];
-    const meanSusp = (suspension[0] + suspension[1] + suspension[2] + suspension[3]) / 4;
-    const bodyHeight = Math.max(0.02, car.rideHeight - 0.8 * (meanSusp - car.suspensionRest));
-
-    // Orientation: GT7's quaternion is a turn of (heading - pi) about y, then pitch about x.
-    const heading = Math.atan2(fx, fz);
-    const pitch = Math.asin(sinG) + 0.004 * acc / GRAVITY;
-    const bodyRoll = -0.015 * lat / GRAVITY;
-    const ha = (heading - Math.PI) / 2;
-    const pa = pitch / 2;
-    let qx = Math.cos(ha) * Math.sin(pa);
-    let qy = Math.sin(ha) * Math.cos(pa);
-    let qz = -Math.sin(ha) * Math.sin(pa);
-    let qw = Math.cos(ha) * Math.cos(pa);
-    if (qw < 0) {
-      qx = -qx;
-      qy = -qy;
-      qz = -qz;
-      qw = -qw;
-    }
-    const angVelX = Number.isNaN(prevPitch) ? 0 : (pitch - prevPitch) * TICK_HZ;
-    const angVelZ = Number.isNaN(prevRoll) ? 0 : (bodyRoll - prevRoll) * TICK_HZ;
-    prevPitch = pitch;
-    prevRoll = bodyRoll;
-
-    const vLeft = v * (1 - k * halfTw);
-    const vRight = v * (1 + k * halfTw);
-    const wheelRps: Wheels = [
+/** The frame at `clock`'s tick; updates the car's `state` and what `carried` holds. */
+function frameAt(
+  prep: Prepared,
+  c: DriveConstants,
+  clock: DriveClock,
+  state: CarState,
+  carried: Carried,
+): Frame {
+  const { plan, car, path } = prep;
+  const tick = clock.tick;
+  const limit = path.lateralLimit[clock.segment];
+  const p = pathPoint(path, clock);
+  const { x, y, z, fx, fz, sinG, cosG, v, acc, k } = p;
+  const inputs = driverInputs(car, p, limit);
+  const { lat, throttle, brake, rearSlip, frontSlip } = inputs;
+  state.update({ speed: v, accel: acc, lateral: lat, throttle, brake, rearSlip }, 1 / TICK_HZ);
+  const surfaces = wheelSurfaces(plan.circuit, c, p);
+  const suspension = suspensionAt(car, c, p, lat, clock.sigma, prep.phase, surfaces);
+  const meanSusp = (suspension[0] + suspension[1] + suspension[2] + suspension[3]) / 4;
+  const bodyHeight = Math.max(0.02, car.rideHeight - 0.8 * (meanSusp - car.suspensionRest));
+  const { q, pitch } = orientation(p);
+  const bodyRoll = -0.015 * lat / GRAVITY;
+  const angVelX = Number.isNaN(carried.prevPitch) ? 0 : (pitch - carried.prevPitch) * TICK_HZ;
+  const angVelZ = Number.isNaN(carried.prevRoll) ? 0 : (bodyRoll - carried.prevRoll) * TICK_HZ;
+  carried.prevPitch = pitch;
+  carried.prevRoll = bodyRoll;
+  const { halfTw } = c;
+  const vLeft = v * (1 - k * halfTw);
+  const vRight = v * (1 + k * halfTw);
+  carried.throttleF += (inputs.throttleByte - carried.throttleF) * 0.3;
+  carried.brakeF += (inputs.brakeByte - carried.brakeF) * 0.3;
+  const tcs = rearSlip > 0.045 && throttle > 0.5;
+  const asm = plan.mode !== "survey" && brake > 0 && Math.abs(lat) > 0.985 * limit;
+  const nx = -sinG * fx;
+  const ny = cosG;
+  const nz = -sinG * fz;
+  const crossings = carried.crossings;
+  const lapTicks = crossings === 0 ? tick : tick - clock.lapStartTick;
+  return {
+    format: "C",
+    packetId: plan.startPacketId + tick,
+    posX: x,
+    posY: y,
+    posZ: z,
+    velX: v * cosG * fx,
+    velY: v * sinG,
+    velZ: v * cosG * fz,
+    rotX: q[0],
+    rotY: q[1],
+    rotZ: q[2],
+    rotW: q[3],
+    angVelX,
+    angVelY: k * v,
+    angVelZ,
+    bodyHeight,
+    engineRpm: state.rpm,
+    fuelLevel: state.fuel,
+    fuelCapacity: car.fuelCapacity,
+    speed: v,
+    boostRaw: state.boost,
+    oilPressure: 1.5 + 5.5 * state.rpm / car.limiterRpm,
+    waterTemp: state.water,
+    oilTemp: state.oil,
+    tyreTemp: [state.tyres[0], state.tyres[1], state.tyres[2], state.tyres[3]],
+    currentLap: crossings,
+    totalLaps: 0,
+    bestLapMs: carried.bestLapMs,
+    lastLapMs: carried.lastLapMs,
+    dayProgressionMs: prep.dayStartMs + Math.round(tick * MS_PER_TICK),
+    racePosition: -1,
+    totalPositions: -1,
+    rpmAlertMin: car.rpmAlertMin,
+    rpmAlertMax: car.limiterRpm,
+    calculatedMaxSpeed: c.maxSpeedKmh,
+    flags: FLAG.onTrack | FLAG.inGear | FLAG.hasTurbo |
+      (state.limiting ? FLAG.revLimiter : 0) | (tcs ? FLAG.tcs : 0) | (asm ? FLAG.asm : 0),
+    gear: state.gear,
+    suggestedGear: 15,
+    throttle: inputs.throttleByte,
+    brake: inputs.brakeByte,
+    roadPlane: [nx, ny, nz, -(nx * x + ny * y + nz * z)],
+    wheelRps: [
       -vLeft * (1 + frontSlip) / car.frontTyreRadius,
       -vRight * (1 + frontSlip) / car.frontTyreRadius,
       -vLeft * (1 + rearSlip) / car.rearTyreRadius,
       -vRight * (1 + rearSlip) / car.rearTyreRadius,
-    ];
-    const steer = Math.atan(car.wheelbase * k) * 1.15;
-    const steerL = Math.atan(car.wheelbase * k / (1 - k * halfTw)) * 1.15;
-    const steerR = Math.atan(car.wheelbase * k / (1 + k * halfTw)) * 1.15;
-
-    throttleF += (throttleByte - throttleF) * 0.3;
-    brakeF += (brakeByte - brakeF) * 0.3;
-    const tcs = rearSlip > 0.045 && throttle > 0.5;
-    const asm = !survey && brake > 0 && Math.abs(lat) > 0.985 * limit;
-    const flags = FLAG.onTrack | FLAG.inGear | FLAG.hasTurbo |
-      (state.limiting ? FLAG.revLimiter : 0) | (tcs ? FLAG.tcs : 0) | (asm ? FLAG.asm : 0);
-    const nx = -sinG * fx;
-    const ny = cosG;
-    const nz = -sinG * fz;
-    const lapTicks = crossings === 0 ? tick : tick - clock.lapStartTick;
-
-    yield {
-      format: "C",
-      packetId: plan.startPacketId + tick,
-      posX: x,
-      posY: y,
-      posZ: z,
-      velX: v * cosG * fx,
-      velY: v * sinG,
-      velZ: v * cosG * fz,
-      rotX: qx,
-      rotY: qy,
-      rotZ: qz,
-      rotW: qw,
-      angVelX,
-      angVelY: k * v,
-      angVelZ,
-      bodyHeight,
-      engineRpm: state.rpm,
-      fuelLevel: state.fuel,
-      fuelCapacity: car.fuelCapacity,
-      speed: v,
-      boostRaw: state.boost,
-      oilPressure: 1.5 + 5.5 * state.rpm / car.limiterRpm,
-      waterTemp: state.water,
-      oilTemp: state.oil,
-      tyreTemp: [state.tyres[0], state.tyres[1], state.tyres[2], state.tyres[3]],
-      currentLap: crossings,
-      totalLaps: 0,
-      bestLapMs,
-      lastLapMs,
-      dayProgressionMs: prep.dayStartMs + Math.round(tick * MS_PER_TICK),
-      racePosition: -1,
-      totalPositions: -1,
-      rpmAlertMin: car.rpmAlertMin,
-      rpmAlertMax: car.limiterRpm,
-      calculatedMaxSpeed: maxSpeedKmh,
-      flags,
-      gear: state.gear,
-      suggestedGear: 15,
-      throttle: throttleByte,
-      brake: brakeByte,
-      roadPlane: [nx, ny, nz, -(nx * x + ny * y + nz * z)],
-      wheelRps,
-      tyreRadius,
-      suspension,
-      clutch: 0,
-      clutchEngagement: 1,
-      rpmAfterClutch: state.rpm,
-      transmissionTopSpeed: car.finalDrive,
-      gearRatios,
-      carId: car.carId,
-      motion: {
-        wheelRotation: steer * 14,
-        sway: -lat,
-        heave: v * v * (nextSinG - sinG) / (ds || 1),
-        surge: acc,
-      },
-      filtered: {
-        throttleFiltered: Math.round(throttleF),
-        brakeFiltered: Math.round(brakeF),
-        torqueVectors: noTorque,
-        energyRecovery: 0,
-      },
-      surface: {
-        surface: sFL + sFR + sRL + sRR,
-        lapTimeMs: Math.round(lapTicks * MS_PER_TICK),
-        wheelSteering: [steerL, steerR],
-        wheelbase: car.wheelbase,
-        carCategory: car.category,
-      },
-    };
-    clock.advance();
-  }
+    ],
+    tyreRadius: c.tyreRadius,
+    suspension,
+    clutch: 0,
+    clutchEngagement: 1,
+    rpmAfterClutch: state.rpm,
+    transmissionTopSpeed: car.finalDrive,
+    gearRatios: c.gearRatios,
+    carId: car.carId,
+    motion: {
+      wheelRotation: Math.atan(car.wheelbase * k) * 1.15 * 14,
+      sway: -lat,
+      heave: v * v * (p.nextSinG - sinG) / (p.ds || 1),
+      surge: acc,
+    },
+    filtered: {
+      throttleFiltered: Math.round(carried.throttleF),
+      brakeFiltered: Math.round(carried.brakeF),
+      torqueVectors: c.noTorque,
+      energyRecovery: 0,
+    },
+    surface: {
+      surface: surfaces[0] + surfaces[1] + surfaces[2] + surfaces[3],
+      lapTimeMs: Math.round(lapTicks * MS_PER_TICK),
+      wheelSteering: [
+        Math.atan(car.wheelbase * k / (1 - k * halfTw)) * 1.15,
+        Math.atan(car.wheelbase * k / (1 + k * halfTw)) * 1.15,
+      ],
+      wheelbase: car.wheelbase,
+      carCategory: car.category,
+    },
+  };
 }

@@ -121,15 +121,9 @@ export const bundleDeletionSchema = z.strictObject({
   slug: z.string(),
 });
 
-const suggestionSchema = z.strictObject({
-  track: z.string(),
+/** A suggestion is an official configuration with its country, score and reasons. */
+const suggestionSchema = officialSchema.extend({
   country: z.string(),
-  layout: z.string(),
-  official_id: z.string(),
-  official_name: z.string(),
-  turns: count,
-  length_m: num,
-  reverse: z.boolean(),
   confidence: num,
   why: z.string(),
 });

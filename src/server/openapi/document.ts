@@ -106,7 +106,8 @@ function content(conv: Converter, body: Body, io: "input" | "output"): Json {
 /** The problem statuses `op` can answer with. */
 function problemStatuses(op: Operation): number[] {
   const statuses = new Set(op.problems ?? []);
-  if (op.params || op.query || op.body) statuses.add(400);
+  // Every API route refuses an unknown or repeated query parameter (declared_route.ts, params.ts).
+  if (op.path.startsWith("/api/") || op.params || op.query || op.body) statuses.add(400);
   if (op.body) statuses.add(408);
   if (METHODS_THAT_CHANGE.has(op.method)) {
     statuses.add(401);

@@ -39,7 +39,7 @@ export interface Operation {
   /**
    * Problem statuses the route answers besides those every route may give;
    * 401/403 are added to every change (see auth.ts) and 400 to every route
-   * with parameters or a body.
+   * under /api (each refuses an unknown query parameter).
    */
   problems?: number[];
 }

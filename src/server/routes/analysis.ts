@@ -1,24 +1,82 @@
 /**
- * Lap analysis routes: each passes its query to the analysis service and
- * answers the engine's value as the body.
+ * Lap analysis routes, each declared once (src/server/declared_route.ts):
+ * the route parses its query with the analysis use case's schema and hands
+ * the service the typed value; the engine's value is the body.
  *
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
+import {
+  compareQuerySchema,
+  consistencyQuerySchema,
+  cornersQuerySchema,
+  sectorsQuerySchema,
+} from "../../app/analysis.ts";
+import { declareRoute, mount } from "../declared_route.ts";
+import {
+  comparisonSchema,
+  consistencySchema,
+  cornerReportSchema,
+  sectorBestsSchema,
+} from "../openapi/analysis_schemas.ts";
+
+/** GET /api/analysis/compare. */
+export const compareLaps = declareRoute({
+  method: "get",
+  path: "/api/analysis/compare",
+  tag: "analysis",
+  summary: "Laps over distance against a reference",
+  query: compareQuerySchema,
+  ok: { schema: comparisonSchema },
+  problems: [404],
+});
+
+/** GET /api/analysis/corners. */
+export const lapCorners = declareRoute({
+  method: "get",
+  path: "/api/analysis/corners",
+  tag: "analysis",
+  summary: "A lap's corners against a reference",
+  query: cornersQuerySchema,
+  ok: { schema: cornerReportSchema },
+  problems: [404],
+});
+
+/** GET /api/analysis/sectors. */
+export const sectorBests = declareRoute({
+  method: "get",
+  path: "/api/analysis/sectors",
+  tag: "analysis",
+  summary: "Best sectors and theoretical best of a circuit and car",
+  query: sectorsQuerySchema,
+  ok: { schema: sectorBestsSchema },
+  problems: [404],
+});
+
+/** GET /api/analysis/consistency. */
+export const lapConsistency = declareRoute({
+  method: "get",
+  path: "/api/analysis/consistency",
+  tag: "analysis",
+  summary: "Consistency of the best n laps of a circuit and car",
+  query: consistencyQuerySchema,
+  ok: { schema: consistencySchema },
+  problems: [404],
+});
+
+/** The analysis operations, for the OpenAPI document. */
+export const ANALYSIS_OPERATIONS = [compareLaps, lapCorners, sectorBests, lapConsistency] as const;
 
 /**
  * GET /api/analysis/compare, /api/analysis/corners, /api/analysis/sectors
  * and /api/analysis/consistency.
  */
-export function analysisRoutes(app: App): Hono {
+export function analysisRoutes(app: AppFace): Hono {
   const r = new Hono();
-  r.get("/analysis/compare", async (c) => c.json(await app.analysis.compare(c.req.query())));
-  r.get("/analysis/corners", async (c) => c.json(await app.analysis.corners(c.req.query())));
-  r.get("/analysis/sectors", async (c) => c.json(await app.analysis.sectors(c.req.query())));
-  r.get(
-    "/analysis/consistency",
-    async (c) => c.json(await app.analysis.consistency(c.req.query())),
-  );
+  mount(r, compareLaps, async ({ query }, c) => c.json(await app.analysis.compare(query)));
+  mount(r, lapCorners, async ({ query }, c) => c.json(await app.analysis.corners(query)));
+  mount(r, sectorBests, async ({ query }, c) => c.json(await app.analysis.sectors(query)));
+  mount(r, lapConsistency, async ({ query }, c) => c.json(await app.analysis.consistency(query)));
   return r;
 }

@@ -1,11 +1,17 @@
 /**
- * Track bundle routes: list, read, import.
+ * Track bundle routes: list, read, import; each declared once
+ * (src/server/declared_route.ts).
  *
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
+import { z } from "zod";
+import type { AppFace } from "../../app/create_app.ts";
+import { bundleSlugSchema } from "../../app/bundle_slug.ts";
+import { bundleLegacySchema, bundleV1Schema, bundleV4Schema } from "../../core/bundle/schema.ts";
 import { MAX_IMPORT_BYTES, readBody } from "../body.ts";
+import { declareRoute, mount } from "../declared_route.ts";
+import { bundleImportResultSchema, bundleListItemSchema } from "../openapi/bundle_schemas.ts";
 
 /** Options of {@linkcode bundleRoutes}. */
 export interface BundleRouteOptions {
@@ -13,25 +19,69 @@ export interface BundleRouteOptions {
   maxImportBytes?: number;
 }
 
+/** `{slug}` of every bundle path. */
+export const slugParams = z.object({ slug: bundleSlugSchema });
+
+/** A bundle of any version an import reads (validateBundle picks by `version`). */
+const anyBundle = z.union([bundleV4Schema, bundleLegacySchema, bundleV1Schema]);
+
+/** GET /api/track-bundles. */
+export const listBundles = declareRoute({
+  method: "get",
+  path: "/api/track-bundles",
+  tag: "bundles",
+  summary: "Every stored bundle",
+  ok: { schema: z.array(bundleListItemSchema) },
+});
+
+/** GET /api/track-bundles/{slug}. */
+export const getBundle = declareRoute({
+  method: "get",
+  path: "/api/track-bundles/{slug}",
+  tag: "bundles",
+  summary: "The bundle as a version 4 document",
+  params: slugParams,
+  ok: { schema: bundleV4Schema },
+  problems: [404],
+});
+
+/**
+ * POST /api/track-bundles/import: the bytes go to the use case, which reads
+ * a bundle from them by the bundle rules (the schemas the document shows).
+ */
+export const importBundle = declareRoute({
+  method: "post",
+  path: "/api/track-bundles/import",
+  tag: "bundles",
+  summary: "Import a bundle of version 1 to 4",
+  query: z.object({
+    track: z.string().optional().meta({ description: "a name replacing meta.track; not blank" }),
+  }),
+  body: { schema: anyBundle, description: "a bundle, at most 64 MiB" },
+  bodyBy: "handler",
+  ok: { schema: bundleImportResultSchema },
+  problems: [409, 413],
+});
+
 /**
  * GET /api/track-bundles, GET /api/track-bundles/{slug} and
  * POST /api/track-bundles/import (optional `?track=` override).
  */
-export function bundleRoutes(app: App, opts: BundleRouteOptions = {}): Hono {
+export function bundleRoutes(app: AppFace, opts: BundleRouteOptions = {}): Hono {
   const limit = opts.maxImportBytes ?? MAX_IMPORT_BYTES;
   const r = new Hono();
-  r.get("/track-bundles", async (c) => c.json(await app.bundles.list()));
-  r.get("/track-bundles/:slug", async (c) => {
-    const doc = await app.bundles.export(c.req.param("slug"));
+  mount(r, listBundles, async (_, c) => c.json(await app.bundles.list()));
+  mount(r, getBundle, async ({ params }) => {
+    const doc = await app.bundles.export(params.slug);
     return new Response(JSON.stringify(doc), {
       headers: { "content-type": "application/json; charset=utf-8" },
     });
   });
-  r.post("/track-bundles/import", async (c) => {
-    const track = c.req.query("track");
+  mount(r, importBundle, async ({ query }, c) => {
     // The bytes go straight to the service, which reads a bundle from them without
     // building an object per edge (and parses them as JSON only when it has to).
-    return c.json(await app.bundles.importBytes(await readBody(c.req.raw, limit), { track }));
+    const bytes = await readBody(c.req.raw, limit);
+    return c.json(await app.bundles.importBytes(bytes, { track: query.track }));
   });
   return r;
 }

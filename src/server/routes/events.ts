@@ -12,6 +12,8 @@
  *
  * @module
  */
+import { declareRoute, mount } from "../declared_route.ts";
+import { appEventSchema } from "../openapi/status_schemas.ts";
 import { Hono } from "hono";
 import type { EventBus } from "../../app/bus.ts";
 import type { AppEvent } from "../../app/events.ts";
@@ -82,9 +84,22 @@ export class EventStreams {
   }
 }
 
+/** GET /api/events, declared once (src/server/declared_route.ts). */
+export const getEvents = declareRoute({
+  method: "get",
+  path: "/api/events",
+  tag: "live",
+  summary: "Server-Sent Events of the application",
+  ok: {
+    type: "text/event-stream",
+    schema: appEventSchema,
+    description: "each message's data is one event as JSON",
+  },
+});
+
 /** GET /api/events: Server-Sent Events of the application's bus, through `streams`. */
 export function eventRoutes(streams: EventStreams): Hono {
   const r = new Hono();
-  r.get("/events", () => new Response(streams.open(), { headers: SSE_HEADERS }));
+  mount(r, getEvents, () => new Response(streams.open(), { headers: SSE_HEADERS }));
   return r;
 }

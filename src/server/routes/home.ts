@@ -8,14 +8,28 @@
  */
 import { Hono } from "hono";
 import { WEB_ASSETS } from "../web_assets.ts";
+import type { Operation } from "../openapi/operation.ts";
 
-/** The paths the page's files answer on, and which file each is. */
-const FILES: Record<string, string> = {
-  "/": "live.html",
-  "/live.js": "live.js",
-  "/cues.js": "cues.js",
-  "/live.css": "live.css",
+const JS = { type: "text/javascript", description: "an ES module, embedded in the binary" };
+
+/** The paths the page's files answer on: the file, and the document's summary and answer. */
+const FILES: Record<string, [name: string, summary: string, ok: Operation["ok"]]> = {
+  "/": ["live.html", "The live page: the driver's second screen (docs/live_page.md)", {
+    type: "text/html",
+    description: "the live page; its script and style follow",
+  }],
+  "/live.js": ["live.js", "The live page's script", JS],
+  "/cues.js": ["cues.js", "The live page's cue rules (an ES module live.js imports)", JS],
+  "/live.css": ["live.css", "The live page's style", {
+    type: "text/css",
+    description: "embedded in the binary",
+  }],
 };
+
+/** The live page's files as operations of the OpenAPI document: exactly what {@linkcode homeRoutes} serves. */
+export const HOME_OPERATIONS: readonly Operation[] = Object.entries(FILES).map((
+  [path, [, summary, ok]],
+) => ({ method: "get", path, tag: "status", summary, ok }));
 
 /**
  * GET /, /live.js, /cues.js and /live.css: the live page's files, each with
@@ -24,7 +38,7 @@ const FILES: Record<string, string> = {
  */
 export function homeRoutes(): Hono {
   const r = new Hono();
-  for (const [path, name] of Object.entries(FILES)) {
+  for (const [path, [name]] of Object.entries(FILES)) {
     const asset = WEB_ASSETS[name];
     r.get(path, (c) => {
       c.header("Content-Type", asset.type);

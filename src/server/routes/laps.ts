@@ -1,14 +1,157 @@
 /**
  * Lap routes: laps across sessions and their bests, one lap, its deletion,
- * and lap exchange (JSON and CSV export, JSON import).
+ * and lap exchange (JSON and CSV export, JSON import); each declared once
+ * (src/server/declared_route.ts).
  *
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
+import { z } from "zod";
+import type { AppFace } from "../../app/create_app.ts";
+import { notesQuerySchema } from "../../app/analysis.ts";
+import { lapListQuerySchema } from "../../app/lap_listing.ts";
+import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
-import { idParam } from "../params.ts";
-import { motecRoutes } from "./motec.ts";
+import { declareRoute, mount } from "../declared_route.ts";
+import { idPathSchema } from "../params.ts";
+import { coachingNotesSchema } from "../openapi/notes_schemas.ts";
+import {
+  bestItemSchema,
+  lapDeletionSchema,
+  lapImportResultSchema,
+  lapListItemSchema,
+  lapSchema,
+} from "../openapi/session_schemas.ts";
+import { motecOperations, motecRoutes } from "./motec.ts";
+
+const idParams = z.object({ id: idPathSchema });
+
+/** GET /api/laps. */
+export const listLaps = declareRoute({
+  method: "get",
+  path: "/api/laps",
+  tag: "laps",
+  summary: "Laps across sessions",
+  query: lapListQuerySchema,
+  ok: { schema: z.array(lapListItemSchema) },
+});
+
+/** GET /api/laps/bests: takes no parameter. */
+export const lapBests = declareRoute({
+  method: "get",
+  path: "/api/laps/bests",
+  tag: "laps",
+  summary: "The best lap of every circuit and car",
+  ok: { schema: z.array(bestItemSchema) },
+});
+
+/** GET /api/laps/{id}. */
+export const getLap = declareRoute({
+  method: "get",
+  path: "/api/laps/{id}",
+  tag: "laps",
+  summary: "One lap with its samples",
+  params: idParams,
+  ok: { schema: lapSchema },
+  problems: [404],
+});
+
+/** DELETE /api/laps/{id}. */
+export const deleteLap = declareRoute({
+  method: "delete",
+  path: "/api/laps/{id}",
+  tag: "laps",
+  summary: "Delete a lap",
+  params: idParams,
+  ok: { schema: lapDeletionSchema },
+  problems: [404, 409],
+});
+
+/** GET /api/laps/{id}/notes. */
+export const lapNotes = declareRoute({
+  method: "get",
+  path: "/api/laps/{id}/notes",
+  tag: "laps",
+  summary: "Coaching notes: what the lap did differently from a reference, corner by corner",
+  params: idParams,
+  query: notesQuerySchema,
+  ok: { schema: coachingNotesSchema },
+  problems: [404],
+});
+
+/** GET /api/laps/{id}/export.json. */
+export const exportLapJson = declareRoute({
+  method: "get",
+  path: "/api/laps/{id}/export.json",
+  tag: "laps",
+  summary: "The lap as a lap file (attachment)",
+  params: idParams,
+  ok: { schema: lapFileSchema },
+  problems: [404],
+});
+
+/** GET /api/laps/{id}/export.csv. */
+export const exportLapCsv = declareRoute({
+  method: "get",
+  path: "/api/laps/{id}/export.csv",
+  tag: "laps",
+  summary: "The lap as MoTeC CSV, streamed",
+  params: idParams,
+  ok: { type: "text/csv", description: "MoTeC i2 CSV" },
+  problems: [404],
+});
+
+/**
+ * POST /api/laps/import: the lap file is read by the exchange use case,
+ * which tells a version 1 file from a version 2 one (src/app/lap_exchange.ts)
+ * by the same schema the document publishes.
+ */
+export const importLap = declareRoute({
+  method: "post",
+  path: "/api/laps/import",
+  tag: "laps",
+  summary: "Import a lap file (version 1 or 2)",
+  body: { schema: lapFileSchema, description: "a lap file, at most 64 MiB" },
+  bodyBy: "handler",
+  ok: { status: 201, schema: lapImportResultSchema },
+  problems: [413],
+});
+
+const motec = motecOperations("laps");
+
+/** The lap operations, for the OpenAPI document. */
+export const LAP_OPERATIONS = [
+  listLaps,
+  lapBests,
+  getLap,
+  deleteLap,
+  lapNotes,
+  exportLapJson,
+  exportLapCsv,
+  motec.ld,
+  motec.ldx,
+  importLap,
+] as const;
+
+/** The body of a CSV export, pulled a few hundred rows at a time so memory stays flat. */
+function csvStream(lines: Iterator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let chunk = "";
+      for (let i = 0; i < 256; i++) {
+        const next = lines.next();
+        if (next.done) {
+          if (chunk) controller.enqueue(encoder.encode(chunk));
+          controller.close();
+          return;
+        }
+        chunk += next.value;
+      }
+      controller.enqueue(encoder.encode(chunk));
+    },
+  });
+}
 
 /**
  * GET /api/laps (filters `track`, `car`, `complete`, `order`, `limit`),
@@ -18,46 +161,26 @@ import { motecRoutes } from "./motec.ts";
  * GET /api/laps/{id}/export.ld and export.ldx (the MoTeC log's two files),
  * POST /api/laps/import.
  */
-export function lapRoutes(app: App): Hono {
+export function lapRoutes(app: AppFace): Hono {
   const r = new Hono();
-  r.get("/laps", async (c) => c.json(await app.sessions.listAcross(c.req.query())));
+  mount(r, listLaps, async ({ query }, c) => c.json(await app.sessions.listAcross(query)));
   // Before /laps/{id}, which would take "bests" for an id.
-  r.get("/laps/bests", async (c) => c.json(await app.sessions.bests(c.req.query())));
-  r.get("/laps/:id", async (c) => c.json(await app.sessions.lap(idParam(c.req.param("id"), "id"))));
-  r.delete(
-    "/laps/:id",
-    async (c) => c.json(await app.sessions.deleteLap(idParam(c.req.param("id"), "id"))),
+  mount(r, lapBests, async (_, c) => c.json(await app.sessions.bests()));
+  mount(r, getLap, async ({ params }, c) => c.json(await app.sessions.lap(params.id)));
+  mount(r, deleteLap, async ({ params }, c) => c.json(await app.sessions.deleteLap(params.id)));
+  mount(
+    r,
+    lapNotes,
+    async ({ params, query }, c) => c.json(await app.analysis.notes(params.id, query)),
   );
-  r.get(
-    "/laps/:id/notes",
-    async (c) => c.json(await app.analysis.notes(idParam(c.req.param("id"), "id"), c.req.query())),
-  );
-  r.get("/laps/:id/export.json", async (c) => {
-    const id = idParam(c.req.param("id"), "id");
-    const file = await app.laps.exportFile(id);
-    c.header("Content-Disposition", `attachment; filename="sim-datalogger-lap-${id}.json"`);
+  mount(r, exportLapJson, async ({ params }, c) => {
+    const file = await app.laps.exportFile(params.id);
+    c.header("Content-Disposition", `attachment; filename="sim-datalogger-lap-${params.id}.json"`);
     return c.json(file);
   });
-  r.get("/laps/:id/export.csv", async (c) => {
-    const csv = await app.laps.exportCsv(idParam(c.req.param("id"), "id"));
-    const encoder = new TextEncoder();
-    // Pull-based: a row is produced only when the client reads, so memory stays flat.
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        let chunk = "";
-        for (let i = 0; i < 256; i++) {
-          const next = csv.lines.next();
-          if (next.done) {
-            if (chunk) controller.enqueue(encoder.encode(chunk));
-            controller.close();
-            return;
-          }
-          chunk += next.value;
-        }
-        controller.enqueue(encoder.encode(chunk));
-      },
-    });
-    return new Response(body, {
+  mount(r, exportLapCsv, async ({ params }) => {
+    const csv = await app.laps.exportCsv(params.id);
+    return new Response(csvStream(csv.lines), {
       headers: {
         "content-type": "text/csv; charset=utf-8",
         "content-disposition": `attachment; filename="${csv.filename}"`,
@@ -65,10 +188,9 @@ export function lapRoutes(app: App): Hono {
     });
   });
   motecRoutes(r, "laps", (id, opts) => app.laps.exportMotec(id, opts));
-  r.post("/laps/import", async (c) => {
+  mount(r, importLap, async (_, c) => {
     const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES);
-    const result = await app.laps.importFile(json);
-    return c.json(result, 201);
+    return c.json(await app.laps.importFile(json), 201);
   });
   return r;
 }

@@ -19,15 +19,18 @@
  * @module
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { EventBus } from "../../app/bus.ts";
 import type { AppEvent } from "../../app/events.ts";
 import type { LiveFrame, LiveFrameSource } from "../../app/live_frame.ts";
 import { MAX_HZ } from "../../app/live_frames.ts";
-import { badParam, intParam, onlyKnown } from "../../app/query_params.ts";
+import { badParam, intParamSchema } from "../../app/query_params.ts";
 import { encodeMessage, SSE_HEADERS, SseClients, type SseStats } from "../sse_clients.ts";
 import { type Peer, StalledPeers } from "../stalled_peers.ts";
 import { SpeakerClaims } from "../speaker_claims.ts";
 import { DEFAULT_HEARTBEAT_MS } from "./events.ts";
+import { declareRoute, mount } from "../declared_route.ts";
+import { liveFrameSchema } from "../openapi/live_schemas.ts";
 
 /** Rate of frames when `hz` is not given. */
 export const DEFAULT_HZ = 10;
@@ -144,20 +147,38 @@ export class LiveStreams {
 /** What Deno.serve hands Hono: the client's address and the server's port. */
 type LiveEnv = { Bindings: { remoteAddr?: Deno.NetAddr; localPort?: number } };
 
+/** GET /api/live: its query, stream and event data, declared once (src/server/declared_route.ts). */
+export const getLive = declareRoute({
+  method: "get",
+  path: "/api/live",
+  tag: "live",
+  summary: "Live frames as Server-Sent Events",
+  query: z.object({
+    hz: intParamSchema(1, MAX_HZ).prefault(String(DEFAULT_HZ)),
+    speak: intParamSchema(0, 1).prefault("0").meta({
+      description: "1: this stream claims the voice of the spoken cues (newest claim speaks)",
+    }),
+  }),
+  ok: {
+    type: "text/event-stream",
+    schema: liveFrameSchema,
+    description:
+      "`frame` events, each a LiveFrame as JSON; `lap` and `session` events interleave; with speak=1, `speaker` events ({speaking})",
+  },
+});
+
 /** GET /api/live?hz=N: the live frames as Server-Sent Events, through `streams`. */
 export function liveRoutes(streams: LiveStreams): Hono<LiveEnv> {
   const r = new Hono<LiveEnv>();
-  r.get("/live", (c) => {
-    const query = c.req.query();
-    onlyKnown(query, ["hz", "speak"]);
-    const hz = intParam(query.hz, "hz", 1, MAX_HZ, DEFAULT_HZ);
-    const speak = intParam(query.speak, "speak", 0, 1, 0) === 1;
+  mount(r, getLive, ({ query }, c) => {
     const remote = c.env?.remoteAddr;
     const localPort = c.env?.localPort;
     const peer = remote?.transport === "tcp" && localPort !== undefined
       ? { localPort, hostname: remote.hostname, port: remote.port }
       : undefined;
-    return new Response(streams.open(hz, peer, speak), { headers: SSE_HEADERS });
+    return new Response(streams.open(query.hz, peer, query.speak === 1), {
+      headers: SSE_HEADERS,
+    });
   });
   return r;
 }

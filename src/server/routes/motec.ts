@@ -3,13 +3,52 @@
  * one body, so each has its own route: `export.ld` answers the binary log
  * and `export.ldx` the XML of its lap markers, both named in
  * Content-Disposition with the same base name, which is how i2 pairs them
- * once saved side by side.
+ * once saved side by side. Declared once (src/server/declared_route.ts).
  *
  * @module
  */
 import type { Hono } from "hono";
-import { type MotecExport, type MotecExportOptions, motecOptions } from "../../app/motec_export.ts";
-import { idParam } from "../params.ts";
+import { z } from "zod";
+import {
+  type MotecExport,
+  type MotecExportOptions,
+  motecQuerySchema,
+} from "../../app/motec_export.ts";
+import { declareRoute, mount } from "../declared_route.ts";
+import { idPathSchema } from "../params.ts";
+
+const idParams = z.object({ id: idPathSchema });
+
+/** The two MoTeC operations of `base` (laps: one lap; sessions: every lap of one). */
+export function motecOperations(base: "laps" | "sessions") {
+  const laps = base === "laps";
+  return {
+    ld: declareRoute({
+      method: "get",
+      path: `/api/${base}/{id}/export.ld`,
+      tag: base,
+      summary: laps
+        ? "The lap as a MoTeC i2 log (.ld); its markers are export.ldx"
+        : "Every lap of the session as one MoTeC i2 log (.ld); markers are export.ldx",
+      params: idParams,
+      query: motecQuerySchema,
+      ok: { type: "application/octet-stream", description: "MoTeC i2 .ld log" },
+      problems: [404],
+    }),
+    ldx: declareRoute({
+      method: "get",
+      path: `/api/${base}/{id}/export.ldx`,
+      tag: base,
+      summary: laps
+        ? "The lap markers (.ldx) that go beside export.ld"
+        : "The lap markers (.ldx) that go beside the session's export.ld",
+      params: idParams,
+      query: motecQuerySchema,
+      ok: { type: "application/xml", description: "MoTeC i2 .ldx markers" },
+      problems: [404],
+    }),
+  };
+}
 
 /**
  * Adds GET /{base}/{id}/export.ld and GET /{base}/{id}/export.ldx to `r`,
@@ -20,9 +59,9 @@ export function motecRoutes(
   base: "laps" | "sessions",
   make: (id: number, opts: MotecExportOptions) => Promise<MotecExport>,
 ): void {
-  r.get(`/${base}/:id/export.ld`, async (c) => {
-    const id = idParam(c.req.param("id"), "id");
-    const log = await make(id, motecOptions(c.req.query()));
+  const ops = motecOperations(base);
+  mount(r, ops.ld, async ({ params, query }) => {
+    const log = await make(params.id, { driver: query.driver ?? "" });
     return new Response(log.ld, {
       headers: {
         "content-type": "application/octet-stream",
@@ -30,9 +69,8 @@ export function motecRoutes(
       },
     });
   });
-  r.get(`/${base}/:id/export.ldx`, async (c) => {
-    const id = idParam(c.req.param("id"), "id");
-    const log = await make(id, motecOptions(c.req.query()));
+  mount(r, ops.ldx, async ({ params, query }) => {
+    const log = await make(params.id, { driver: query.driver ?? "" });
     return new Response(log.ldx, {
       headers: {
         "content-type": "application/xml; charset=utf-8",

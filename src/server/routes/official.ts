@@ -1,26 +1,62 @@
 /**
  * The official match of a bundle: the catalogue's suggestion and the
- * human's confirmation.
+ * human's confirmation, each route declared once (src/server/declared_route.ts).
  *
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
-import { readJsonBody } from "../body.ts";
+import { z } from "zod";
+import type { AppFace } from "../../app/create_app.ts";
+import { bundleSlugSchema } from "../../app/bundle_slug.ts";
+import { officialBodySchema } from "../../app/official.ts";
+import { declareRoute, mount } from "../declared_route.ts";
+import { officialConfirmationSchema, officialSuggestionSchema } from "../openapi/bundle_schemas.ts";
 
 /** An official match is a few hundred bytes. */
 const MAX_OFFICIAL_BYTES = 8192;
 
+const slugParams = z.object({ slug: bundleSlugSchema });
+
+/** GET /api/track-bundles/{slug}/official-suggestion. */
+export const officialSuggestion = declareRoute({
+  method: "get",
+  path: "/api/track-bundles/{slug}/official-suggestion",
+  tag: "bundles",
+  summary: "The catalogue configuration that fits best",
+  params: slugParams,
+  ok: { schema: officialSuggestionSchema },
+  problems: [404],
+});
+
+/** PUT /api/track-bundles/{slug}/official. */
+export const confirmOfficial = declareRoute({
+  method: "put",
+  path: "/api/track-bundles/{slug}/official",
+  tag: "bundles",
+  summary: "Confirm (or clear) the official match",
+  params: slugParams,
+  body: { schema: officialBodySchema },
+  bodyLimit: MAX_OFFICIAL_BYTES,
+  bodyName: "official match",
+  ok: { schema: officialConfirmationSchema },
+  problems: [404, 413],
+});
+
 /** GET /api/track-bundles/{slug}/official-suggestion and PUT /api/track-bundles/{slug}/official. */
-export function officialRoutes(app: App): Hono {
+export function officialRoutes(app: AppFace): Hono {
   const r = new Hono();
-  r.get(
-    "/track-bundles/:slug/official-suggestion",
-    async (c) => c.json(await app.bundles.officialSuggestion(c.req.param("slug"))),
+  mount(
+    r,
+    officialSuggestion,
+    async ({ params }, c) => c.json(await app.bundles.officialSuggestion(params.slug)),
   );
-  r.put("/track-bundles/:slug/official", async (c) => {
-    const body = await readJsonBody(c.req.raw, MAX_OFFICIAL_BYTES);
-    return c.json(await app.bundles.confirmOfficial(c.req.param("slug"), body));
-  });
+  mount(
+    r,
+    confirmOfficial,
+    async ({ params, body }, c) => c.json(await app.bundles.confirmOfficial(params.slug, body)),
+  );
   return r;
 }
+
+/** The official-match operations, for the OpenAPI document. */
+export const OFFICIAL_OPERATIONS = [officialSuggestion, confirmOfficial] as const;

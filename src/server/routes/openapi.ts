@@ -6,12 +6,14 @@
  */
 import { Hono } from "hono";
 import { openApiDocument } from "../openapi/document.ts";
+import { getOpenApi } from "../openapi/operations.ts";
+import { mount } from "../declared_route.ts";
 
 /** GET /api/openapi.json; the document is built once, on first request. */
 export function openApiRoutes(): Hono {
   let text: string | null = null;
   const r = new Hono();
-  r.get("/openapi.json", () =>
+  mount(r, getOpenApi, () =>
     new Response(text ??= JSON.stringify(openApiDocument()), {
       headers: { "content-type": "application/json; charset=utf-8" },
     }));

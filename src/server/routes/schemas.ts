@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { bundleJsonSchema } from "../../core/bundle/json_schema.ts";
 import { lapFileJsonSchema } from "../../core/laps/lap_file.ts";
 import { compiledJsonSchema } from "../../core/geometry/schema.ts";
+import { declareRoute, mount } from "../declared_route.ts";
 
 const SCHEMA_TYPE = "application/schema+json";
 
@@ -17,20 +18,35 @@ function once(build: () => Record<string, unknown>): () => string {
   return () => text ??= JSON.stringify(build());
 }
 
+/** The published formats: file name, builder and summary. */
+const FORMATS = [
+  ["track-bundle.v4.json", bundleJsonSchema, "JSON Schema of the bundle format"],
+  ["lap.v2.json", lapFileJsonSchema, "JSON Schema of the lap file"],
+  ["track-compiled.v1.json", compiledJsonSchema, "JSON Schema of the compiled document"],
+] as const;
+
+/** GET of each published format's JSON Schema. */
+export const SCHEMA_OPERATIONS = FORMATS.map(([name, , summary]) =>
+  declareRoute({
+    method: "get",
+    path: `/api/schemas/${name}`,
+    tag: "schemas",
+    summary,
+    ok: { type: SCHEMA_TYPE },
+  })
+);
+
 /**
  * GET /api/schemas/track-bundle.v4.json, GET /api/schemas/lap.v2.json and
  * GET /api/schemas/track-compiled.v1.json.
  */
 export function schemaRoutes(): Hono {
-  const schemas: Record<string, () => string> = {
-    "track-bundle.v4.json": once(bundleJsonSchema),
-    "lap.v2.json": once(lapFileJsonSchema),
-    "track-compiled.v1.json": once(compiledJsonSchema),
-  };
   const r = new Hono();
-  for (const [name, text] of Object.entries(schemas)) {
-    r.get(
-      `/schemas/${name}`,
+  for (const [k, [, build]] of FORMATS.entries()) {
+    const text = once(build);
+    mount(
+      r,
+      SCHEMA_OPERATIONS[k],
       () => new Response(text(), { headers: { "content-type": SCHEMA_TYPE } }),
     );
   }

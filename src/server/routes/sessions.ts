@@ -1,13 +1,21 @@
 /**
- * Session routes: list, read, change, delete.
+ * Session routes: list, read, change, delete; each declared once
+ * (src/server/declared_route.ts).
  *
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
-import { readJsonBody } from "../body.ts";
-import { idParam } from "../params.ts";
-import { motecRoutes } from "./motec.ts";
+import { z } from "zod";
+import type { AppFace } from "../../app/create_app.ts";
+import { parseSessionPatch, sessionPatchSchema } from "../../app/session_patch.ts";
+import { declareRoute, mount } from "../declared_route.ts";
+import { idPathSchema } from "../params.ts";
+import {
+  lapSummarySchema,
+  sessionDeletionSchema,
+  sessionSchema,
+} from "../openapi/session_schemas.ts";
+import { motecOperations, motecRoutes } from "./motec.ts";
 
 /**
  * A session change is a name and up to 2,000 characters of notes (at most
@@ -15,31 +23,93 @@ import { motecRoutes } from "./motec.ts";
  */
 const MAX_PATCH_BYTES = 16_384;
 
+const idParams = z.object({ id: idPathSchema });
+
+/** GET /api/sessions. */
+export const listSessions = declareRoute({
+  method: "get",
+  path: "/api/sessions",
+  tag: "sessions",
+  summary: "Every session, newest first",
+  ok: { schema: z.array(sessionSchema) },
+});
+
+/** GET /api/sessions/{id}. */
+export const getSession = declareRoute({
+  method: "get",
+  path: "/api/sessions/{id}",
+  tag: "sessions",
+  summary: "One session",
+  params: idParams,
+  ok: { schema: sessionSchema },
+  problems: [404],
+});
+
+/** GET /api/sessions/{id}/laps. */
+export const sessionLaps = declareRoute({
+  method: "get",
+  path: "/api/sessions/{id}/laps",
+  tag: "sessions",
+  summary: "The session's laps, oldest first",
+  params: idParams,
+  ok: { schema: z.array(lapSummarySchema) },
+  problems: [404],
+});
+
+/** PATCH /api/sessions/{id}. */
+export const patchSession = declareRoute({
+  method: "patch",
+  path: "/api/sessions/{id}",
+  tag: "sessions",
+  summary: "Name, notes, exclusion from bests",
+  params: idParams,
+  body: { schema: sessionPatchSchema },
+  bodyLimit: MAX_PATCH_BYTES,
+  parseBody: parseSessionPatch,
+  ok: { schema: sessionSchema },
+  problems: [404, 413],
+});
+
+/** DELETE /api/sessions/{id}. */
+export const deleteSession = declareRoute({
+  method: "delete",
+  path: "/api/sessions/{id}",
+  tag: "sessions",
+  summary: "Delete a session and its laps",
+  params: idParams,
+  ok: { schema: sessionDeletionSchema },
+  problems: [404, 409],
+});
+
+const motec = motecOperations("sessions");
+
+/** The session operations, for the OpenAPI document. */
+export const SESSION_OPERATIONS = [
+  listSessions,
+  getSession,
+  sessionLaps,
+  motec.ld,
+  motec.ldx,
+  patchSession,
+  deleteSession,
+] as const;
+
 /**
  * GET /api/sessions, /api/sessions/{id}, /api/sessions/{id}/laps,
  * /api/sessions/{id}/export.ld and export.ldx (every lap as one MoTeC log);
  * PATCH and DELETE /api/sessions/{id}.
  */
-export function sessionRoutes(app: App): Hono {
+export function sessionRoutes(app: AppFace): Hono {
   const r = new Hono();
-  r.get("/sessions", async (c) => c.json(await app.sessions.list()));
-  r.get(
-    "/sessions/:id",
-    async (c) => c.json(await app.sessions.get(idParam(c.req.param("id"), "id"))),
-  );
-  r.get(
-    "/sessions/:id/laps",
-    async (c) => c.json(await app.sessions.laps(idParam(c.req.param("id"), "id"))),
-  );
+  mount(r, listSessions, async (_, c) => c.json(await app.sessions.list()));
+  mount(r, getSession, async ({ params }, c) => c.json(await app.sessions.get(params.id)));
+  mount(r, sessionLaps, async ({ params }, c) => c.json(await app.sessions.laps(params.id)));
   motecRoutes(r, "sessions", (id, opts) => app.laps.exportSessionMotec(id, opts));
-  r.patch("/sessions/:id", async (c) => {
-    const id = idParam(c.req.param("id"), "id");
-    const body = await readJsonBody(c.req.raw, MAX_PATCH_BYTES);
-    return c.json(await app.sessions.update(id, body));
-  });
-  r.delete(
-    "/sessions/:id",
-    async (c) => c.json(await app.sessions.remove(idParam(c.req.param("id"), "id"))),
+  mount(
+    r,
+    patchSession,
+    async ({ params, body }, c) => c.json(await app.sessions.update(params.id, body)),
   );
+  mount(r, deleteSession, async ({ params }, c) => c.json(await app.sessions.remove(params.id)));
   return r;
 }

@@ -4,8 +4,10 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import { APP_VERSION } from "../../app/version.ts";
+import { declareRoute, mount } from "../declared_route.ts";
+import { healthSchema, statusSchema } from "../openapi/status_schemas.ts";
 
 /** Where the store is and how big its files are (`store` in GET /api/status). */
 export interface StoreStatus {
@@ -32,16 +34,34 @@ function fileSize(path: string, missing: number | null): number | null {
   }
 }
 
+/** GET /api/health. */
+export const getHealth = declareRoute({
+  method: "get",
+  path: "/api/health",
+  tag: "status",
+  summary: "The process is up",
+  ok: { schema: healthSchema },
+});
+
+/** GET /api/status. */
+export const getStatus = declareRoute({
+  method: "get",
+  path: "/api/status",
+  tag: "status",
+  summary: "Telemetry, live session and store",
+  ok: { schema: statusSchema },
+});
+
 /** GET /api/health and GET /api/status. */
-export function statusRoutes(app: App): Hono {
+export function statusRoutes(app: AppFace): Hono {
   const r = new Hono();
-  r.get("/health", (c) =>
+  mount(r, getHealth, (_, c) =>
     c.json({
       status: "ok",
       version: APP_VERSION,
       started_at: app.startedAt.toISOString(),
     }));
-  r.get("/status", (c) =>
+  mount(r, getStatus, (_, c) =>
     c.json({
       telemetry: app.telemetryStatus(),
       live: app.live.status(),

@@ -4,9 +4,12 @@
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
+import type { AppFace } from "../../app/create_app.ts";
 import { BadRequest } from "../../core/errors.ts";
+import { markSchema, startSchema, trackSchema } from "../../app/survey_body.ts";
 import { readJsonBody } from "../body.ts";
+import { declareRoute, mount } from "../declared_route.ts";
+import { surveyStatusSchema } from "../openapi/survey_schemas.ts";
 
 /** What readJsonBody says about an empty body. */
 const EMPTY_BODY = "request body is empty";
@@ -25,28 +28,100 @@ async function optionalBody(req: Request): Promise<unknown> {
   }
 }
 
+/** GET /api/survey. */
+export const surveyStatus = declareRoute({
+  method: "get",
+  path: "/api/survey",
+  tag: "survey",
+  summary: "The survey status",
+  ok: { schema: surveyStatusSchema },
+});
+
+/** POST /api/survey/start; the body may be absent (a plain command). */
+export const startSurvey = declareRoute({
+  method: "post",
+  path: "/api/survey/start",
+  tag: "survey",
+  summary: "Start a survey",
+  body: { schema: startSchema, required: false },
+  bodyBy: "handler",
+  ok: { schema: surveyStatusSchema },
+  problems: [409, 413],
+});
+
+/** POST /api/survey/stop. */
+export const stopSurvey = declareRoute({
+  method: "post",
+  path: "/api/survey/stop",
+  tag: "survey",
+  summary: "Stop and save the run",
+  ok: { schema: surveyStatusSchema },
+  problems: [409],
+});
+
+/** POST /api/survey/discard. */
+export const discardSurvey = declareRoute({
+  method: "post",
+  path: "/api/survey/discard",
+  tag: "survey",
+  summary: "Drop a stopped run that waits for its name",
+  ok: { schema: surveyStatusSchema },
+  problems: [409],
+});
+
+/** POST /api/survey/track. */
+export const surveyTrack = declareRoute({
+  method: "post",
+  path: "/api/survey/track",
+  tag: "survey",
+  summary: "Set the circuit label",
+  body: { schema: trackSchema },
+  bodyBy: "handler",
+  ok: { schema: surveyStatusSchema },
+  problems: [409, 413],
+});
+
+/** POST /api/survey/mark. */
+export const surveyMark = declareRoute({
+  method: "post",
+  path: "/api/survey/mark",
+  tag: "survey",
+  summary: "Arm or disarm a manual mark",
+  body: { schema: markSchema },
+  bodyBy: "handler",
+  ok: { schema: surveyStatusSchema },
+  problems: [409, 413],
+});
+
+/** The survey operations, for the OpenAPI document. */
+export const SURVEY_OPERATIONS = [
+  surveyStatus,
+  startSurvey,
+  stopSurvey,
+  discardSurvey,
+  surveyTrack,
+  surveyMark,
+] as const;
+
 /**
  * GET /api/survey; POST /api/survey/start {track?, track_width_m?},
  * /api/survey/stop, /api/survey/track {track}, /api/survey/mark {side, kind?},
  * /api/survey/discard. A run stopped without a circuit name stays pending
  * (`pending: true`) until /track names and saves it or /discard drops it.
+ * The bodies are parsed by the survey use case with the schemas declared above.
  */
-export function surveyRoutes(app: App): Hono {
+export function surveyRoutes(app: AppFace): Hono {
   const r = new Hono();
-  r.get("/survey", (c) => c.json(app.survey.status()));
-  r.post(
-    "/survey/start",
-    async (c) => c.json(await app.survey.start(await optionalBody(c.req.raw))),
+  const body = (req: Request) => readJsonBody(req, MAX_SURVEY_BYTES);
+  mount(r, surveyStatus, (_, c) => c.json(app.survey.status()));
+  mount(
+    r,
+    startSurvey,
+    async (_, c) => c.json(await app.survey.start(await optionalBody(c.req.raw))),
   );
-  r.post("/survey/stop", async (c) => c.json(await app.survey.stop()));
-  r.post("/survey/discard", (c) => c.json(app.survey.discard()));
-  r.post(
-    "/survey/track",
-    async (c) => c.json(await app.survey.setTrack(await readJsonBody(c.req.raw, MAX_SURVEY_BYTES))),
-  );
-  r.post(
-    "/survey/mark",
-    async (c) => c.json(app.survey.mark(await readJsonBody(c.req.raw, MAX_SURVEY_BYTES))),
-  );
+  mount(r, stopSurvey, async (_, c) => c.json(await app.survey.stop()));
+  mount(r, discardSurvey, (_, c) => c.json(app.survey.discard()));
+  mount(r, surveyTrack, async (_, c) => c.json(await app.survey.setTrack(await body(c.req.raw))));
+  mount(r, surveyMark, async (_, c) => c.json(app.survey.mark(await body(c.req.raw))));
   return r;
 }

@@ -1,41 +1,119 @@
 /**
- * Track signature and identification routes.
+ * Track signature and identification routes, each declared once: the
+ * operations below are both what the OpenAPI document lists and what the
+ * router validates requests with (src/server/declared_route.ts).
  *
  * @module
  */
 import { Hono } from "hono";
-import type { App } from "../../app/create_app.ts";
-import { readEmptyCommand, readJsonBody } from "../body.ts";
-import { idParam } from "../params.ts";
+import { z } from "zod";
+import type { AppFace } from "../../app/create_app.ts";
+import { createTrackSchema } from "../../app/track_request.ts";
+import { readEmptyCommand } from "../body.ts";
+import { declareRoute, mount } from "../declared_route.ts";
+import { idPathSchema } from "../params.ts";
+import {
+  createTrackResultSchema,
+  identifyResultSchema,
+  lapIdentifySchema,
+  trackDeletionSchema,
+  trackEntrySchema,
+} from "../openapi/track_schemas.ts";
 
 /** A signature request is a few bytes; anything larger is not one. */
 const MAX_TRACK_BYTES = 4096;
+
+const idParams = z.object({ id: idPathSchema });
+
+/** GET /api/tracks. */
+export const listTracks = declareRoute({
+  method: "get",
+  path: "/api/tracks",
+  tag: "tracks",
+  summary: "Signatures and reference lines",
+  ok: { schema: z.array(trackEntrySchema) },
+});
+
+/** POST /api/tracks {name, lap_id} (201). */
+export const createTrack = declareRoute({
+  method: "post",
+  path: "/api/tracks",
+  tag: "tracks",
+  summary: "Make a signature from a lap",
+  body: { schema: createTrackSchema },
+  bodyLimit: MAX_TRACK_BYTES,
+  ok: { status: 201, schema: createTrackResultSchema },
+  problems: [404, 409, 413],
+});
+
+/** DELETE /api/tracks/{id}. */
+export const deleteTrack = declareRoute({
+  method: "delete",
+  path: "/api/tracks/{id}",
+  tag: "tracks",
+  summary: "Delete a signature",
+  params: idParams,
+  ok: { schema: trackDeletionSchema },
+  problems: [404],
+});
+
+/**
+ * POST /api/tracks/identify: takes no fields, so its body is read by
+ * readEmptyCommand (absent, empty or `{}`, any field refused by name), as
+ * the document's strict empty object describes.
+ */
+export const identifyTracks = declareRoute({
+  method: "post",
+  path: "/api/tracks/identify",
+  tag: "tracks",
+  summary: "Name unlabelled sessions",
+  body: {
+    schema: z.object({}).strict(),
+    required: false,
+    description: "none, empty, or {}: the request takes no fields",
+  },
+  bodyBy: "handler",
+  ok: { schema: identifyResultSchema },
+  problems: [413],
+});
+
+/** GET /api/laps/{id}/identify. */
+export const explainLap = declareRoute({
+  method: "get",
+  path: "/api/laps/{id}/identify",
+  tag: "tracks",
+  summary: "Why the lap is named what it is",
+  params: idParams,
+  ok: { schema: lapIdentifySchema },
+  problems: [404],
+});
+
+/** The track operations, for the OpenAPI document. */
+export const TRACK_OPERATIONS = [
+  listTracks,
+  createTrack,
+  deleteTrack,
+  identifyTracks,
+  explainLap,
+] as const;
 
 /**
  * POST /api/tracks {name, lap_id} (201), GET /api/tracks (signatures and
  * reference lines), DELETE /api/tracks/{id}, POST /api/tracks/identify, and
  * GET /api/laps/{id}/identify (why a lap is named what it is, or nothing).
- * Identify takes no fields: its body is absent, empty or `{}`.
  */
-export function trackRoutes(app: App): Hono {
+export function trackRoutes(app: AppFace): Hono {
   const r = new Hono();
-  r.get("/tracks", async (c) => c.json(await app.tracks.listKnown()));
-  r.post("/tracks/identify", async (c) => {
+  mount(r, listTracks, async (_, c) => c.json(await app.tracks.listKnown()));
+  mount(r, identifyTracks, async (_, c) => {
     await readEmptyCommand(c.req.raw);
     return c.json(await app.tracks.identifyUnlabelled());
   });
-  r.post("/tracks", async (c) => {
-    const body = await readJsonBody(c.req.raw, MAX_TRACK_BYTES);
-    return c.json(await app.tracks.create(body), 201);
+  mount(r, createTrack, async ({ body }, c) => c.json(await app.tracks.create(body), 201));
+  mount(r, deleteTrack, async ({ params }, c) => {
+    await app.tracks.delete(params.id);
+    return c.json({ id: params.id, deleted: true });
   });
-  r.delete("/tracks/:id", async (c) => {
-    const id = idParam(c.req.param("id"), "id");
-    await app.tracks.delete(id);
-    return c.json({ id, deleted: true });
-  });
-  r.get("/laps/:id/identify", async (c) => {
-    const id = idParam(c.req.param("id"), "id");
-    return c.json(await app.tracks.explainLap(id));
-  });
+  mount(r, explainLap, async ({ params }, c) => c.json(await app.tracks.explainLap(params.id)));
   return r;
 }
