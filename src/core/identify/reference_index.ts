@@ -8,7 +8,7 @@
  */
 import { decodeReferenceLine, type ReferenceLine } from "../catalog/reference_lines.ts";
 import { REFERENCE_LINE_ROWS } from "../catalog/reference_lines_data.ts";
-import { nearDistanceM } from "../catalog/road_widths.ts";
+import { MAX_NEAR_M, NEAR_MARGIN_M, nearDistanceM } from "../catalog/road_widths.ts";
 
 /**
  * A lap position within this of one of a line's points is on the line,
@@ -124,6 +124,40 @@ export type ReferenceIndexArrays = Pick<
   | "entries"
 >;
 
+/**
+ * Surveyed road widths by official configuration id, metres: a surveyed
+ * bundle's width outranks the shipped one (road_widths.ts) for every line
+ * of that configuration.
+ */
+export type RoadWidths = ReadonlyMap<string, number>;
+
+const NO_WIDTHS: RoadWidths = new Map();
+
+/**
+ * The near distance of a road `width_m` wide: half of it plus
+ * {@linkcode NEAR_MARGIN_M}, at most {@linkcode MAX_NEAR_M}. Throws for a
+ * width that is not a positive finite number.
+ */
+export function surveyedNearM(width_m: number): number {
+  if (!(width_m > 0) || !Number.isFinite(width_m)) {
+    throw new Error(`width_m must be a positive finite number of metres, got ${width_m}`);
+  }
+  return Math.min(MAX_NEAR_M, width_m / 2 + NEAR_MARGIN_M);
+}
+
+/** Throws for more than 65,535 lines or a cell that is not positive. */
+function checkIndexInput(lines: readonly ReferenceLine[], cell_m: number): void {
+  if (lines.length > 0xffff) throw new Error("lines: at most 65,535 reference lines");
+  if (!(cell_m > 0)) throw new Error("cell_m must be greater than 0");
+}
+
+/** The near distance of `line`: its surveyed width's, else its shipped one's, at most two cells. */
+function lineNearM(line: ReferenceLine, cell_m: number, widths: RoadWidths): number {
+  const surveyed = widths.get(line.configuration.official_id);
+  const near = surveyed === undefined ? nearDistanceM(line.configuration) : surveyedNearM(surveyed);
+  return Math.min(2 * cell_m, near);
+}
+
 /** Points per slot the cell hash starts with (the shipped lines hold about 3.4 points per cell). */
 const HASH_POINTS_PER_SLOT = 1;
 
@@ -139,9 +173,9 @@ const POINTS_PER_STEP = 4096;
 export function* indexArrays(
   lines: readonly ReferenceLine[],
   cell_m: number,
+  widths: RoadWidths = NO_WIDTHS,
 ): Generator<void, ReferenceIndexArrays> {
-  if (lines.length > 0xffff) throw new Error("lines: at most 65,535 reference lines");
-  if (!(cell_m > 0)) throw new Error("cell_m must be greater than 0");
+  checkIndexInput(lines, cell_m);
   const n = lines.length;
   const lineStart = new Int32Array(n + 1);
   let points = 0;
@@ -166,7 +200,7 @@ export function* indexArrays(
     const line = lines[k];
     loop[k] = line.loop ? 1 : 0;
     lengthM[k] = line.length_m;
-    nearM[k] = Math.min(2 * cell_m, nearDistanceM(line.configuration));
+    nearM[k] = lineNearM(line, cell_m, widths);
     const first = lineStart[k];
     for (let i = 0; i < line.x.length; i++) {
       const g = first + i;
@@ -331,6 +365,52 @@ function runToEnd<T>(steps: Generator<void, T>): T {
 /** The hash of cell (cx, cz), before masking with {@linkcode ReferenceIndex.mask}. */
 export function cellHash(cx: number, cz: number): number {
   return Math.imul(cx, 73856093) ^ Math.imul(cz, 19349663);
+}
+
+/** Indexes with surveyed widths, per base index and widths key; a few kept (bundles rarely change). */
+const widened = new WeakMap<ReferenceIndex, Map<string, ReferenceIndex>>();
+const WIDENED_KEPT = 4;
+
+/**
+ * `index` with the near distance of every line whose configuration has a
+ * surveyed width in `widths` taken from that width (see
+ * {@linkcode surveyedNearM}). Returns `index` itself when no line's near
+ * distance changes, so a process without surveyed bundles pays nothing;
+ * otherwise an index over the same lines re-indexed with those distances
+ * (40-60 ms), kept for the next call with the same widths.
+ */
+export function withRoadWidths(index: ReferenceIndex, widths: RoadWidths): ReferenceIndex {
+  if (widths.size === 0) return index;
+  const changed: string[] = [];
+  index.lines.forEach((line, k) => {
+    const w = widths.get(line.configuration.official_id);
+    if (w === undefined) return;
+    if (Math.min(2 * index.cell_m, surveyedNearM(w)) !== index.nearM[k]) {
+      changed.push(`${line.configuration.official_id}=${w}`);
+    }
+  });
+  if (changed.length === 0) return index;
+  const key = changed.sort().join(",");
+  let kept = widened.get(index);
+  if (kept === undefined) widened.set(index, kept = new Map());
+  const hit = kept.get(key);
+  if (hit !== undefined) return hit;
+  const base = new Map<string, number>();
+  index.lines.forEach((line, k) => {
+    const id = line.configuration.official_id;
+    const w = widths.get(id);
+    if (w !== undefined) base.set(id, w);
+    // A line of a configuration without a surveyed width keeps the near distance it was built with.
+    else base.set(id, (index.nearM[k] - NEAR_MARGIN_M) * 2);
+  });
+  const wide = new ReferenceIndex(
+    index.lines,
+    index.cell_m,
+    runToEnd(indexArrays(index.lines, index.cell_m, base)),
+  );
+  if (kept.size >= WIDENED_KEPT) kept.delete(kept.keys().next().value as string);
+  kept.set(key, wide);
+  return wide;
 }
 
 let shared: ReferenceIndex | null = null;
