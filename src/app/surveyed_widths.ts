@@ -10,7 +10,7 @@
 import { CONFIGURATIONS } from "../core/catalog/tracks.ts";
 import { medianRoadWidthM } from "../core/geometry/road_width.ts";
 import type { RoadWidths } from "../core/identify/reference_index.ts";
-import { listBundleHeads, readBundleTable } from "../storage/bundles.ts";
+import { type BundleHead, listBundleHeads, readBundleTable } from "../storage/bundles.ts";
 import type { GeometryService } from "./geometry.ts";
 import type { Log } from "./log.ts";
 
@@ -28,10 +28,11 @@ export async function surveyedRoadWidths(
   kv: Deno.Kv,
   geometry: Pick<GeometryService, "compiled">,
   log: Log,
+  heads?: readonly BundleHead[],
 ): Promise<RoadWidths> {
   const widths = new Map<string, number>();
   const edgesOf = new Map<string, number>();
-  for (const head of await listBundleHeads(kv)) {
+  for (const head of heads ?? await listBundleHeads(kv)) {
     if (head.edges === 0) continue;
     try {
       const stored = await readBundleTable(kv, head.slug);
@@ -48,4 +49,33 @@ export async function surveyedRoadWidths(
     }
   }
   return widths;
+}
+
+/**
+ * {@linkcode surveyedRoadWidths}, kept while no bundle changes: each call
+ * lists the bundle heads (cheap) and reads the bundles again only when a
+ * slug or generation differs from the last call's.
+ */
+export class SurveyedWidths {
+  readonly #kv: Deno.Kv;
+  readonly #geometry: Pick<GeometryService, "compiled">;
+  readonly #log: Log;
+  #last: { key: string; widths: RoadWidths } | null = null;
+
+  /** Widths of the bundles in `kv`, compiled through `geometry`; failures go to `log`. */
+  constructor(kv: Deno.Kv, geometry: Pick<GeometryService, "compiled">, log: Log) {
+    this.#kv = kv;
+    this.#geometry = geometry;
+    this.#log = log;
+  }
+
+  /** The surveyed widths of the bundles stored now. */
+  async get(): Promise<RoadWidths> {
+    const heads = await listBundleHeads(this.#kv);
+    const key = heads.map((h) => `${h.slug}@${h.generation}`).sort().join(",");
+    if (this.#last?.key === key) return this.#last.widths;
+    const widths = await surveyedRoadWidths(this.#kv, this.#geometry, this.#log, heads);
+    this.#last = { key, widths };
+    return widths;
+  }
 }

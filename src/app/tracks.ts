@@ -20,7 +20,7 @@ import {
 } from "../core/identify/identify_with_references.ts";
 import { type ReferenceIndex, withRoadWidths } from "../core/identify/reference_index.ts";
 import type { GeometryService } from "./geometry.ts";
-import { surveyedRoadWidths } from "./surveyed_widths.ts";
+import { SurveyedWidths } from "./surveyed_widths.ts";
 import type { ReferenceMatch } from "../core/identify/reference_match.ts";
 import { type LapTrace, signatureOf } from "../core/identify/signature.ts";
 import { lapPath } from "../core/identify/signature_path.ts";
@@ -137,6 +137,7 @@ export class TrackService {
   readonly #services: TrackServices;
   readonly #references: ReferenceIndex | null;
   #warming: Promise<ReferenceIndex> | null = null;
+  readonly #widths: SurveyedWidths | null;
   /** Fingerprints of the stored bundles, one per bundle generation. */
   readonly fingerprints: FingerprintCache;
 
@@ -153,6 +154,9 @@ export class TrackService {
     this.#deps = deps;
     this.#services = services;
     this.#references = opts.references ?? null;
+    this.#widths = services.geometry === undefined
+      ? null
+      : new SurveyedWidths(deps.kv, services.geometry, deps.log);
     this.fingerprints = new FingerprintCache(deps.kv, deps.log);
   }
 
@@ -167,9 +171,8 @@ export class TrackService {
    */
   async references(): Promise<ReferenceIndex> {
     const base = await this.#baseReferences();
-    const geometry = this.#services.geometry;
-    if (geometry === undefined) return base;
-    return withRoadWidths(base, await surveyedRoadWidths(this.#deps.kv, geometry, this.#deps.log));
+    if (this.#widths === null) return base;
+    return withRoadWidths(base, await this.#widths.get());
   }
 
   #baseReferences(): Promise<ReferenceIndex> {

@@ -6,7 +6,7 @@
  */
 import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/create_app.ts";
-import { surveyedRoadWidths } from "../../src/app/surveyed_widths.ts";
+import { surveyedRoadWidths, SurveyedWidths } from "../../src/app/surveyed_widths.ts";
 import { referenceLineOf } from "../../src/core/catalog/reference_lines.ts";
 import type { BundleV4 } from "../../src/core/bundle/types.ts";
 import { perturbedLap } from "../core/identify/_perturbed.ts";
@@ -84,6 +84,37 @@ Deno.test("surveyed widths: the median centreline width per configuration the bu
     const widths = await surveyedRoadWidths(kv, app.geometry, { warn() {}, error() {} });
     assert.deepEqual([...widths.keys()], ["6e378b"]);
     assert.ok(Math.abs(widths.get("6e378b")! - 24) <= 0.5, `${widths.get("6e378b")}`);
+  } finally {
+    await app.live.flush();
+    await app.tracks.fingerprints.idle();
+    kv.close();
+  }
+});
+
+Deno.test("surveyed widths are read again only when a bundle changes", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const app = await createApp({ kv, now: () => NOW });
+  let compiles = 0;
+  const geometry = {
+    compiled: (slug: string) => {
+      compiles++;
+      return app.geometry.compiled(slug);
+    },
+  };
+  try {
+    const widths = new SurveyedWidths(kv, geometry, { warn() {}, error() {} });
+    await app.bundles.import(ovalBundle("My oval", 24, SUZUKA_OFFICIAL));
+    const first = await widths.get();
+    assert.equal(await widths.get(), first);
+    assert.equal(compiles, 1);
+    await app.bundles.import(ovalBundle("Suzuka Circuit", 20, null));
+    // Read again: the 24 m oval has more cells than the 20 m one, so it still speaks for Suzuka
+    // and the smaller bundle is not compiled at all.
+    const again = await widths.get();
+    assert.notEqual(again, first);
+    assert.deepEqual([...again.keys()], ["6e378b"]);
+    assert.ok(Math.abs(again.get("6e378b")! - 24) <= 0.5, `${again.get("6e378b")}`);
+    assert.equal(compiles, 2);
   } finally {
     await app.live.flush();
     await app.tracks.fingerprints.idle();
