@@ -62,12 +62,25 @@ export class ReferenceIndex {
   readonly keyZ: Int32Array;
   readonly start: Int32Array;
   readonly count: Int32Array;
-  /**
-   * Point ids listed cell by cell; the id of a point of a line whose near
-   * distance is not NEAR_M (a wide road) is stored complemented (`~g`, so
-   * negative), so the hot loop reads a line's near distance only for those.
-   */
+  /** Point ids listed cell by cell. */
   readonly entries: Int32Array;
+  /**
+   * Per entry, four numbers in entry order: its point's x and z, the square
+   * of its line's near distance, and the point's distance along its line;
+   * and the point's line. The hot loop reads memory in sequence, never the
+   * per-point arrays.
+   */
+  readonly entryData: Float64Array;
+  readonly entryLine: Uint16Array;
+  /**
+   * Per slot: how many of its entries (its last ones) are copies of a wide
+   * line's points from a neighbouring cell; per entry, that cell minus this
+   * one (0, 0 for a point in its own cell). A look-up over 3 x 3 cells skips
+   * a copy whose own cell it reads anyway, so no point is read twice.
+   */
+  readonly copies: Int32Array;
+  readonly copyDX: Int8Array;
+  readonly copyDZ: Int8Array;
 
   /**
    * Indexes `lines` with cells of `cell_m` metres, or takes `arrays` that
@@ -94,6 +107,11 @@ export class ReferenceIndex {
     this.start = a.start;
     this.count = a.count;
     this.entries = a.entries;
+    this.entryData = a.entryData;
+    this.entryLine = a.entryLine;
+    this.copies = a.copies;
+    this.copyDX = a.copyDX;
+    this.copyDZ = a.copyDZ;
   }
 
   /** Number of points over all lines. */
@@ -122,6 +140,11 @@ export type ReferenceIndexArrays = Pick<
   | "start"
   | "count"
   | "entries"
+  | "entryData"
+  | "entryLine"
+  | "copies"
+  | "copyDX"
+  | "copyDZ"
 >;
 
 /**
@@ -159,7 +182,7 @@ function lineNearM(line: ReferenceLine, cell_m: number, widths: RoadWidths): num
 }
 
 /** Points per slot the cell hash starts with (the shipped lines hold about 3.4 points per cell). */
-const HASH_POINTS_PER_SLOT = 1;
+const HASH_POINTS_PER_SLOT = 0.5;
 
 /** Points handled between two yields of {@linkcode indexArrays}. */
 const POINTS_PER_STEP = 4096;
@@ -261,15 +284,11 @@ export function* indexArrays(
   }
   const start = slotStarts(count, size);
   yield;
-  const entries = new Int32Array(total);
-  const filled = new Int32Array(size);
-  for (let e = 0; e < total; e++) {
-    const slot = slotOf[e];
-    const g = entryPoint[e];
-    const at = start[slot] + filled[slot]++;
-    entries[at] = nearM[pointLine[g]] === NEAR_M ? g : ~g;
-    if (e % POINTS_PER_STEP === POINTS_PER_STEP - 1) yield;
-  }
+  const filled = yield* fillEntries(
+    { nearM, pointLine, px, pz, ps, cellX, cellZ },
+    { entryPoint, cellXs, cellZs, slotOf },
+    { start, count, size },
+  );
   return {
     lineStart,
     recordedM,
@@ -287,16 +306,64 @@ export function* indexArrays(
     keyZ,
     start,
     count,
-    entries,
+    ...filled,
   };
 }
 
-/** Per point: its line's near distance, its line, position and cell. */
+/** The entries of each slot, in slot order: its points' own first, then copies (see `copies`). */
+function* fillEntries(
+  p: PointColumns,
+  c: { entryPoint: number[]; cellXs: number[]; cellZs: number[]; slotOf: Int32Array },
+  t: { start: Int32Array; count: Int32Array; size: number },
+): Generator<
+  void,
+  Pick<
+    ReferenceIndexArrays,
+    "entries" | "entryData" | "entryLine" | "copies" | "copyDX" | "copyDZ"
+  >
+> {
+  const total = c.entryPoint.length;
+  const copies = new Int32Array(t.size);
+  for (let e = 0; e < total; e++) {
+    const g = c.entryPoint[e];
+    if (c.cellXs[e] !== p.cellX[g] || c.cellZs[e] !== p.cellZ[g]) copies[c.slotOf[e]]++;
+  }
+  const entries = new Int32Array(total);
+  const entryData = new Float64Array(4 * total);
+  const entryLine = new Uint16Array(total);
+  const copyDX = new Int8Array(total);
+  const copyDZ = new Int8Array(total);
+  const own = new Int32Array(t.size);
+  const copied = new Int32Array(t.size);
+  yield;
+  for (let e = 0; e < total; e++) {
+    const slot = c.slotOf[e];
+    const g = c.entryPoint[e];
+    const dx = p.cellX[g] - c.cellXs[e];
+    const dz = p.cellZ[g] - c.cellZs[e];
+    const at = dx === 0 && dz === 0
+      ? t.start[slot] + own[slot]++
+      : t.start[slot] + t.count[slot] - copies[slot] + copied[slot]++;
+    entries[at] = g;
+    entryData[4 * at] = p.px[g];
+    entryData[4 * at + 1] = p.pz[g];
+    entryData[4 * at + 2] = p.nearM[p.pointLine[g]] ** 2;
+    entryData[4 * at + 3] = p.ps![g];
+    entryLine[at] = p.pointLine[g];
+    copyDX[at] = dx;
+    copyDZ[at] = dz;
+    if (e % POINTS_PER_STEP === POINTS_PER_STEP - 1) yield;
+  }
+  return { entries, entryData, entryLine, copies, copyDX, copyDZ };
+}
+
+/** Per point: its line's near distance, its line, position and cell (and distance along). */
 interface PointColumns {
   nearM: Float64Array;
   pointLine: Uint16Array;
   px: Float64Array;
   pz: Float64Array;
+  ps?: Float64Array;
   cellX: Int32Array;
   cellZ: Int32Array;
 }

@@ -202,6 +202,22 @@ export function matchOf(naming: ReferenceNaming): ReferenceMatch {
   };
 }
 
+/** What each line names each way round, as candidates show it: pure, so worked out once. */
+const lineNames = new WeakMap<ReferenceLine, Map<string, ReferenceCandidate["names"]>>();
+
+function namesOf(line: ReferenceLine, naming: ReferenceNaming): ReferenceCandidate["names"] {
+  let byDirection = lineNames.get(line);
+  if (byDirection === undefined) lineNames.set(line, byDirection = new Map());
+  let names = byDirection.get(naming.direction);
+  if (names === undefined) {
+    const match = matchOf(naming);
+    names = { name: match.name, official_ids: match.configurations.map((x) => x.official_id) };
+    byDirection.set(naming.direction, names);
+  }
+  // A copy: a caller may change the verdict it is given.
+  return names && { name: names.name, official_ids: [...names.official_ids] };
+}
+
 const followers = new WeakMap<ReferenceIndex, LineFollower>();
 
 /**
@@ -267,10 +283,7 @@ function judgeLine(follower: LineFollower, k: number): ReferenceCandidate {
     official_id: c.official_id,
     official_name: c.official_name,
     near_m: round1(near),
-    names: naming === null ? null : {
-      name: matchOf(naming).name,
-      official_ids: matchOf(naming).configurations.map((x) => x.official_id),
-    },
+    names: naming === null ? null : namesOf(line, naming),
     on_m: round1(on),
     near_share: total > 0 ? round4(on / total) : 0,
     off_m: round1(off),

@@ -73,3 +73,30 @@ Deno.test("a surveyed width's near distance is half of it plus 4 m, at most 20 m
   assert.throws(() => surveyedNearM(0), /width_m must be a positive finite number/);
   assert.throws(() => surveyedNearM(Number.NaN), /width_m/);
 });
+
+Deno.test("each entry keeps its point's data; a copy lies in a neighbouring cell of its point's", () => {
+  const index = defaultReferenceIndex();
+  let copies = 0;
+  for (let slot = 0; slot <= index.mask; slot++) {
+    const n = index.count[slot];
+    if (n <= 0) continue;
+    const first = index.start[slot];
+    for (let e = first; e < first + n; e++) {
+      const g = index.entries[e];
+      const copy = e >= first + n - index.copies[slot];
+      assert.equal(index.entryData[4 * e], index.px[g]);
+      assert.equal(index.entryData[4 * e + 1], index.pz[g]);
+      assert.equal(index.entryData[4 * e + 2], index.nearM[index.pointLine[g]] ** 2);
+      assert.equal(index.entryData[4 * e + 3], index.ps[g]);
+      assert.equal(index.entryLine[e], index.pointLine[g]);
+      const own = Math.floor(index.px[g] / index.cell_m) === index.keyX[slot] + index.copyDX[e] &&
+        Math.floor(index.pz[g] / index.cell_m) === index.keyZ[slot] + index.copyDZ[e];
+      assert.ok(own, `entry ${e}`);
+      assert.equal(copy, index.copyDX[e] !== 0 || index.copyDZ[e] !== 0, `entry ${e}`);
+      // Only a wide road's points are copied.
+      if (copy) assert.ok(index.nearM[index.pointLine[g]] > index.cell_m);
+      if (copy) copies++;
+    }
+  }
+  assert.equal(copies, index.entries.length - index.points);
+});
