@@ -81,6 +81,8 @@ export class LineFollower {
   #cellX = Number.NaN;
   #cellZ = Number.NaN;
   readonly #ranges = new Int32Array(27);
+  /** Per line: half its length for a loop (progress past it wraps round), else infinity. */
+  readonly #halfLoop: Float64Array;
   #has = false;
   #x = 0;
   #z = 0;
@@ -92,6 +94,10 @@ export class LineFollower {
   constructor(index: ReferenceIndex) {
     this.index = index;
     const n = index.lines.length;
+    this.#halfLoop = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      this.#halfLoop[k] = index.loop[k] === 1 ? index.lengthM[k] / 2 : Infinity;
+    }
     this.on_m = new Float64Array(n);
     this.covered_m = new Float64Array(n);
     this.with_m = new Float64Array(n);
@@ -184,11 +190,9 @@ export class LineFollower {
   }
 
   #wrap(line: number, delta: number): number {
-    const ix = this.index;
-    if (ix.loop[line] === 0) return delta;
-    const len = ix.lengthM[line];
-    if (delta > len / 2) return delta - len;
-    if (delta < -len / 2) return delta + len;
+    const half = this.#halfLoop[line];
+    if (delta > half) return delta - 2 * half;
+    if (delta < -half) return delta + 2 * half;
     return delta;
   }
 
@@ -204,7 +208,8 @@ export class LineFollower {
     // Steps are 4 m and cells 10 m: most steps read the same 3 x 3 cells as the last one.
     if (cx !== this.#cellX || cz !== this.#cellZ) this.#locate(cx, cz);
     const ranges = this.#ranges;
-    const { entries, entryData, entryLine, ps, loop, lengthM } = ix;
+    const { entries, entryData, entryLine, ps } = ix;
+    const halfLoop = this.#halfLoop;
     const { copyDX, copyDZ } = ix;
     const stamp = this.#stamp;
     const lastStep = this.#lastStep;
@@ -234,11 +239,9 @@ export class LineFollower {
         const line = entryLine[e];
         if (lastStep[line] === step - 1) {
           let delta = entryData[at + 3] - lastS[line];
-          if (loop[line] === 1) {
-            const len = lengthM[line];
-            if (delta > len / 2) delta -= len;
-            else if (delta < -len / 2) delta += len;
-          }
+          const half = halfLoop[line];
+          if (delta > half) delta -= 2 * half;
+          else if (delta < -half) delta += 2 * half;
           if (delta > reach || delta < -reach) score += DISCONTINUITY_PENALTY;
         }
         if (stamp[line] !== step) {
@@ -250,6 +253,9 @@ export class LineFollower {
       }
     }
     const onM = this.on_m;
+    const coveredM = this.covered_m;
+    const covered = this.#covered;
+    const { segInferred, segLen } = ix;
     const lastPoint = this.#lastPoint;
     for (let k = 0; k < touched; k++) {
       const line = touchedLines[k];
@@ -263,7 +269,15 @@ export class LineFollower {
         if (Math.abs(delta) <= reach && (hole === 0 || Math.abs(delta) >= hole / HOLE_REACH)) {
           if (delta >= 0) this.with_m[line] += delta;
           else this.against_m[line] -= delta;
-          this.#mark(line, lastPoint[line], g, delta >= 0, hole > 0 ? MAX_BRIDGE_MARK : MAX_MARK);
+          const from = lastPoint[line];
+          // Most steps pass one segment: from a point to the next (or back), marked here.
+          const one = g === from + 1 && delta >= 0 ? from : g === from - 1 && delta < 0 ? g : -1;
+          if (one >= 0) {
+            if (covered[one] === 0) {
+              covered[one] = 1;
+              if (segInferred[one] === 0) coveredM[line] += segLen[one];
+            }
+          } else this.#mark(line, from, g, delta >= 0, hole > 0 ? MAX_BRIDGE_MARK : MAX_MARK);
         }
       }
       lastStep[line] = step;
