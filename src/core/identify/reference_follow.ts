@@ -237,6 +237,9 @@ export class LineFollower {
         let score = ex * ex + ez * ez;
         if (score > entryData[at + 2]) continue;
         const line = entryLine[e];
+        // The continuity penalty only adds: a point no nearer than the line's best yet loses.
+        const seen = stamp[line] === step;
+        if (seen && score >= bestScore[line]) continue;
         if (lastStep[line] === step - 1) {
           let delta = entryData[at + 3] - lastS[line];
           const half = halfLoop[line];
@@ -244,7 +247,7 @@ export class LineFollower {
           else if (delta < -half) delta += 2 * half;
           if (delta > reach || delta < -reach) score += DISCONTINUITY_PENALTY;
         }
-        if (stamp[line] !== step) {
+        if (!seen) {
           stamp[line] = step;
           touchedLines[touched++] = line;
         } else if (score >= bestScore[line]) continue;
