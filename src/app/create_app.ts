@@ -185,7 +185,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const geometry = new GeometryService(deps);
   const bundles = new BundleService(deps, { geometry, survey });
   const analysis = new AnalysisService(deps, { bundles });
-  const tracks = new TrackService(deps, { live, survey, sessions }, {
+  const tracks = new TrackService(deps, { live, survey, sessions, geometry }, {
     references: opts.references,
   });
   const laps = new LapExchange(deps, { sessions, tracks });

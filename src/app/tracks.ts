@@ -18,7 +18,9 @@ import {
   type AnyIdentification,
   identifyWithReferences,
 } from "../core/identify/identify_with_references.ts";
-import type { ReferenceIndex } from "../core/identify/reference_index.ts";
+import { type ReferenceIndex, withRoadWidths } from "../core/identify/reference_index.ts";
+import type { GeometryService } from "./geometry.ts";
+import { SurveyedWidths } from "./surveyed_widths.ts";
 import type { ReferenceMatch } from "../core/identify/reference_match.ts";
 import { type LapTrace, signatureOf } from "../core/identify/signature.ts";
 import { lapPath } from "../core/identify/signature_path.ts";
@@ -83,6 +85,12 @@ export interface TrackServices {
   survey: Pick<SurveyService, "running" | "status" | "slug">;
   /** Naming a session by hand. */
   sessions: Pick<SessionService, "rename">;
+  /**
+   * The surveyed bundles' compiled roads: their widths outrank the shipped
+   * ones in "near the line" (surveyed_widths.ts). Without it the shipped
+   * widths alone are used.
+   */
+  geometry?: Pick<GeometryService, "compiled">;
 }
 
 /** The live service as the track service uses it: the session, and naming it live. */
@@ -122,6 +130,7 @@ export class TrackService {
   readonly #services: TrackServices;
   readonly #references: ReferenceIndex | null;
   #warming: Promise<ReferenceIndex> | null = null;
+  readonly #widths: SurveyedWidths | null;
   /** Fingerprints of the stored bundles, one per bundle generation. */
   readonly fingerprints: FingerprintCache;
 
@@ -138,6 +147,9 @@ export class TrackService {
     this.#deps = deps;
     this.#services = services;
     this.#references = opts.references ?? null;
+    this.#widths = services.geometry === undefined
+      ? null
+      : new SurveyedWidths(deps.kv, services.geometry, deps.log);
     this.fingerprints = new FingerprintCache(deps.kv, deps.log);
   }
 
@@ -146,9 +158,17 @@ export class TrackService {
    * first need in steps of a couple of milliseconds, letting other work run
    * between them, so a request never holds the event loop for the whole
    * build (88-320 ms at once). Live naming builds it too, a few steps per
-   * frame; whichever runs first does the work, never twice.
+   * frame; whichever runs first does the work, never twice. A configuration
+   * a surveyed bundle speaks for is near within that bundle's measured road
+   * width (see {@linkcode withRoadWidths}).
    */
-  references(): Promise<ReferenceIndex> {
+  async references(): Promise<ReferenceIndex> {
+    const base = await this.#baseReferences();
+    if (this.#widths === null) return base;
+    return withRoadWidths(base, await this.#widths.get());
+  }
+
+  #baseReferences(): Promise<ReferenceIndex> {
     if (this.#references !== null) return Promise.resolve(this.#references);
     this.#warming ??= (async () => {
       for (;;) {
@@ -167,7 +187,7 @@ export class TrackService {
    * from its first frame, calls it ahead.
    */
   warmReferences(): Promise<ReferenceIndex> {
-    return this.references();
+    return this.#baseReferences();
   }
 
   /**

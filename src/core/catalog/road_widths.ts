@@ -3,8 +3,8 @@
  * its reference line: a lap is "near the line" within half the road's
  * width plus a margin (docs/identification.md). Most GT7 circuits are
  * about 12 m wide, which with the margin gives the 10 m the matcher was
- * first tuned on; the circuits the catalogue knows to be wider (where
- * drivers take lines 10 to 18 m from the recorded one) are listed.
+ * first tuned on; three circuits where drivers were reported to take
+ * lines 10 to 18 m from the recorded one are listed wider (estimated).
  *
  * @module
  */
@@ -25,8 +25,11 @@ export const MAX_NEAR_M = 20;
 
 /**
  * Circuits whose road is wider than the default, by the catalogue's
- * circuit name, metres: Alsace's village streets and test course, Lago
- * Maggiore's and the Red Bull Ring's modern 15-20 m tracks.
+ * circuit name, metres. Estimates, not measurements: chosen from issue
+ * 24's report that other recorders' laps ran 10-18 m from the recorded
+ * line there, on roads reported 12-20 m wide (docs/identification.md says
+ * why the project's own data cannot measure them). A surveyed bundle's
+ * measured width replaces them (src/app/surveyed_widths.ts).
  */
 export const ROAD_WIDTHS_M: Readonly<Record<string, number>> = Object.freeze({
   "Alsace": 16,

@@ -14,10 +14,7 @@
  *
  * @module
  */
-import { cellHash, NEAR_M, type ReferenceIndex } from "./reference_index.ts";
-
-// The near distance of most lines (those listed plainly in the index's entries), squared.
-const NEAR2 = NEAR_M * NEAR_M;
+import { cellHash, type ReferenceIndex } from "./reference_index.ts";
 
 /** Distance between the positions the follower looks at, metres. */
 export const STEP_M = 4;
@@ -72,8 +69,6 @@ export class LineFollower {
   total_m = 0;
   /** Straight-line metres of the holes in the lap (see {@linkcode MAX_FILL_M}). */
   hole_m = 0;
-  /** Per point: the square of its line's near distance, so the hot loop reads one array. */
-  readonly #near2: Float64Array;
   readonly #lastStep: Int32Array;
   readonly #lastS: Float64Array;
   readonly #lastPoint: Int32Array;
@@ -82,6 +77,12 @@ export class LineFollower {
   readonly #bestScore: Float64Array;
   readonly #bestPoint: Int32Array;
   readonly #touched: Int32Array;
+  /** The cell the last step was in, and its 3 x 3 cells' entry ranges (see #locate). */
+  #cellX = Number.NaN;
+  #cellZ = Number.NaN;
+  readonly #ranges = new Int32Array(27);
+  /** Per line: half its length for a loop (progress past it wraps round), else infinity. */
+  readonly #halfLoop: Float64Array;
   #has = false;
   #x = 0;
   #z = 0;
@@ -93,8 +94,10 @@ export class LineFollower {
   constructor(index: ReferenceIndex) {
     this.index = index;
     const n = index.lines.length;
-    this.#near2 = new Float64Array(index.points);
-    for (let g = 0; g < index.points; g++) this.#near2[g] = index.nearM[index.pointLine[g]] ** 2;
+    this.#halfLoop = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      this.#halfLoop[k] = index.loop[k] === 1 ? index.lengthM[k] / 2 : Infinity;
+    }
     this.on_m = new Float64Array(n);
     this.covered_m = new Float64Array(n);
     this.with_m = new Float64Array(n);
@@ -161,12 +164,35 @@ export class LineFollower {
     return n;
   }
 
+  /**
+   * Finds the 3 x 3 cells around cell (cx, cz) in the index: for each, a
+   * columns first, its first entry, first copy and end (all equal when empty).
+   */
+  #locate(cx: number, cz: number): void {
+    const { mask, keyX, keyZ, count, start, copies } = this.index;
+    const ranges = this.#ranges;
+    let r = 0;
+    for (let a = cx - 1; a <= cx + 1; a++) {
+      for (let b = cz - 1; b <= cz + 1; b++, r += 3) {
+        let slot = cellHash(a, b) & mask;
+        while (count[slot] !== -1 && (keyX[slot] !== a || keyZ[slot] !== b)) {
+          slot = (slot + 1) & mask;
+        }
+        const n = Math.max(0, count[slot]);
+        const first = n > 0 ? start[slot] : 0;
+        ranges[r] = first;
+        ranges[r + 1] = first + n - (n > 0 ? copies[slot] : 0);
+        ranges[r + 2] = first + n;
+      }
+    }
+    this.#cellX = cx;
+    this.#cellZ = cz;
+  }
+
   #wrap(line: number, delta: number): number {
-    const ix = this.index;
-    if (ix.loop[line] === 0) return delta;
-    const len = ix.lengthM[line];
-    if (delta > len / 2) return delta - len;
-    if (delta < -len / 2) return delta + len;
+    const half = this.#halfLoop[line];
+    if (delta > half) return delta - 2 * half;
+    if (delta < -half) return delta + 2 * half;
     return delta;
   }
 
@@ -179,8 +205,12 @@ export class LineFollower {
     const cx = Math.floor(x / cell);
     const cz = Math.floor(z / cell);
     // Locals, so the hot loop reads no property twice.
-    const { entries, px, pz, ps, pointLine, loop, lengthM, mask, keyX, keyZ, count, start } = ix;
-    const near2 = this.#near2;
+    // Steps are 4 m and cells 10 m: most steps read the same 3 x 3 cells as the last one.
+    if (cx !== this.#cellX || cz !== this.#cellZ) this.#locate(cx, cz);
+    const ranges = this.#ranges;
+    const { entries, entryData, entryLine, ps } = ix;
+    const halfLoop = this.#halfLoop;
+    const { copyDX, copyDZ } = ix;
     const stamp = this.#stamp;
     const lastStep = this.#lastStep;
     const lastS = this.#lastS;
@@ -188,68 +218,74 @@ export class LineFollower {
     const bestPoint = this.#bestPoint;
     const touchedLines = this.#touched;
     let touched = 0;
-    for (let a = cx - 1; a <= cx + 1; a++) {
-      for (let b = cz - 1; b <= cz + 1; b++) {
-        let slot = cellHash(a, b) & mask;
-        while (count[slot] !== -1 && (keyX[slot] !== a || keyZ[slot] !== b)) {
-          slot = (slot + 1) & mask;
+    for (let r = 0; r < 27; r += 3) {
+      const end = ranges[r + 2];
+      const firstCopy = ranges[r + 1];
+      // This cell minus the centre one, per axis (r / 3 is 3 * (a - cx + 1) + (b - cz + 1)).
+      const da = ((r / 9) | 0) - 1;
+      const db = ((r / 3) % 3) - 1;
+      // A copy's own cell within the 3 x 3 read is read there: the copy is skipped.
+      for (let e = ranges[r]; e < end; e++) {
+        if (e >= firstCopy) {
+          const oa = da + copyDX[e];
+          const ob = db + copyDZ[e];
+          if (oa >= -1 && oa <= 1 && ob >= -1 && ob <= 1) continue;
         }
-        const n = count[slot];
-        if (n <= 0) continue;
-        const end = start[slot] + n;
-        for (let e = start[slot]; e < end; e++) {
-          let g = entries[e];
-          let limit = NEAR2;
-          if (g < 0) {
-            g = ~g;
-            limit = near2[g];
-          }
-          const ex = x - px[g];
-          const ez = z - pz[g];
-          let score = ex * ex + ez * ez;
-          if (score > limit) continue;
-          const line = pointLine[g];
-          if (lastStep[line] === step - 1) {
-            let delta = ps[g] - lastS[line];
-            if (loop[line] === 1) {
-              const len = lengthM[line];
-              if (delta > len / 2) delta -= len;
-              else if (delta < -len / 2) delta += len;
-            }
-            if (delta > reach || delta < -reach) score += DISCONTINUITY_PENALTY;
-          }
-          if (stamp[line] !== step) {
-            stamp[line] = step;
-            touchedLines[touched++] = line;
-          } else if (score >= bestScore[line]) continue;
-          bestScore[line] = score;
-          bestPoint[line] = g;
+        const at = 4 * e;
+        const ex = x - entryData[at];
+        const ez = z - entryData[at + 1];
+        let score = ex * ex + ez * ez;
+        if (score > entryData[at + 2]) continue;
+        const line = entryLine[e];
+        // The continuity penalty only adds: a point no nearer than the line's best yet loses.
+        const seen = stamp[line] === step;
+        if (seen && score >= bestScore[line]) continue;
+        if (lastStep[line] === step - 1) {
+          let delta = entryData[at + 3] - lastS[line];
+          const half = halfLoop[line];
+          if (delta > half) delta -= 2 * half;
+          else if (delta < -half) delta += 2 * half;
+          if (delta > reach || delta < -reach) score += DISCONTINUITY_PENALTY;
         }
+        if (!seen) {
+          stamp[line] = step;
+          touchedLines[touched++] = line;
+        } else if (score >= bestScore[line]) continue;
+        bestScore[line] = score;
+        bestPoint[line] = entries[e];
       }
     }
+    const onM = this.on_m;
+    const coveredM = this.covered_m;
+    const covered = this.#covered;
+    const { segInferred, segLen } = ix;
+    const lastPoint = this.#lastPoint;
     for (let k = 0; k < touched; k++) {
       const line = touchedLines[k];
       const g = bestPoint[line];
       const s = ps[g];
-      this.on_m[line] += l;
-      if (lastStep[line] === step - 1) {
+      onM[line] += l;
+      // The same point as the last step's (a line kept every 5 m, steps of 4 m): no progress.
+      if (lastStep[line] === step - 1 && g !== lastPoint[line]) {
         const delta = this.#wrap(line, s - lastS[line]);
         // Across a hole only progress of about the hole's length bridges it; more is a jump.
         if (Math.abs(delta) <= reach && (hole === 0 || Math.abs(delta) >= hole / HOLE_REACH)) {
           if (delta >= 0) this.with_m[line] += delta;
           else this.against_m[line] -= delta;
-          this.#mark(
-            line,
-            this.#lastPoint[line],
-            g,
-            delta >= 0,
-            hole > 0 ? MAX_BRIDGE_MARK : MAX_MARK,
-          );
+          const from = lastPoint[line];
+          // Most steps pass one segment: from a point to the next (or back), marked here.
+          const one = g === from + 1 && delta >= 0 ? from : g === from - 1 && delta < 0 ? g : -1;
+          if (one >= 0) {
+            if (covered[one] === 0) {
+              covered[one] = 1;
+              if (segInferred[one] === 0) coveredM[line] += segLen[one];
+            }
+          } else this.#mark(line, from, g, delta >= 0, hole > 0 ? MAX_BRIDGE_MARK : MAX_MARK);
         }
       }
       lastStep[line] = step;
       lastS[line] = s;
-      this.#lastPoint[line] = g;
+      lastPoint[line] = g;
     }
   }
 

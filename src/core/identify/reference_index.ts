@@ -8,7 +8,7 @@
  */
 import { decodeReferenceLine, type ReferenceLine } from "../catalog/reference_lines.ts";
 import { REFERENCE_LINE_ROWS } from "../catalog/reference_lines_data.ts";
-import { nearDistanceM } from "../catalog/road_widths.ts";
+import { MAX_NEAR_M, NEAR_MARGIN_M, nearDistanceM } from "../catalog/road_widths.ts";
 
 /**
  * A lap position within this of one of a line's points is on the line,
@@ -62,12 +62,25 @@ export class ReferenceIndex {
   readonly keyZ: Int32Array;
   readonly start: Int32Array;
   readonly count: Int32Array;
-  /**
-   * Point ids listed cell by cell; the id of a point of a line whose near
-   * distance is not NEAR_M (a wide road) is stored complemented (`~g`, so
-   * negative), so the hot loop reads a line's near distance only for those.
-   */
+  /** Point ids listed cell by cell. */
   readonly entries: Int32Array;
+  /**
+   * Per entry, four numbers in entry order: its point's x and z, the square
+   * of its line's near distance, and the point's distance along its line;
+   * and the point's line. The hot loop reads memory in sequence, never the
+   * per-point arrays.
+   */
+  readonly entryData: Float64Array;
+  readonly entryLine: Uint16Array;
+  /**
+   * Per slot: how many of its entries (its last ones) are copies of a wide
+   * line's points from a neighbouring cell; per entry, that cell minus this
+   * one (0, 0 for a point in its own cell). A look-up over 3 x 3 cells skips
+   * a copy whose own cell it reads anyway, so no point is read twice.
+   */
+  readonly copies: Int32Array;
+  readonly copyDX: Int8Array;
+  readonly copyDZ: Int8Array;
 
   /**
    * Indexes `lines` with cells of `cell_m` metres, or takes `arrays` that
@@ -94,6 +107,11 @@ export class ReferenceIndex {
     this.start = a.start;
     this.count = a.count;
     this.entries = a.entries;
+    this.entryData = a.entryData;
+    this.entryLine = a.entryLine;
+    this.copies = a.copies;
+    this.copyDX = a.copyDX;
+    this.copyDZ = a.copyDZ;
   }
 
   /** Number of points over all lines. */
@@ -122,10 +140,49 @@ export type ReferenceIndexArrays = Pick<
   | "start"
   | "count"
   | "entries"
+  | "entryData"
+  | "entryLine"
+  | "copies"
+  | "copyDX"
+  | "copyDZ"
 >;
 
+/**
+ * Surveyed road widths by official configuration id, metres: a surveyed
+ * bundle's width outranks the shipped one (road_widths.ts) for every line
+ * of that configuration.
+ */
+export type RoadWidths = ReadonlyMap<string, number>;
+
+const NO_WIDTHS: RoadWidths = new Map();
+
+/**
+ * The near distance of a road `width_m` wide: half of it plus
+ * {@linkcode NEAR_MARGIN_M}, at most {@linkcode MAX_NEAR_M}. Throws for a
+ * width that is not a positive finite number.
+ */
+export function surveyedNearM(width_m: number): number {
+  if (!(width_m > 0) || !Number.isFinite(width_m)) {
+    throw new Error(`width_m must be a positive finite number of metres, got ${width_m}`);
+  }
+  return Math.min(MAX_NEAR_M, width_m / 2 + NEAR_MARGIN_M);
+}
+
+/** Throws for more than 65,535 lines or a cell that is not positive. */
+function checkIndexInput(lines: readonly ReferenceLine[], cell_m: number): void {
+  if (lines.length > 0xffff) throw new Error("lines: at most 65,535 reference lines");
+  if (!(cell_m > 0)) throw new Error("cell_m must be greater than 0");
+}
+
+/** The near distance of `line`: its surveyed width's, else its shipped one's, at most two cells. */
+function lineNearM(line: ReferenceLine, cell_m: number, widths: RoadWidths): number {
+  const surveyed = widths.get(line.configuration.official_id);
+  const near = surveyed === undefined ? nearDistanceM(line.configuration) : surveyedNearM(surveyed);
+  return Math.min(2 * cell_m, near);
+}
+
 /** Points per slot the cell hash starts with (the shipped lines hold about 3.4 points per cell). */
-const HASH_POINTS_PER_SLOT = 1;
+const HASH_POINTS_PER_SLOT = 0.5;
 
 /** Points handled between two yields of {@linkcode indexArrays}. */
 const POINTS_PER_STEP = 4096;
@@ -139,9 +196,9 @@ const POINTS_PER_STEP = 4096;
 export function* indexArrays(
   lines: readonly ReferenceLine[],
   cell_m: number,
+  widths: RoadWidths = NO_WIDTHS,
 ): Generator<void, ReferenceIndexArrays> {
-  if (lines.length > 0xffff) throw new Error("lines: at most 65,535 reference lines");
-  if (!(cell_m > 0)) throw new Error("cell_m must be greater than 0");
+  checkIndexInput(lines, cell_m);
   const n = lines.length;
   const lineStart = new Int32Array(n + 1);
   let points = 0;
@@ -166,7 +223,7 @@ export function* indexArrays(
     const line = lines[k];
     loop[k] = line.loop ? 1 : 0;
     lengthM[k] = line.length_m;
-    nearM[k] = Math.min(2 * cell_m, nearDistanceM(line.configuration));
+    nearM[k] = lineNearM(line, cell_m, widths);
     const first = lineStart[k];
     for (let i = 0; i < line.x.length; i++) {
       const g = first + i;
@@ -227,15 +284,11 @@ export function* indexArrays(
   }
   const start = slotStarts(count, size);
   yield;
-  const entries = new Int32Array(total);
-  const filled = new Int32Array(size);
-  for (let e = 0; e < total; e++) {
-    const slot = slotOf[e];
-    const g = entryPoint[e];
-    const at = start[slot] + filled[slot]++;
-    entries[at] = nearM[pointLine[g]] === NEAR_M ? g : ~g;
-    if (e % POINTS_PER_STEP === POINTS_PER_STEP - 1) yield;
-  }
+  const filled = yield* fillEntries(
+    { nearM, pointLine, px, pz, ps, cellX, cellZ },
+    { entryPoint, cellXs, cellZs, slotOf },
+    { start, count, size },
+  );
   return {
     lineStart,
     recordedM,
@@ -253,16 +306,64 @@ export function* indexArrays(
     keyZ,
     start,
     count,
-    entries,
+    ...filled,
   };
 }
 
-/** Per point: its line's near distance, its line, position and cell. */
+/** The entries of each slot, in slot order: its points' own first, then copies (see `copies`). */
+function* fillEntries(
+  p: PointColumns,
+  c: { entryPoint: number[]; cellXs: number[]; cellZs: number[]; slotOf: Int32Array },
+  t: { start: Int32Array; count: Int32Array; size: number },
+): Generator<
+  void,
+  Pick<
+    ReferenceIndexArrays,
+    "entries" | "entryData" | "entryLine" | "copies" | "copyDX" | "copyDZ"
+  >
+> {
+  const total = c.entryPoint.length;
+  const copies = new Int32Array(t.size);
+  for (let e = 0; e < total; e++) {
+    const g = c.entryPoint[e];
+    if (c.cellXs[e] !== p.cellX[g] || c.cellZs[e] !== p.cellZ[g]) copies[c.slotOf[e]]++;
+  }
+  const entries = new Int32Array(total);
+  const entryData = new Float64Array(4 * total);
+  const entryLine = new Uint16Array(total);
+  const copyDX = new Int8Array(total);
+  const copyDZ = new Int8Array(total);
+  const own = new Int32Array(t.size);
+  const copied = new Int32Array(t.size);
+  yield;
+  for (let e = 0; e < total; e++) {
+    const slot = c.slotOf[e];
+    const g = c.entryPoint[e];
+    const dx = p.cellX[g] - c.cellXs[e];
+    const dz = p.cellZ[g] - c.cellZs[e];
+    const at = dx === 0 && dz === 0
+      ? t.start[slot] + own[slot]++
+      : t.start[slot] + t.count[slot] - copies[slot] + copied[slot]++;
+    entries[at] = g;
+    entryData[4 * at] = p.px[g];
+    entryData[4 * at + 1] = p.pz[g];
+    entryData[4 * at + 2] = p.nearM[p.pointLine[g]] ** 2;
+    entryData[4 * at + 3] = p.ps![g];
+    entryLine[at] = p.pointLine[g];
+    copyDX[at] = dx;
+    copyDZ[at] = dz;
+    if (e % POINTS_PER_STEP === POINTS_PER_STEP - 1) yield;
+  }
+  return { entries, entryData, entryLine, copies, copyDX, copyDZ };
+}
+
+/** Per point: its line's near distance, its line, position and cell (and distance along). */
 interface PointColumns {
   nearM: Float64Array;
   pointLine: Uint16Array;
   px: Float64Array;
   pz: Float64Array;
+  ps?: Float64Array;
   cellX: Int32Array;
   cellZ: Int32Array;
 }
@@ -331,6 +432,52 @@ function runToEnd<T>(steps: Generator<void, T>): T {
 /** The hash of cell (cx, cz), before masking with {@linkcode ReferenceIndex.mask}. */
 export function cellHash(cx: number, cz: number): number {
   return Math.imul(cx, 73856093) ^ Math.imul(cz, 19349663);
+}
+
+/** Indexes with surveyed widths, per base index and widths key; a few kept (bundles rarely change). */
+const widened = new WeakMap<ReferenceIndex, Map<string, ReferenceIndex>>();
+const WIDENED_KEPT = 4;
+
+/**
+ * `index` with the near distance of every line whose configuration has a
+ * surveyed width in `widths` taken from that width (see
+ * {@linkcode surveyedNearM}). Returns `index` itself when no line's near
+ * distance changes, so a process without surveyed bundles pays nothing;
+ * otherwise an index over the same lines re-indexed with those distances
+ * (40-60 ms), kept for the next call with the same widths.
+ */
+export function withRoadWidths(index: ReferenceIndex, widths: RoadWidths): ReferenceIndex {
+  if (widths.size === 0) return index;
+  const changed: string[] = [];
+  index.lines.forEach((line, k) => {
+    const w = widths.get(line.configuration.official_id);
+    if (w === undefined) return;
+    if (Math.min(2 * index.cell_m, surveyedNearM(w)) !== index.nearM[k]) {
+      changed.push(`${line.configuration.official_id}=${w}`);
+    }
+  });
+  if (changed.length === 0) return index;
+  const key = changed.sort().join(",");
+  let kept = widened.get(index);
+  if (kept === undefined) widened.set(index, kept = new Map());
+  const hit = kept.get(key);
+  if (hit !== undefined) return hit;
+  const base = new Map<string, number>();
+  index.lines.forEach((line, k) => {
+    const id = line.configuration.official_id;
+    const w = widths.get(id);
+    if (w !== undefined) base.set(id, w);
+    // A line of a configuration without a surveyed width keeps the near distance it was built with.
+    else base.set(id, (index.nearM[k] - NEAR_MARGIN_M) * 2);
+  });
+  const wide = new ReferenceIndex(
+    index.lines,
+    index.cell_m,
+    runToEnd(indexArrays(index.lines, index.cell_m, base)),
+  );
+  if (kept.size >= WIDENED_KEPT) kept.delete(kept.keys().next().value as string);
+  kept.set(key, wide);
+  return wide;
 }
 
 let shared: ReferenceIndex | null = null;

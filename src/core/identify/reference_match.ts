@@ -202,6 +202,43 @@ export function matchOf(naming: ReferenceNaming): ReferenceMatch {
   };
 }
 
+/** What a line names each way round, and as candidates show it: pure, so worked out once. */
+interface LineNaming {
+  naming: ReferenceNaming | null;
+  names: ReferenceCandidate["names"];
+}
+const lineNamings = new WeakMap<ReferenceLine, Map<string, LineNaming>>();
+
+function namingEntry(line: ReferenceLine, direction: "forward" | "reverse"): LineNaming {
+  let byDirection = lineNamings.get(line);
+  if (byDirection === undefined) lineNamings.set(line, byDirection = new Map());
+  let entry = byDirection.get(direction);
+  if (entry === undefined) {
+    const naming = namingOf(line, direction);
+    const match = naming && matchOf(naming);
+    entry = {
+      naming,
+      names: match && {
+        name: match.name,
+        official_ids: match.configurations.map((x) => x.official_id),
+      },
+    };
+    byDirection.set(direction, entry);
+  }
+  return entry;
+}
+
+/** {@linkcode namingOf}, worked out once per line and direction (read-only: shared). */
+function lineNaming(line: ReferenceLine, direction: "forward" | "reverse"): ReferenceNaming | null {
+  return namingEntry(line, direction).naming;
+}
+
+function namesOf(line: ReferenceLine, naming: ReferenceNaming): ReferenceCandidate["names"] {
+  const names = namingEntry(line, naming.direction).names;
+  // A copy: a caller may change the verdict it is given.
+  return names && { name: names.name, official_ids: [...names.official_ids] };
+}
+
 const followers = new WeakMap<ReferenceIndex, LineFollower>();
 
 /**
@@ -238,7 +275,7 @@ function judgeLine(follower: LineFollower, k: number): ReferenceCandidate {
   const tally = { with_m: follower.with_m[k], against_m: follower.against_m[k] };
   const direction = travelDirection(tally);
   const naming = direction === "forward" || direction === "reverse"
-    ? namingOf(line, direction)
+    ? lineNaming(line, direction)
     : null;
   const allowed = missAllowance(recorded);
   const c = line.configuration;
@@ -267,10 +304,7 @@ function judgeLine(follower: LineFollower, k: number): ReferenceCandidate {
     official_id: c.official_id,
     official_name: c.official_name,
     near_m: round1(near),
-    names: naming === null ? null : {
-      name: matchOf(naming).name,
-      official_ids: matchOf(naming).configurations.map((x) => x.official_id),
-    },
+    names: naming === null ? null : namesOf(line, naming),
     on_m: round1(on),
     near_share: total > 0 ? round4(on / total) : 0,
     off_m: round1(off),
@@ -430,7 +464,9 @@ function marginOf(candidates: readonly ReferenceCandidate[]): {
   if (near.length === 0) return null;
   const best = near.reduce((a, c) => (misfitM(c) < misfitM(a) ? c : a));
   const key = nameKey(best);
-  const others = near.filter((c) => c !== best && (key === null || nameKey(c) !== key));
+  const others = key === null
+    ? near.filter((c) => c !== best)
+    : near.filter((c) => c !== best && (c.names === null || nameKey(c) !== key));
   const runner_up = others.length === 0
     ? null
     : others.reduce((a, c) => (misfitM(c) < misfitM(a) ? c : a));

@@ -19,14 +19,15 @@ Deno.test("built in steps, the shared index equals the one built at once, and is
     steps++;
   }
   // A line decoded per step, a line indexed per step, then the hash a few thousand entries a step
-  // (4,096 each for the hash and for its entries; one step returns). 94,467 points; the points of
+  // (4,096 each for the hash and for its entries, with one step between counting a cell's copies
+  // and filling its entries; one step returns). 94,467 points; the points of
   // wide roads (Alsace, Lago Maggiore, the Red Bull Ring) near a cell's border are listed in the
   // neighbouring cells too.
   assert.equal(index.points, 94_467);
   const entries = index.entries.length;
   assert.equal(entries, 105_692);
   const hashSteps = Math.floor(entries / 4096);
-  assert.equal(steps, 84 + 84 + 1 + hashSteps + 1 + hashSteps + 1);
+  assert.equal(steps, 84 + 84 + 1 + hashSteps + 1 + 1 + hashSteps + 1);
   assert.equal(defaultReferenceIndex(), index);
   assert.equal(stepDefaultReferenceIndex(), index);
   const atOnce = new ReferenceIndex(referenceLines());
@@ -40,6 +41,11 @@ Deno.test("built in steps, the shared index equals the one built at once, and is
       "pointLine",
       "nearM",
       "entries",
+      "entryData",
+      "entryLine",
+      "copies",
+      "copyDX",
+      "copyDZ",
       "start",
       "count",
     ] as const
