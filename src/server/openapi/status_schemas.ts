@@ -13,7 +13,7 @@ import type { TelemetryStatus } from "../../app/telemetry_source.ts";
 import { coachingNotesSchema } from "./notes_schemas.ts";
 import type { SameType } from "./same_type.ts";
 import { lapSummarySchema, sessionSchema } from "./session_schemas.ts";
-import { surveyStatusSchema } from "./survey_schemas.ts";
+import { surveyStatusSchema } from "../../app/survey_status.ts";
 
 const count = z.int().min(0);
 const packetFormat = z.enum(["A", "B", "~", "C"]);
