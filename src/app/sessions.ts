@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { z } from "zod";
 import { Conflict, NotFound } from "../core/errors.ts";
 import type { Lap, LapSummary } from "../core/laps/lap.ts";
 import { type Session, touchSession } from "../core/laps/session.ts";
@@ -33,13 +34,16 @@ export interface LapDeletion {
   session: Session;
 }
 
-/** What a session deletion did. */
-export interface SessionDeletion {
-  id: number;
-  deleted: true;
+/** What a session deletion did (`DELETE /api/sessions/{id}`): the response schema. */
+export const sessionDeletionSchema = z.strictObject({
+  id: z.int().min(1),
+  deleted: z.literal(true),
   /** Laps deleted with it. */
-  laps: number;
-}
+  laps: z.int().min(0),
+});
+
+/** What a session deletion did. */
+export type SessionDeletion = z.output<typeof sessionDeletionSchema>;
 
 /** Session and lap reads, laps across sessions, and a driver's changes to sessions and laps. */
 export class SessionService {

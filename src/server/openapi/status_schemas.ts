@@ -8,11 +8,12 @@
 import { z } from "zod";
 import type { AppEvent } from "../../app/events.ts";
 import type { LiveStatus } from "../../app/live.ts";
-import type { StoreHealthStatus } from "../../app/store_status.ts";
+import { storeHealthSchema } from "../../app/store_status.ts";
 import type { TelemetryStatus } from "../../app/telemetry_source.ts";
 import { coachingNotesSchema } from "./notes_schemas.ts";
 import type { SameType } from "./same_type.ts";
-import { lapSummarySchema, sessionSchema } from "./session_schemas.ts";
+import { sessionSchema } from "../../core/laps/session.ts";
+import { lapSummarySchema } from "./session_schemas.ts";
 import { surveyStatusSchema } from "../../app/survey_status.ts";
 
 const count = z.int().min(0);
@@ -86,23 +87,6 @@ export const liveStatusSchema = z.strictObject({
   missing: count,
 }).meta({ id: "LiveStatus" });
 
-/** The store's health: part of `store` in `GET /api/status`, and the `store` event. */
-export const storeHealthSchema = z.strictObject({
-  state: z.enum(["ok", "low", "full", "read_only"]),
-  writable: z.boolean(),
-  read_only_reason: z.string().nullable(),
-  disk: z.string().nullable(),
-  free_bytes: count.nullable(),
-  low_space_bytes: count,
-  laps_waiting: count,
-  laps_dropped: count,
-  surveys_waiting: count,
-  surveys_dropped: count,
-  spill: z.string().nullable(),
-  spill_error: z.string().nullable(),
-  last_refusal: z.string().nullable(),
-}).meta({ id: "StoreHealth" });
-
 /** What `GET /api/status` answers; `telemetry` is null in a process without a UDP client. */
 export const statusSchema = z.strictObject({
   telemetry: telemetryStatusSchema.nullable(),
@@ -151,7 +135,6 @@ export const appEventSchema = z.discriminatedUnion("type", [
 const checks: {
   telemetryStatus: SameType<z.output<typeof telemetryStatusSchema>, TelemetryStatus>;
   liveStatus: SameType<z.output<typeof liveStatusSchema>, LiveStatus>;
-  storeHealth: SameType<z.output<typeof storeHealthSchema>, StoreHealthStatus>;
   appEvent: SameType<z.output<typeof appEventSchema>, AppEvent>;
-} = { telemetryStatus: true, liveStatus: true, storeHealth: true, appEvent: true };
+} = { telemetryStatus: true, liveStatus: true, appEvent: true };
 void checks;

@@ -9,19 +9,13 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
 import { notesQuerySchema } from "../../app/analysis.ts";
-import { lapListQuerySchema } from "../../app/lap_listing.ts";
+import { bestItemSchema, lapListItemSchema, lapListQuerySchema } from "../../app/lap_listing.ts";
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { idPathSchema } from "../params.ts";
 import { coachingNotesSchema } from "../openapi/notes_schemas.ts";
-import {
-  bestItemSchema,
-  lapDeletionSchema,
-  lapImportResultSchema,
-  lapListItemSchema,
-  lapSchema,
-} from "../openapi/session_schemas.ts";
+import { lapDeletionSchema, lapImportResultSchema, lapSchema } from "../openapi/session_schemas.ts";
 import { motecOperations, motecRoutes } from "./motec.ts";
 
 const idParams = z.object({ id: idPathSchema });
