@@ -13,7 +13,7 @@ import type { TelemetryStatus } from "../../app/telemetry_source.ts";
 import { coachingNotesSchema } from "./notes_schemas.ts";
 import type { SameType } from "./same_type.ts";
 import { sessionSchema } from "../../core/laps/session.ts";
-import { lapSummarySchema } from "./session_schemas.ts";
+import { lapSummarySchema } from "../../core/laps/lap.ts";
 import { surveyStatusSchema } from "../../app/survey_status.ts";
 
 const count = z.int().min(0);

@@ -12,7 +12,7 @@ import { declareRoute, mount } from "../declared_route.ts";
 import { idPathSchema } from "../params.ts";
 import { sessionDeletionSchema } from "../../app/sessions.ts";
 import { sessionSchema } from "../../core/laps/session.ts";
-import { lapSummarySchema } from "../openapi/session_schemas.ts";
+import { lapSummarySchema } from "../../core/laps/lap.ts";
 import { motecOperations, motecRoutes } from "./motec.ts";
 
 /**
