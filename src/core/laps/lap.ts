@@ -6,7 +6,7 @@
  */
 import type { LapSamples } from "./columns.ts";
 import { z } from "zod";
-import { type LapCoverage, lapCoverageSchema } from "./coverage.ts";
+import { lapCoverageSchema } from "./coverage.ts";
 import { eventSchema, gearingSchema } from "./lap_file_schema.ts";
 
 /** One detected event on a lap (lockup, wheelspin, bottoming, kerb, off_track). */
@@ -60,7 +60,7 @@ export type EngineHealth = z.output<typeof engineHealthSchema>;
 /**
  * Everything stored about a lap except its samples: the response schema,
  * and through `z.output` the {@linkcode LapSummary} type. The coverage
- * fields ({@linkcode LapCoverage}) say whether the samples hold the whole
+ * fields ({@linkcode lapCoverageSchema}) say whether the samples hold the whole
  * lap: an incomplete lap is stored, but never counts for best.
  */
 export const lapSummarySchema = z.strictObject({
