@@ -15,7 +15,9 @@ import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { idPathSchema } from "../params.ts";
 import { coachingNotesSchema } from "../openapi/notes_schemas.ts";
-import { lapDeletionSchema, lapImportResultSchema, lapSchema } from "../openapi/session_schemas.ts";
+import { lapSchema } from "../openapi/session_schemas.ts";
+import { lapDeletionSchema } from "../../app/sessions.ts";
+import { lapImportResultSchema } from "../../app/lap_exchange.ts";
 import { motecOperations, motecRoutes } from "./motec.ts";
 
 const idParams = z.object({ id: idPathSchema });
