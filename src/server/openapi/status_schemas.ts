@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { AppEvent } from "../../app/events.ts";
 import type { LiveStatus } from "../../app/live.ts";
 import { storeHealthSchema } from "../../app/store_status.ts";
-import type { TelemetryStatus } from "../../app/telemetry_source.ts";
+import { telemetryStatusSchema } from "../../app/telemetry_source.ts";
 import { coachingNotesSchema } from "./notes_schemas.ts";
 import type { SameType } from "./same_type.ts";
 import { sessionSchema } from "../../core/laps/session.ts";
@@ -17,7 +17,6 @@ import { lapSummarySchema } from "../../core/laps/lap.ts";
 import { surveyStatusSchema } from "../../app/survey_status.ts";
 
 const count = z.int().min(0);
-const packetFormat = z.enum(["A", "B", "~", "C"]);
 
 /** What `GET /api/health` answers. */
 export const healthSchema = z.strictObject({
@@ -25,56 +24,6 @@ export const healthSchema = z.strictObject({
   version: z.string(),
   started_at: z.string(),
 });
-
-/** The telemetry stream's health. */
-export const telemetryStatusSchema = z.strictObject({
-  connected: z.boolean(),
-  console: z.string().nullable(),
-  format: packetFormat,
-  listen: z.string(),
-  packets_received: count,
-  decoded: count,
-  rejected_size: count,
-  rejected_magic: count,
-  rejected: count,
-  duplicates: count,
-  missing: count,
-  packet_format: packetFormat.nullable(),
-  packets_per_second: z.number(),
-  heartbeats_sent: count,
-  last_packet_at: z.string().nullable(),
-  restarts: count.optional(),
-  acks_sent: count.optional(),
-  receive_buffer_bytes: count.nullable().optional(),
-  receive_buffer_note: z.string().optional(),
-  kernel_drops: count.nullable().optional(),
-  record: z.strictObject({
-    path: z.string(),
-    bytes: count,
-    files_rotated: count,
-    error: z.string().nullable(),
-  }).nullable().optional(),
-  relay: z.strictObject({
-    listen: z.string().nullable(),
-    requested_format: packetFormat,
-    console_format: packetFormat.nullable(),
-    apps: z.array(z.strictObject({
-      address: z.string(),
-      kind: z.enum(["heartbeat", "forward"]),
-      format: packetFormat,
-      packets_sent: count,
-      packets_short: count,
-      last_heartbeat_at: z.string().nullable(),
-    })).max(8),
-    refused_not_local: count,
-    refused_full: count,
-    refused_not_a_format: count,
-    expired: count,
-    send_errors: count,
-  }).nullable().optional().meta({
-    description: "the relay to other apps (--relay, --forward); null when nothing is relayed",
-  }),
-}).meta({ id: "TelemetryStatus" });
 
 /** The live session's state. */
 export const liveStatusSchema = z.strictObject({
@@ -133,8 +82,7 @@ export const appEventSchema = z.discriminatedUnion("type", [
 ]).meta({ id: "AppEvent" });
 
 const checks: {
-  telemetryStatus: SameType<z.output<typeof telemetryStatusSchema>, TelemetryStatus>;
   liveStatus: SameType<z.output<typeof liveStatusSchema>, LiveStatus>;
   appEvent: SameType<z.output<typeof appEventSchema>, AppEvent>;
-} = { telemetryStatus: true, liveStatus: true, appEvent: true };
+} = { liveStatus: true, appEvent: true };
 void checks;
