@@ -10,7 +10,7 @@ import type { AppEvent } from "../../app/events.ts";
 import { liveStatusSchema } from "../../app/live.ts";
 import { storeHealthSchema } from "../../app/store_status.ts";
 import { telemetryStatusSchema } from "../../app/telemetry_source.ts";
-import { coachingNotesSchema } from "./notes_schemas.ts";
+import { coachingNotesSchema } from "../../core/analysis/coaching_notes_schema.ts";
 import type { SameType } from "./same_type.ts";
 import { sessionSchema } from "../../core/laps/session.ts";
 import { lapSummarySchema } from "../../core/laps/lap.ts";

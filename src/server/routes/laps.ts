@@ -14,7 +14,7 @@ import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { idPathSchema } from "../params.ts";
-import { coachingNotesSchema } from "../openapi/notes_schemas.ts";
+import { coachingNotesSchema } from "../../core/analysis/coaching_notes_schema.ts";
 import { lapSchema } from "../openapi/session_schemas.ts";
 import { lapDeletionSchema } from "../../app/sessions.ts";
 import { lapImportResultSchema } from "../../app/lap_exchange.ts";
