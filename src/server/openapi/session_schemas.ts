@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { z } from "zod";
 import { lapSummarySchema } from "../../core/laps/lap.ts";
 import { samplesSchema } from "../../core/laps/lap_file_schema.ts";
 
