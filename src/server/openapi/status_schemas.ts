@@ -1,20 +1,14 @@
 /**
- * Zod schemas of `GET /api/health`, `GET /api/status` and the events of
- * `GET /api/events`, checked at compile time against the types the
- * application answers with.
+ * Zod schemas of `GET /api/health` and `GET /api/status`, composed of the
+ * schemas that define the application's status types (the events'
+ * schema is src/app/events.ts).
  *
  * @module
  */
 import { z } from "zod";
-import type { AppEvent } from "../../app/events.ts";
 import { liveStatusSchema } from "../../app/live.ts";
 import { storeHealthSchema } from "../../app/store_status.ts";
 import { telemetryStatusSchema } from "../../app/telemetry_source.ts";
-import { coachingNotesSchema } from "../../core/analysis/coaching_notes_schema.ts";
-import type { SameType } from "./same_type.ts";
-import { sessionSchema } from "../../core/laps/session.ts";
-import { lapSummarySchema } from "../../core/laps/lap.ts";
-import { surveyStatusSchema } from "../../app/survey_status.ts";
 
 const count = z.int().min(0);
 
@@ -36,41 +30,3 @@ export const statusSchema = z.strictObject({
     ...storeHealthSchema.shape,
   }).meta({ description: "the store's file and its size; nulls for an in-memory store" }),
 });
-
-/** One message of `GET /api/events`: its `event:` is `type`, its `data:` the whole object. */
-export const appEventSchema = z.discriminatedUnion("type", [
-  z.strictObject({
-    type: z.literal("session"),
-    session: sessionSchema.nullable(),
-    reason: z.string(),
-  }),
-  z.strictObject({ type: z.literal("lap"), lap: lapSummarySchema, session: sessionSchema }),
-  z.strictObject({
-    type: z.literal("notes"),
-    session_id: z.int(),
-    lap_number: z.int(),
-    notes: coachingNotesSchema,
-  }),
-  z.strictObject({
-    type: z.literal("bundle"),
-    slug: z.string(),
-    track: z.string(),
-    reason: z.enum(["import", "rename", "delete", "survey", "authoring", "official"]),
-  }),
-  z.strictObject({
-    type: z.literal("store"),
-    reason: z.enum(["state", "counts"]),
-    previous: z.enum(["ok", "low", "full", "read_only"]),
-    status: storeHealthSchema,
-  }),
-  z.strictObject({
-    type: z.literal("survey"),
-    reason: z.enum(["start", "stop", "track", "mark", "coverage", "save"]),
-    status: surveyStatusSchema,
-  }),
-]).meta({ id: "AppEvent" });
-
-const checks: {
-  appEvent: SameType<z.output<typeof appEventSchema>, AppEvent>;
-} = { appEvent: true };
-void checks;
