@@ -14,6 +14,8 @@ import {
   UserError,
 } from "../core/errors.ts";
 import { isStoreRefusal, StoreRefused } from "../core/store_refusal.ts";
+import type { z } from "zod";
+import type { problemSchema } from "./openapi/problem_schema.ts";
 
 /** Authentication is missing (401) or refused (403): an HTTP matter, so it lives here. */
 export class Unauthorized extends UserError {
@@ -69,15 +71,8 @@ export function statusOf(err: UserError): number {
   return 500;
 }
 
-/** The body of an error response. */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  /** Validation failures, each with its JSON path. */
-  errors?: Issue[];
-}
+/** The body of an error response (its schema: openapi/problem_schema.ts). */
+export type Problem = z.output<typeof problemSchema>;
 
 /** Builds the problem document for `err`; unknown errors become a 500 with no internals. */
 export function problemOf(err: unknown): Problem {
