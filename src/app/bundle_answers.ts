@@ -52,6 +52,9 @@ export const bundleListItemSchema = z.strictObject({
   }).nullable(),
 }).meta({ id: "BundleListItem" });
 
+/** One row of the bundle list. */
+export type BundleListItem = z.output<typeof bundleListItemSchema>;
+
 /** What an import did (`POST /api/track-bundles/import`; REFERENCE.md 1.9, with our `*_kept` flags). */
 export const bundleImportResultSchema = z.strictObject({
   /** Where the bundle is stored. */
@@ -88,6 +91,9 @@ export const bundleImportResultSchema = z.strictObject({
   official_kept: z.boolean(),
 }).meta({ id: "BundleImportResult" });
 
+/** What an import did. */
+export type BundleImportResult = z.output<typeof bundleImportResultSchema>;
+
 const cornerSchema = z.strictObject({
   n: z.int().min(1),
   name: z.string(),
@@ -112,12 +118,18 @@ export const cornersDocSchema = z.strictObject({
   corners: z.array(cornerSchema),
 }).meta({ id: "CornersDoc" });
 
+/** The corners of one circuit. */
+export type CornersDoc = z.output<typeof cornersDocSchema>;
+
 /** What GET and PUT `/api/track-bundles/{slug}/sections` answer. */
 export const sectionsDocSchema = z.strictObject({
   slug: z.string(),
   track: z.string(),
   sections: z.array(sectionSchema),
 }).meta({ id: "SectionsDoc" });
+
+/** The sections of one circuit. */
+export type SectionsDoc = z.output<typeof sectionsDocSchema>;
 
 /** What a rename did (`PATCH /api/track-bundles/{slug}`). */
 export const renameResultSchema = z.strictObject({
@@ -133,6 +145,9 @@ export const renameResultSchema = z.strictObject({
   runs: count,
   generation: z.int(),
 });
+
+/** What a rename did. */
+export type RenameResult = z.output<typeof renameResultSchema>;
 
 /** A suggestion is an official configuration with its country, score and reasons. */
 const suggestionSchema = officialSchema.extend({
@@ -154,6 +169,9 @@ export const officialSuggestionSchema = z.strictObject({
   suggestion: suggestionSchema.nullable(),
 });
 
+/** What GET /api/track-bundles/{slug}/official-suggestion answers. */
+export type OfficialSuggestionResult = z.output<typeof officialSuggestionSchema>;
+
 /** What `PUT /api/track-bundles/{slug}/official` answers. */
 export const officialConfirmationSchema = z.strictObject({
   slug: z.string(),
@@ -162,24 +180,6 @@ export const officialConfirmationSchema = z.strictObject({
   generation: z.int(),
   official: officialSchema.nullable(),
 });
-
-/** One row of the bundle list. */
-export type BundleListItem = z.output<typeof bundleListItemSchema>;
-
-/** What an import did. */
-export type BundleImportResult = z.output<typeof bundleImportResultSchema>;
-
-/** The corners of one circuit. */
-export type CornersDoc = z.output<typeof cornersDocSchema>;
-
-/** The sections of one circuit. */
-export type SectionsDoc = z.output<typeof sectionsDocSchema>;
-
-/** What a rename did. */
-export type RenameResult = z.output<typeof renameResultSchema>;
-
-/** What GET /api/track-bundles/{slug}/official-suggestion answers. */
-export type OfficialSuggestionResult = z.output<typeof officialSuggestionSchema>;
 
 /** What PUT /api/track-bundles/{slug}/official answers. */
 export type OfficialConfirmation = z.output<typeof officialConfirmationSchema>;

@@ -25,6 +25,9 @@ const cornerPlaceShape = {
 /** A corner by number and name, with its turn and its distances along a lap, m. */
 const cornerPlaceSchema = z.strictObject(cornerPlaceShape);
 
+/** A corner by number and name, with its turn and its distances along a lap, m. */
+export type CornerPlace = z.output<typeof cornerPlaceSchema>;
+
 /**
  * One row of the per-corner report (`/api/analysis/corners`): a lap's
  * corner against the same corner on a reference lap. Speeds in km/h,
@@ -50,6 +53,9 @@ const cornerReportRowSchema = z.strictObject({
   delta_s: num.nullable(),
 });
 
+/** One row of the per-corner report (`/api/analysis/corners`). */
+export type CornerReportRow = z.output<typeof cornerReportRowSchema>;
+
 /** One lap in the body of `/api/analysis/compare`. */
 const comparedLapSchema = z.strictObject({
   id: z.int(),
@@ -60,6 +66,9 @@ const comparedLapSchema = z.strictObject({
   channels: z.record(z.string(), z.array(num).nullable()),
 });
 
+/** One lap in the body of `/api/analysis/compare`. */
+export type ComparedLapResult = z.output<typeof comparedLapSchema>;
+
 /** The body of `/api/analysis/compare`. */
 export const comparisonSchema = z.strictObject({
   /** Grid distances in the reference lap's metres, from 0 to its length. */
@@ -68,6 +77,9 @@ export const comparisonSchema = z.strictObject({
   ref: z.int(),
   laps: z.array(comparedLapSchema),
 }).meta({ id: "Comparison" });
+
+/** The body of `/api/analysis/compare`. */
+export type Comparison = z.output<typeof comparisonSchema>;
 
 /** The body of `/api/analysis/corners`. */
 export const cornerReportSchema = z.strictObject({
@@ -78,6 +90,9 @@ export const cornerReportSchema = z.strictObject({
   /** Sorted by `delta_s` descending (most time lost first), then by `n`. */
   corners: z.array(cornerReportRowSchema),
 }).meta({ id: "CornerReport" });
+
+/** The body of `/api/analysis/corners`. */
+export type CornerReport = z.output<typeof cornerReportSchema>;
 
 /** One row of `/api/analysis/sectors`. */
 const sectorBestSchema = z.strictObject({
@@ -92,6 +107,9 @@ const sectorBestSchema = z.strictObject({
   lap_id: z.int().nullable(),
 });
 
+/** One row of `/api/analysis/sectors`. */
+export type SectorBest = z.output<typeof sectorBestSchema>;
+
 /** The body of `/api/analysis/sectors`. */
 export const sectorBestsSchema = z.strictObject({
   source: z.enum(["authored", "default"]),
@@ -101,6 +119,9 @@ export const sectorBestsSchema = z.strictObject({
   best_lap_ms: num.nullable(),
   best_lap_id: z.int().nullable(),
 }).meta({ id: "SectorBests" });
+
+/** The body of `/api/analysis/sectors`. */
+export type SectorBests = z.output<typeof sectorBestsSchema>;
 
 /** A stretch of the lap where the laps compared differ most. */
 const consistencyHotspotSchema = z.strictObject({
@@ -114,6 +135,9 @@ const consistencyHotspotSchema = z.strictObject({
   /** The corner whose window overlaps the stretch most, by number and name, or null on a straight. */
   corner: z.strictObject({ n: z.int(), name: z.string() }).nullable(),
 });
+
+/** A stretch of the lap where the laps compared differ most. */
+export type ConsistencyHotspot = z.output<typeof consistencyHotspotSchema>;
 
 /** The body of `/api/analysis/consistency`. */
 export const consistencySchema = z.strictObject({
@@ -134,30 +158,6 @@ export const consistencySchema = z.strictObject({
   /** Where the laps differ most, worst first. */
   hotspots: z.array(consistencyHotspotSchema),
 }).meta({ id: "Consistency" });
-
-/** A corner by number and name, with its turn and its distances along a lap, m. */
-export type CornerPlace = z.output<typeof cornerPlaceSchema>;
-
-/** One row of the per-corner report (`/api/analysis/corners`). */
-export type CornerReportRow = z.output<typeof cornerReportRowSchema>;
-
-/** The body of `/api/analysis/corners`. */
-export type CornerReport = z.output<typeof cornerReportSchema>;
-
-/** One lap in the body of `/api/analysis/compare`. */
-export type ComparedLapResult = z.output<typeof comparedLapSchema>;
-
-/** The body of `/api/analysis/compare`. */
-export type Comparison = z.output<typeof comparisonSchema>;
-
-/** One row of `/api/analysis/sectors`. */
-export type SectorBest = z.output<typeof sectorBestSchema>;
-
-/** The body of `/api/analysis/sectors`. */
-export type SectorBests = z.output<typeof sectorBestsSchema>;
-
-/** A stretch of the lap where the laps compared differ most. */
-export type ConsistencyHotspot = z.output<typeof consistencyHotspotSchema>;
 
 /** The body of `/api/analysis/consistency`. */
 export type Consistency = z.output<typeof consistencySchema>;
