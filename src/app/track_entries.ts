@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import { REFERENCE_LINES_CREDIT, type ReferenceLine } from "../core/catalog/reference_lines.ts";
+import { type ReferenceLine, referenceLineInfo } from "../core/catalog/reference_lines.ts";
 import type { TrackSignature } from "../storage/signatures.ts";
 
 const num = z.number();
@@ -80,25 +80,25 @@ export type ReferenceEntry = z.output<typeof referenceEntrySchema>;
 /** One entry of GET /api/tracks. */
 export type TrackEntry = z.output<typeof trackEntrySchema>;
 
-/** The entry of reference line `line`. */
+/** The entry of reference line `line`: its list summary (one mapping), named and flattened. */
 export function referenceEntry(line: ReferenceLine): ReferenceEntry {
-  const c = line.configuration;
+  const { official_name, provenance, ...info } = referenceLineInfo(line);
   return {
     source: "reference",
-    name: c.official_name,
-    official_id: c.official_id,
-    track: c.track,
-    layout: c.layout,
-    reverse_id: line.reverse?.official_id ?? null,
+    name: official_name,
+    official_id: info.official_id,
+    track: info.track,
+    layout: info.layout,
+    reverse_id: info.reverse_id,
     reverse_name: line.reverse?.official_name ?? null,
-    twin_ids: line.twins.map((t) => t.official_id),
-    closure: line.closure,
-    length_m: Math.round(line.length_m),
-    recorded_m: line.recorded_m,
-    inferred_m: line.inferred_m,
-    recording: line.recording,
-    source_file: line.source_file,
-    credit: REFERENCE_LINES_CREDIT,
+    twin_ids: info.twin_ids,
+    closure: info.closure,
+    length_m: info.length_m,
+    recorded_m: info.recorded_m,
+    inferred_m: info.inferred_m,
+    recording: provenance.recording,
+    source_file: provenance.source_file,
+    credit: provenance.credit,
   };
 }
 
