@@ -25,7 +25,6 @@ export class Unauthorized extends UserError {
   /** Creates the error; `status` 401 for missing credentials, 403 for refused ones. */
   constructor(message: string, status: 401 | 403 = 401) {
     super(message);
-    this.name = "Unauthorized";
     this.status = status;
     this.title = status === 401 ? "Unauthorized" : "Forbidden";
   }
@@ -38,11 +37,6 @@ export class Unauthorized extends UserError {
  */
 export class RequestTimeout extends UserError {
   readonly title = "Request timeout";
-  /** Creates the error saying what did not arrive within which time. */
-  constructor(message: string) {
-    super(message);
-    this.name = "RequestTimeout";
-  }
 }
 
 /** A known path asked with a method it does not serve (405); `allow` lists those it does. */
@@ -53,7 +47,6 @@ export class MethodNotAllowed extends UserError {
   /** Creates the error for `method` on `path`, which serves `allow`. */
   constructor(method: string, path: string, allow: readonly string[]) {
     super(`${path} does not serve ${method}; it serves ${allow.join(", ")}`);
-    this.name = "MethodNotAllowed";
     this.allow = allow;
   }
 }
