@@ -14,7 +14,7 @@ import type { BundleTable } from "../core/bundle/edge_table.ts";
 import { mergeTables } from "../core/bundle/merge.ts";
 import { bundleV4Schema } from "../core/bundle/schema.ts";
 import { slugify } from "../core/bundle/slug.ts";
-import type { Corner, Section } from "../core/bundle/types.ts";
+import type { CornersDoc, RenameResult, SectionsDoc } from "./bundle_answers.ts";
 import { authoredCorners, authoredSections } from "../core/bundle/validate.ts";
 import { type BundleHead, readBundleTable, updateBundle } from "../storage/bundles.ts";
 import { removeBundle } from "../storage/bundle_removal.ts";
@@ -23,34 +23,7 @@ import type { AppDeps } from "./deps.ts";
 import { parseBody, trackLabelSchema } from "./request_body.ts";
 import type { SurveyService } from "./survey.ts";
 
-/** The corners of one circuit. */
-export interface CornersDoc {
-  slug: string;
-  track: string;
-  corners: Corner[];
-}
-
-/** The sections of one circuit. */
-export interface SectionsDoc {
-  slug: string;
-  track: string;
-  sections: Section[];
-}
-
-/** What a rename did. */
-export interface RenameResult {
-  /** The slug the bundle now lives under. */
-  slug: string;
-  /** The stored name. */
-  track: string;
-  /** The slug it came from. */
-  from: string;
-  /** True when it was merged into a bundle already stored under the new slug. */
-  merged: boolean;
-  edges: number;
-  runs: number;
-  generation: number;
-}
+export type { CornersDoc, RenameResult, SectionsDoc } from "./bundle_answers.ts";
 
 /** The body of PUT .../corners (a bare array is wrapped first); also published as the API's. */
 export const cornersSchema = z.object({

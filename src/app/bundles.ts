@@ -17,8 +17,8 @@ import { jsonBody } from "../core/json_body.ts";
 import { canonicalBundle } from "../core/bundle/serialise.ts";
 import { slugify } from "../core/bundle/slug.ts";
 import { bundleSlug } from "./bundle_slug.ts";
-import { type ImportStats, importStats } from "../core/bundle/stats.ts";
-import type { BundleV4, Official } from "../core/bundle/types.ts";
+import { importStats } from "../core/bundle/stats.ts";
+import type { BundleV4 } from "../core/bundle/types.ts";
 import { tableBundleOf } from "../core/bundle/table_convert.ts";
 import { upgradeImported } from "../core/bundle/upgrade.ts";
 import { validateBundleTable, validateTrackOverride } from "../core/bundle/validate.ts";
@@ -30,7 +30,8 @@ import {
   type SectionsDoc,
 } from "./bundle_authoring.ts";
 import type { AppDeps } from "./deps.ts";
-import type { GeometryService, ListCoverage } from "./geometry.ts";
+import type { GeometryService } from "./geometry.ts";
+import type { BundleImportResult, BundleListItem } from "./bundle_answers.ts";
 import {
   type OfficialBody,
   type OfficialConfirmation,
@@ -42,40 +43,7 @@ import type { SurveyService } from "./survey.ts";
 /** What a released body is replaced with. */
 const EMPTY = new Uint8Array(0);
 
-/** One row of the bundle list. */
-export interface BundleListItem {
-  slug: string;
-  track: string;
-  /** Cells (border records). */
-  edges: number;
-  runs: number;
-  /** Installations that contributed runs. */
-  sources: number;
-  updated_at: string;
-  official: Official | null;
-  /** Share of the circuit the survey covers (from the compiled geometry); null without cells. */
-  coverage: ListCoverage | null;
-}
-
-/** What an import did (REFERENCE.md 1.9, with our `*_kept` flags). */
-export interface BundleImportResult extends ImportStats {
-  /** Where the bundle is stored. */
-  slug: string;
-  /** meta.track as stored: the override, else the document's own name. */
-  track: string;
-  /** The stored generation; compiled geometry is cached against it. */
-  generation: number;
-  /** Cells before the import (0 when the circuit was new). */
-  edges_before: number;
-  /** Cells after the import. */
-  edges: number;
-  /** Cells the import added; 0 on a repeated import. */
-  added_edges: number;
-  runs: number;
-  source_runs: Record<string, number>;
-  updated_at: string;
-  official: Official | null;
-}
+export type { BundleImportResult, BundleListItem } from "./bundle_answers.ts";
 
 /** Options of {@linkcode BundleService.import}. */
 export interface ImportOptions {

@@ -17,8 +17,9 @@ import {
 } from "../core/laps/lap_file.ts";
 import { lapCsvFilename, lapCsvLines } from "../core/laps/csv.ts";
 import type { CaptureFile } from "../core/gt7/capture_file.ts";
-import type { LapSummary } from "../core/laps/lap.ts";
-import type { Session } from "../core/laps/session.ts";
+import { z } from "zod";
+import { lapSummarySchema } from "../core/laps/lap.ts";
+import { sessionSchema } from "../core/laps/session.ts";
 import { carName, isKnownCar } from "../core/catalog/cars.ts";
 import type { Lap } from "../core/laps/lap.ts";
 import { createSession, deleteSession, getSession } from "../storage/sessions.ts";
@@ -48,13 +49,16 @@ export interface CsvExport {
   venue: string;
 }
 
-/** What a lap file import did. */
-export interface LapImportResult {
-  lap: LapSummary;
-  session: Session;
+/** What a lap file import did (`POST /api/laps/import`): the response schema. */
+export const lapImportResultSchema = z.strictObject({
+  lap: lapSummarySchema,
+  session: sessionSchema,
   /** Always true: every import makes a new `imported` session to hold its lap. */
-  created_session: true;
-}
+  created_session: z.literal(true),
+});
+
+/** What a lap file import did. */
+export type LapImportResult = z.output<typeof lapImportResultSchema>;
 
 /** What the lap exchange calls on the other services. */
 export interface LapExchangeServices {

@@ -11,7 +11,8 @@
  */
 import type { SessionKind } from "../core/laps/session.ts";
 import type { NewLap } from "../storage/laps.ts";
-import type { SpilledLap, SpillPort } from "../storage/spill.ts";
+import type { SpilledLap, SpillEntry, SpillPort } from "../storage/spill.ts";
+import { readSpill } from "./spill_reading.ts";
 import type { Log } from "./log.ts";
 
 /**
@@ -113,37 +114,32 @@ export class LapKeeper {
    * their order, ahead of any kept from now on. Returns how many.
    */
   recover(): number {
-    if (this.#spill === null) return 0;
-    let entries;
-    try {
-      entries = this.#spill.list();
-    } catch (err) {
-      this.#log.warn(`the spill folder ${this.#spill.dir} cannot be read`, err);
-      return 0;
-    }
-    for (const e of entries) {
-      let lap: SpilledLap;
-      try {
-        lap = this.#spill.read(e.seq);
-      } catch (err) {
-        this.#dropped++;
-        this.#log.error(
-          `a spilled lap in ${this.#spill.dir} cannot be read and is lost (${messageOf(err)})`,
-        );
-        this.#spill.remove(e.seq);
-        continue;
-      }
-      this.#line.push({
-        seq: lap.seq,
-        segment: lap.segment,
-        session_id: lap.session_id,
-        kind: lap.kind,
-        lap: null,
-        memory: 0,
-        spilled: e.bytes,
-      });
-      this.#next = Math.max(this.#next, lap.seq + 1);
-    }
+    const spill = this.#spill;
+    if (spill === null) return 0;
+    const readable = readSpill<SpillEntry, SpilledLap>(
+      {
+        dir: spill.dir,
+        list: () => spill.list(),
+        read: (e) => spill.read(e.seq),
+        remove: (e) => spill.remove(e.seq),
+      },
+      this.#log,
+      "lap",
+      () => this.#dropped++,
+      (e, lap) => {
+        this.#line.push({
+          seq: lap.seq,
+          segment: lap.segment,
+          session_id: lap.session_id,
+          kind: lap.kind,
+          lap: null,
+          memory: 0,
+          spilled: e.bytes,
+        });
+        this.#next = Math.max(this.#next, lap.seq + 1);
+      },
+    );
+    if (!readable) return 0;
     return this.#line.length;
   }
 

@@ -21,26 +21,32 @@ import {
   trackParamSchema,
 } from "./query_params.ts";
 
-/** One lap of the list. */
-export interface LapListItem {
-  id: number;
-  session_id: number;
+/**
+ * One lap of the list (a row of `GET /api/laps`): the response schema, and
+ * through `z.output` the type, so the two cannot drift.
+ */
+export const lapListItemSchema = z.strictObject({
+  id: z.int().min(1),
+  session_id: z.int().min(1),
   /** Lap number within its session. */
-  number: number;
+  number: z.int(),
   /** The session's track name; "" while unnamed. */
-  track: string;
+  track: z.string(),
   /** The circuit's key (the slug of `track`, as bundles are stored); null while unnamed. */
-  circuit: string | null;
-  car_id: number;
-  car_name: string;
-  time_ms: number;
-  complete: boolean;
-  counts_for_best: boolean;
+  circuit: z.string().nullable(),
+  car_id: z.int(),
+  car_name: z.string(),
+  time_ms: z.number(),
+  complete: z.boolean(),
+  counts_for_best: z.boolean(),
   /** The session is kept out of the bests. */
-  bests_excluded: boolean;
-  imported: boolean;
-  finished_at: string;
-}
+  bests_excluded: z.boolean(),
+  imported: z.boolean(),
+  finished_at: z.string(),
+}).meta({ id: "LapListItem" });
+
+/** One lap of the list. */
+export type LapListItem = z.output<typeof lapListItemSchema>;
 
 /** Orders of the list. */
 export const LAP_ORDERS = ["recent", "time"] as const;
@@ -143,24 +149,30 @@ function byRecent(a: LapListItem, b: LapListItem): number {
   return b.id - a.id;
 }
 
-/** One circuit and car's best (`GET /api/laps/bests`). */
-export interface BestItem {
+/**
+ * One circuit and car's best (a row of `GET /api/laps/bests`): the response
+ * schema, and through `z.output` the type.
+ */
+export const bestItemSchema = z.strictObject({
   /** The track name of the best lap's session. */
-  track: string;
+  track: z.string(),
   /** The circuit's key: the slug of the track name. */
-  circuit: string;
-  car_id: number;
-  car_name: string;
-  lap_id: number;
-  session_id: number;
-  time_ms: number;
+  circuit: z.string(),
+  car_id: z.int(),
+  car_name: z.string(),
+  lap_id: z.int().min(1),
+  session_id: z.int().min(1),
+  time_ms: z.number(),
   /** `time_ms` minus the fastest lap of the circuit in any car (0 for that car). */
-  gap_ms: number;
+  gap_ms: z.number(),
   /** Complete laps of this circuit and car that count for best, other than the best. */
-  laps_behind: number;
+  laps_behind: z.int().min(0),
   /** Sessions holding this circuit and car's laps that count. */
-  sessions: number;
-}
+  sessions: z.int().min(1),
+}).meta({ id: "BestItem" });
+
+/** One circuit and car's best (`GET /api/laps/bests`). */
+export type BestItem = z.output<typeof bestItemSchema>;
 
 /**
  * The fastest lap that counts for best of every circuit and car, by track

@@ -6,11 +6,12 @@
  *
  * @module
  */
+import { z } from "zod";
 import type { Frame } from "../core/gt7/frame.ts";
 import { LapRecorder, type RecorderEvent } from "../core/laps/recorder.ts";
 import { finishRecordedLap } from "../core/laps/recorded_lap.ts";
 import type { Lap } from "../core/laps/lap.ts";
-import type { Session, SessionKind } from "../core/laps/session.ts";
+import { type Session, type SessionKind, sessionSchema } from "../core/laps/session.ts";
 import { carName } from "../core/catalog/cars.ts";
 import { createSession, getSession, updateSession } from "../storage/sessions.ts";
 import { type NewLap, saveLap } from "../storage/laps.ts";
@@ -19,23 +20,31 @@ import type { AppDeps } from "./deps.ts";
 import { type LapKeeper, lapMemory } from "./lap_keeper.ts";
 import type { StoreHealth } from "./store_health.ts";
 
-/** Where the live session stands. */
-export interface LiveStatus {
+const count = z.int().min(0);
+
+/**
+ * Where the live session stands: the response schema, and through
+ * `z.output` the {@linkcode LiveStatus} type.
+ */
+export const liveStatusSchema = z.strictObject({
   /** The stored live session, or null before its first lap. */
-  session: Session | null;
+  session: sessionSchema.nullable(),
   /** The car being driven, or null before any telemetry. */
-  car_id: number | null;
+  car_id: z.int().nullable(),
   /** The lap counter of the latest frame. */
-  current_lap: number | null;
+  current_lap: z.int().nullable(),
   /** Samples in the lap being driven. */
-  buffered_samples: number;
+  buffered_samples: count,
   /** Laps stored since the process started. */
-  laps_recorded: number;
+  laps_recorded: count,
   /** Frames dropped as duplicates. */
-  duplicates: number;
+  duplicates: count,
   /** Packets lost, from packet-id gaps. */
-  missing: number;
-}
+  missing: count,
+}).meta({ id: "LiveStatus" });
+
+/** Where the live session stands. */
+export type LiveStatus = z.output<typeof liveStatusSchema>;
 
 /** Sees every frame after the lap recorder, synchronously; must not block. */
 export type FrameTap = (frame: Frame) => void;

@@ -9,26 +9,16 @@
  *
  * @module
  */
+import type { z } from "zod";
 import type { CoachingNote } from "../core/analysis/coaching_notes.ts";
 import type { AppDeps } from "./deps.ts";
+import type { liveCueSchema } from "./live_frame.ts";
 
 /** How far before the corner's braking point the cue starts, metres. */
 export const CUE_LEAD_M = 300;
 
-/** The `cue` field of a live frame. */
-export interface LiveCue {
-  /** The short cue: "Turn 4: brake later". */
-  text: string;
-  /** The corner's stable number and name. */
-  n: number;
-  name: string;
-  /** Time the last lap lost there, s. */
-  loss_s: number;
-  /** The lap whose note it is. */
-  lap_id: number;
-  /** Where the cue is for, metres into the lap (the reference's braking point). */
-  at_m: number;
-}
+/** The cue for the corner ahead where the last lap lost most. */
+export type LiveCue = z.output<typeof liveCueSchema>;
 
 interface Plan {
   sessionId: number;

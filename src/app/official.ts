@@ -13,33 +13,14 @@ import { parseBody } from "./request_body.ts";
 import { bundleV4Schema } from "../core/bundle/schema.ts";
 import { slugify } from "../core/bundle/slug.ts";
 import type { Official } from "../core/bundle/types.ts";
-import { type OfficialSuggestion, suggestOfficial } from "../core/catalog/suggest.ts";
+import { suggestOfficial } from "../core/catalog/suggest.ts";
+import type { OfficialConfirmation, OfficialSuggestionResult } from "./bundle_answers.ts";
 import { getBundleHead, updateBundle } from "../storage/bundles.ts";
 import { listSignatures } from "../storage/signatures.ts";
 import { bundleSlug } from "./bundle_slug.ts";
 import type { AppDeps } from "./deps.ts";
 
-/** What GET /api/track-bundles/{slug}/official-suggestion answers. */
-export interface OfficialSuggestionResult {
-  slug: string;
-  /** The bundle's circuit name, which the suggestion is made from. */
-  track: string;
-  /** The confirmed match, or null. */
-  official: Official | null;
-  /** The measured lap length used (the newest signature of this circuit), or null. */
-  length_m: number | null;
-  /** The suggestion; null when nothing scores high enough or a match is already confirmed. */
-  suggestion: OfficialSuggestion | null;
-}
-
-/** What PUT /api/track-bundles/{slug}/official answers. */
-export interface OfficialConfirmation {
-  slug: string;
-  track: string;
-  /** The stored generation after the change. */
-  generation: number;
-  official: Official | null;
-}
+export type { OfficialConfirmation, OfficialSuggestionResult } from "./bundle_answers.ts";
 
 /**
  * The body of PUT .../official: `{official}`, an object or null (to clear),

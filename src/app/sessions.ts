@@ -6,9 +6,10 @@
  *
  * @module
  */
+import { z } from "zod";
 import { Conflict, NotFound } from "../core/errors.ts";
 import type { Lap, LapSummary } from "../core/laps/lap.ts";
-import { type Session, touchSession } from "../core/laps/session.ts";
+import { type Session, sessionSchema, touchSession } from "../core/laps/session.ts";
 import { getSession, listSessions } from "../storage/sessions.ts";
 import { deleteLap, getLap, getLapSummary, listLaps } from "../storage/laps.ts";
 import { removeSession } from "../storage/session_removal.ts";
@@ -25,21 +26,27 @@ import type { LiveService } from "./live.ts";
 import { validTrackName } from "./request_body.ts";
 import { parseSessionPatch, type SessionPatchInput } from "./session_patch.ts";
 
-/** What a lap deletion did. */
-export interface LapDeletion {
-  id: number;
-  deleted: true;
+/** What a lap deletion did (`DELETE /api/laps/{id}`): the response schema. */
+export const lapDeletionSchema = z.strictObject({
+  id: z.int().min(1),
+  deleted: z.literal(true),
   /** The lap's session as the deletion left it (lap count, best). */
-  session: Session;
-}
+  session: sessionSchema,
+});
+
+/** What a lap deletion did. */
+export type LapDeletion = z.output<typeof lapDeletionSchema>;
+
+/** What a session deletion did (`DELETE /api/sessions/{id}`): the response schema. */
+export const sessionDeletionSchema = z.strictObject({
+  id: z.int().min(1),
+  deleted: z.literal(true),
+  /** Laps deleted with it. */
+  laps: z.int().min(0),
+});
 
 /** What a session deletion did. */
-export interface SessionDeletion {
-  id: number;
-  deleted: true;
-  /** Laps deleted with it. */
-  laps: number;
-}
+export type SessionDeletion = z.output<typeof sessionDeletionSchema>;
 
 /** Session and lap reads, laps across sessions, and a driver's changes to sessions and laps. */
 export class SessionService {

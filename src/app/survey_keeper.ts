@@ -10,7 +10,8 @@
  *
  * @module
  */
-import type { SpilledSurvey, SurveySpillPort } from "../storage/survey_spill.ts";
+import type { SpilledSurvey, SurveySpillEntry, SurveySpillPort } from "../storage/survey_spill.ts";
+import { readSpill } from "./spill_reading.ts";
 import type { Log } from "./log.ts";
 import type { FinishCrossing } from "../core/bundle/types.ts";
 import type { RunCell } from "../core/survey/run_evidence.ts";
@@ -118,43 +119,36 @@ export class SurveyKeeper {
    * ahead of any kept from now on. Returns how many.
    */
   recover(): number {
-    if (this.#spill === null) return 0;
-    let entries;
-    try {
-      entries = this.#spill.list();
-    } catch (err) {
-      this.#log.warn(`the spill folder ${this.#spill.dir} cannot be read`, err);
-      return 0;
-    }
-    for (const e of entries) {
-      let save: SpilledSurvey;
-      try {
-        save = this.#spill.read(e.id);
-      } catch (err) {
-        this.#dropped++;
-        this.#log.error(
-          `a spilled survey save in ${this.#spill.dir} cannot be read and is lost (${
-            err instanceof Error ? err.message : String(err)
-          })`,
-        );
-        this.#spill.remove(e.id);
-        continue;
-      }
-      const { id, seq, circuit, cells, crossings, reason, countRun } = save;
-      this.#kept.set(id, {
-        id,
-        seq,
-        run: {
-          circuit: { ...circuit },
-          cells,
-          crossings,
-          reason: reason as RunSnapshot["reason"],
-          countRun,
-        },
-        spilled: e.bytes,
-      });
-      this.#next = Math.max(this.#next, seq + 1);
-    }
+    const spill = this.#spill;
+    if (spill === null) return 0;
+    const readable = readSpill<SurveySpillEntry, SpilledSurvey>(
+      {
+        dir: spill.dir,
+        list: () => spill.list(),
+        read: (e) => spill.read(e.id),
+        remove: (e) => spill.remove(e.id),
+      },
+      this.#log,
+      "survey save",
+      () => this.#dropped++,
+      (e, save) => {
+        const { id, seq, circuit, cells, crossings, reason, countRun } = save;
+        this.#kept.set(id, {
+          id,
+          seq,
+          run: {
+            circuit: { ...circuit },
+            cells,
+            crossings,
+            reason: reason as RunSnapshot["reason"],
+            countRun,
+          },
+          spilled: e.bytes,
+        });
+        this.#next = Math.max(this.#next, seq + 1);
+      },
+    );
+    if (!readable) return 0;
     if (this.#kept.size > 0) this.onChange();
     return this.#kept.size;
   }

@@ -5,8 +5,12 @@
  *
  * @module
  */
-import { REFERENCE_LINES_CREDIT, type ReferenceLine } from "../core/catalog/reference_lines.ts";
+import { z } from "zod";
+import { type ReferenceLine, referenceLineInfo } from "../core/catalog/reference_lines.ts";
 import type { TrackSignature } from "../storage/signatures.ts";
+
+const num = z.number();
+const id = z.int().min(1);
 
 /**
  * A user signature as lists and answers show it: the stored fields without
@@ -14,58 +18,87 @@ import type { TrackSignature } from "../storage/signatures.ts";
  * known (`recorded`; `unknown` for signatures stored before lines were kept,
  * which match either way round).
  */
-export interface SignatureEntry extends Omit<TrackSignature, "path"> {
-  source: "user";
-  direction: "recorded" | "unknown";
-}
+export const signatureEntrySchema = z.strictObject({
+  source: z.literal("user"),
+  /** Signature identifier, unique in the store. */
+  id,
+  /** The circuit name a match gives a session. */
+  name: z.string(),
+  /** ISO 8601 UTC time the signature was made. */
+  created_at: z.string(),
+  /** Who made it: a driver naming a lap. */
+  provenance: z.literal("user"),
+  /** The lap it was computed from (it may since have been deleted), and its session. */
+  lap_id: id,
+  session_id: id,
+  direction: z.enum(["recorded", "unknown"]),
+  /** Lap distance integrated from speed, and the line's bounding box, metres. */
+  length_m: num,
+  min_x: num,
+  max_x: num,
+  min_z: num,
+  max_z: num,
+}).meta({ id: "SignatureEntry" });
 
 /** A reference line the project ships, as GET /api/tracks lists it. */
-export interface ReferenceEntry {
-  source: "reference";
+export const referenceEntrySchema = z.strictObject({
+  source: z.literal("reference"),
   /** The configuration's official name. */
-  name: string;
-  official_id: string;
-  track: string;
-  layout: string;
+  name: z.string(),
+  official_id: z.string(),
+  track: z.string(),
+  layout: z.string(),
   /** What a lap driven the other way round is named, or null when GT7 has no reverse layout. */
-  reverse_id: string | null;
-  reverse_name: string | null;
+  reverse_id: z.string().nullable(),
+  reverse_name: z.string().nullable(),
   /** Configurations that drive the same road: a lap on them is named after the circuit. */
-  twin_ids: string[];
+  twin_ids: z.array(z.string()),
   /** How the recording ends: `closed`, `filled` (a hole inferred) or `open` (point to point). */
-  closure: "closed" | "filled" | "open";
+  closure: z.enum(["closed", "filled", "open"]),
   /** Metres of the line, of it recorded, and of it inferred. */
-  length_m: number;
-  recorded_m: number;
-  inferred_m: number;
+  length_m: num,
+  recorded_m: num,
+  inferred_m: num,
   /** The recording it was derived from, and whom to thank. */
-  recording: string;
-  source_file: string;
-  credit: string;
-}
+  recording: z.string(),
+  source_file: z.string(),
+  credit: z.string(),
+}).meta({ id: "ReferenceEntry" });
 
 /** One entry of GET /api/tracks. */
-export type TrackEntry = SignatureEntry | ReferenceEntry;
+export const trackEntrySchema = z.discriminatedUnion("source", [
+  signatureEntrySchema,
+  referenceEntrySchema,
+]);
 
-/** The entry of reference line `line`. */
+/** A user signature as lists and answers show it. */
+export type SignatureEntry = z.output<typeof signatureEntrySchema>;
+
+/** A reference line the project ships, as GET /api/tracks lists it. */
+export type ReferenceEntry = z.output<typeof referenceEntrySchema>;
+
+/** One entry of GET /api/tracks. */
+export type TrackEntry = z.output<typeof trackEntrySchema>;
+
+/** The entry of reference line `line`: its list summary (one mapping), named and flattened. */
 export function referenceEntry(line: ReferenceLine): ReferenceEntry {
-  const c = line.configuration;
+  const { official_name, provenance, ...info } = referenceLineInfo(line);
   return {
     source: "reference",
-    name: c.official_name,
-    official_id: c.official_id,
-    track: c.track,
-    layout: c.layout,
-    reverse_id: line.reverse?.official_id ?? null,
+    name: official_name,
+    official_id: info.official_id,
+    track: info.track,
+    layout: info.layout,
+    reverse_id: info.reverse_id,
     reverse_name: line.reverse?.official_name ?? null,
-    twin_ids: line.twins.map((t) => t.official_id),
-    closure: line.closure,
-    length_m: Math.round(line.length_m),
-    recorded_m: line.recorded_m,
-    inferred_m: line.inferred_m,
-    recording: line.recording,
-    source_file: line.source_file,
-    credit: REFERENCE_LINES_CREDIT,
+    twin_ids: info.twin_ids,
+    closure: info.closure,
+    length_m: info.length_m,
+    recorded_m: info.recorded_m,
+    inferred_m: info.inferred_m,
+    recording: provenance.recording,
+    source_file: provenance.source_file,
+    credit: provenance.credit,
   };
 }
 

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { z } from "zod";
 import { BadRequest, Conflict, NotFound } from "../core/errors.ts";
 import { explainIdentification, type IdentifyExplanation } from "../core/identify/explain.ts";
 import { type Identification, identifyTrace } from "../core/identify/identify.ts";
@@ -41,6 +42,7 @@ import {
   referenceEntry,
   type SignatureEntry,
   signatureEntry,
+  signatureEntrySchema,
   type TrackEntry,
 } from "./track_entries.ts";
 import type { SessionService } from "./sessions.ts";
@@ -54,22 +56,28 @@ export interface LapIdentifyResult extends IdentifyExplanation {
   complete: boolean;
 }
 
-/** What POST /api/tracks answers. */
-export interface CreateTrackResult {
-  signature: SignatureEntry;
+/** What POST /api/tracks answers: the response schema. */
+export const createTrackResultSchema = z.strictObject({
+  signature: signatureEntrySchema,
   /** Sessions named: the lap's own, and the live one when it was unnamed. */
-  named_sessions: number[];
-}
+  named_sessions: z.array(z.int().min(1)),
+});
 
-/** What POST /api/tracks/identify answers (REFERENCE.md 5.7). */
-export interface IdentifyResult {
+/** What POST /api/tracks answers. */
+export type CreateTrackResult = z.output<typeof createTrackResultSchema>;
+
+/** What POST /api/tracks/identify answers (REFERENCE.md 5.7): the response schema. */
+export const identifyResultSchema = z.strictObject({
   /** Unlabelled sessions that had a lap to try. */
-  checked: number;
+  checked: z.int().min(0),
   /** Sessions named. */
-  identified: number;
+  identified: z.int().min(0),
   /** Sessions named per circuit name, names sorted. */
-  tracks: Record<string, number>;
-}
+  tracks: z.record(z.string(), z.int().min(1)),
+});
+
+/** What POST /api/tracks/identify answers. */
+export type IdentifyResult = z.output<typeof identifyResultSchema>;
 
 /** A session named by identification, and the circuit. */
 export interface NamedSession {

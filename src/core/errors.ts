@@ -19,6 +19,11 @@ export interface Issue {
 export abstract class UserError extends Error {
   /** A short, stable, human title (the problem document's `title`). */
   abstract readonly title: string;
+  /** Creates the error with `message`, named (`name`, what logs show) after its class. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
 }
 
 /** A document was refused; nothing was written. */
@@ -30,7 +35,6 @@ export class ImportRejected extends UserError {
   constructor(issues: Issue[] | Issue) {
     const list = Array.isArray(issues) ? issues : [issues];
     super(list.map((i) => `${i.path}: ${i.message}`).slice(0, 5).join("; "));
-    this.name = "ImportRejected";
     this.issues = list;
   }
 }
@@ -43,7 +47,6 @@ export class BadRequest extends UserError {
   /** Creates the error with a detail message and optional issues. */
   constructor(message: string, issues: Issue[] = []) {
     super(message);
-    this.name = "BadRequest";
     this.issues = issues;
   }
 }
@@ -51,29 +54,14 @@ export class BadRequest extends UserError {
 /** The named resource does not exist. */
 export class NotFound extends UserError {
   readonly title = "Not found";
-  /** Creates the error naming what was missing. */
-  constructor(message: string) {
-    super(message);
-    this.name = "NotFound";
-  }
 }
 
 /** The request conflicts with the current state. */
 export class Conflict extends UserError {
   readonly title = "Conflict";
-  /** Creates the error saying what conflicts. */
-  constructor(message: string) {
-    super(message);
-    this.name = "Conflict";
-  }
 }
 
 /** A body or document exceeded a size limit. */
 export class TooLarge extends UserError {
   readonly title = "Payload too large";
-  /** Creates the error naming the limit that was exceeded. */
-  constructor(message: string) {
-    super(message);
-    this.name = "TooLarge";
-  }
 }

@@ -30,7 +30,6 @@ export class StoreRefused extends UserError {
   /** Creates the error; `status` 507 for a full disk, 503 for a read-only store. */
   constructor(message: string, status: 503 | 507, options?: ErrorOptions) {
     super(message, options);
-    this.name = "StoreRefused";
     this.status = status;
     this.title = status === 507 ? "Insufficient storage" : "Service unavailable";
   }

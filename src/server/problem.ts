@@ -14,6 +14,8 @@ import {
   UserError,
 } from "../core/errors.ts";
 import { isStoreRefusal, StoreRefused } from "../core/store_refusal.ts";
+import type { z } from "zod";
+import type { problemSchema } from "./openapi/problem_schema.ts";
 
 /** Authentication is missing (401) or refused (403): an HTTP matter, so it lives here. */
 export class Unauthorized extends UserError {
@@ -23,7 +25,6 @@ export class Unauthorized extends UserError {
   /** Creates the error; `status` 401 for missing credentials, 403 for refused ones. */
   constructor(message: string, status: 401 | 403 = 401) {
     super(message);
-    this.name = "Unauthorized";
     this.status = status;
     this.title = status === 401 ? "Unauthorized" : "Forbidden";
   }
@@ -36,11 +37,6 @@ export class Unauthorized extends UserError {
  */
 export class RequestTimeout extends UserError {
   readonly title = "Request timeout";
-  /** Creates the error saying what did not arrive within which time. */
-  constructor(message: string) {
-    super(message);
-    this.name = "RequestTimeout";
-  }
 }
 
 /** A known path asked with a method it does not serve (405); `allow` lists those it does. */
@@ -51,7 +47,6 @@ export class MethodNotAllowed extends UserError {
   /** Creates the error for `method` on `path`, which serves `allow`. */
   constructor(method: string, path: string, allow: readonly string[]) {
     super(`${path} does not serve ${method}; it serves ${allow.join(", ")}`);
-    this.name = "MethodNotAllowed";
     this.allow = allow;
   }
 }
@@ -69,15 +64,8 @@ export function statusOf(err: UserError): number {
   return 500;
 }
 
-/** The body of an error response. */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  /** Validation failures, each with its JSON path. */
-  errors?: Issue[];
-}
+/** The body of an error response (its schema: openapi/problem_schema.ts). */
+export type Problem = z.output<typeof problemSchema>;
 
 /** Builds the problem document for `err`; unknown errors become a 500 with no internals. */
 export function problemOf(err: unknown): Problem {

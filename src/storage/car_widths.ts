@@ -7,6 +7,7 @@
  */
 import { betterMemory, type RememberedWidth } from "../core/survey/track_width.ts";
 import { withLockRetry } from "./blob.ts";
+import { getValid } from "./valid_record.ts";
 
 const PREFIX = "car_width";
 
@@ -22,9 +23,8 @@ function valid(value: unknown): value is RememberedWidth {
 }
 
 /** The width remembered for `carId`, or null (also for an unreadable record). */
-export async function getCarWidth(kv: Deno.Kv, carId: number): Promise<RememberedWidth | null> {
-  const entry = await kv.get(carWidthKey(carId));
-  return valid(entry.value) ? entry.value : null;
+export function getCarWidth(kv: Deno.Kv, carId: number): Promise<RememberedWidth | null> {
+  return getValid(kv, carWidthKey(carId), valid);
 }
 
 /**

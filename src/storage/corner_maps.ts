@@ -9,6 +9,7 @@
  */
 import { type CornerMap, isCornerMap } from "../core/analysis/corner_map.ts";
 import { withLockRetry } from "./blob.ts";
+import { getValid } from "./valid_record.ts";
 
 /** A stored corner map and the lap it was made from. */
 export interface StoredCornerMap {
@@ -28,9 +29,8 @@ function valid(v: unknown): v is StoredCornerMap {
 }
 
 /** Circuit `circuit`'s stored map, or null (also for a record of other rules or unreadable). */
-export async function getCornerMap(kv: Deno.Kv, circuit: string): Promise<StoredCornerMap | null> {
-  const e = await kv.get(cornerMapKey(circuit));
-  return valid(e.value) ? e.value : null;
+export function getCornerMap(kv: Deno.Kv, circuit: string): Promise<StoredCornerMap | null> {
+  return getValid(kv, cornerMapKey(circuit), valid);
 }
 
 /** Stores `stored` as circuit `circuit`'s map, replacing any other. */

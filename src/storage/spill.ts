@@ -103,22 +103,7 @@ export function fileSpill(dir: string): SpillPort {
   const name = (seq: number) => join(dir, `${PREFIX}${String(seq).padStart(12, "0")}${SUFFIX}`);
   return {
     dir,
-    write(lap) {
-      Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      assertPrivate(dirname(dir));
-      assertPrivate(dir);
-      const bytes = serialize(lap);
-      const final = name(lap.seq);
-      const partial = final + PARTIAL;
-      try {
-        Deno.writeFileSync(partial, bytes);
-        Deno.renameSync(partial, final);
-      } catch (err) {
-        removeQuietly(partial);
-        throw err;
-      }
-      return bytes.length;
-    },
+    write: (lap) => writeSpillFile(dir, name(lap.seq), lap),
     read(seq) {
       const lap = deserialize(Deno.readFileSync(name(seq))) as SpilledLap;
       if (lap?.seq !== seq || typeof lap.segment !== "string" || !lap.lap?.samples) {
@@ -126,38 +111,84 @@ export function fileSpill(dir: string): SpillPort {
       }
       return lap;
     },
-    remove(seq) {
-      removeQuietly(name(seq));
-      try {
-        Deno.removeSync(dir);
-      } catch {
-        // Not empty, or gone: either way nothing to do.
-      }
-    },
+    remove: (seq) => removeSpillFile(dir, name(seq)),
     list() {
       const found: SpillEntry[] = [];
-      let entries: Deno.DirEntry[];
-      try {
-        assertPrivate(dirname(dir));
-        assertPrivate(dir);
-        entries = [...Deno.readDirSync(dir)];
-      } catch (err) {
-        if (err instanceof Deno.errors.NotFound) return [];
-        throw err;
-      }
-      for (const e of entries) {
-        if (!e.isFile || !e.name.startsWith(PREFIX)) continue;
-        if (e.name.endsWith(PARTIAL)) {
-          removeQuietly(join(dir, e.name));
-          continue;
-        }
-        const seq = Number(e.name.slice(PREFIX.length, -SUFFIX.length));
-        if (!e.name.endsWith(SUFFIX) || !Number.isSafeInteger(seq)) continue;
-        found.push({ seq, bytes: Deno.statSync(join(dir, e.name)).size });
+      for (const { stem, bytes } of listSpillFiles(dir, PREFIX, SUFFIX)) {
+        const seq = Number(stem);
+        if (Number.isSafeInteger(seq)) found.push({ seq, bytes });
       }
       return found.sort((a, b) => a.seq - b.seq);
     },
   };
+}
+
+/**
+ * Writes `value` (structured-clone serialised) as file `final` of spill
+ * folder `dir`, made first if missing (this user's alone; see
+ * {@linkcode assertPrivate}), through a partial file renamed into place, so
+ * a file is whole or absent. Returns its size in bytes; leaves nothing when
+ * it throws.
+ */
+export function writeSpillFile(dir: string, final: string, value: unknown): number {
+  Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  assertPrivate(dirname(dir));
+  assertPrivate(dir);
+  const bytes = serialize(value);
+  const partial = final + PARTIAL;
+  try {
+    Deno.writeFileSync(partial, bytes);
+    Deno.renameSync(partial, final);
+  } catch (err) {
+    removeQuietly(partial);
+    throw err;
+  }
+  return bytes.length;
+}
+
+/** Removes file `path` of spill folder `dir`, and the folder once empty. Missing is fine. */
+export function removeSpillFile(dir: string, path: string): void {
+  removeQuietly(path);
+  try {
+    Deno.removeSync(dir);
+  } catch {
+    // Not empty (other laps or runs wait there), or gone: either way nothing to do.
+  }
+}
+
+/**
+ * The whole files of spill folder `dir` named `prefix` + stem + `suffix`,
+ * by stem, with their sizes (none when the folder does not exist); partial
+ * files of that prefix, left by a write that never finished, are removed.
+ * Throws when the folder is not private (see {@linkcode assertPrivate}) or
+ * cannot be read.
+ */
+export function listSpillFiles(
+  dir: string,
+  prefix: string,
+  suffix: string,
+): { stem: string; bytes: number }[] {
+  let entries: Deno.DirEntry[];
+  try {
+    assertPrivate(dirname(dir));
+    assertPrivate(dir);
+    entries = [...Deno.readDirSync(dir)];
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw err;
+  }
+  const found: { stem: string; bytes: number }[] = [];
+  for (const e of entries) {
+    if (!e.isFile || !e.name.startsWith(prefix)) continue;
+    if (e.name.endsWith(PARTIAL)) {
+      removeQuietly(join(dir, e.name));
+      continue;
+    }
+    if (!e.name.endsWith(suffix)) continue;
+    const stem = e.name.slice(prefix.length, -suffix.length);
+    found.push({ stem, bytes: Deno.statSync(join(dir, e.name)).size });
+  }
+  return found;
 }
 
 /** Removes file `path`; one already gone is fine. */

@@ -10,11 +10,11 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
-import { deserialize, serialize } from "node:v8";
+import { join } from "node:path";
+import { deserialize } from "node:v8";
 import type { FinishCrossing } from "../core/bundle/types.ts";
 import type { RunCell } from "../core/survey/run_evidence.ts";
-import { assertPrivate, removeQuietly } from "./spill.ts";
+import { listSpillFiles, removeSpillFile, writeSpillFile } from "./spill.ts";
 
 /** A survey save waiting to be stored, as the spill keeps it. */
 export interface SpilledSurvey {
@@ -57,7 +57,6 @@ export interface SurveySpillPort {
 
 const PREFIX = "survey-";
 const SUFFIX = ".v8";
-const PARTIAL = ".partial";
 const ID = /^[0-9A-Za-z-]{1,64}$/;
 
 /**
@@ -71,22 +70,7 @@ export function fileSurveySpill(dir: string): SurveySpillPort {
   };
   return {
     dir,
-    write(save) {
-      const final = name(save.id);
-      Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      assertPrivate(dirname(dir));
-      assertPrivate(dir);
-      const bytes = serialize(save);
-      const partial = final + PARTIAL;
-      try {
-        Deno.writeFileSync(partial, bytes);
-        Deno.renameSync(partial, final);
-      } catch (err) {
-        removeQuietly(partial);
-        throw err;
-      }
-      return bytes.length;
-    },
+    write: (save) => writeSpillFile(dir, name(save.id), save),
     read(id) {
       const save = deserialize(Deno.readFileSync(name(id))) as SpilledSurvey;
       if (
@@ -98,34 +82,11 @@ export function fileSurveySpill(dir: string): SurveySpillPort {
       }
       return save;
     },
-    remove(id) {
-      removeQuietly(name(id));
-      try {
-        Deno.removeSync(dir);
-      } catch {
-        // Not empty (laps or other runs wait there), or gone: nothing to do.
-      }
-    },
+    remove: (id) => removeSpillFile(dir, name(id)),
     list() {
-      let entries: Deno.DirEntry[];
-      try {
-        assertPrivate(dirname(dir));
-        assertPrivate(dir);
-        entries = [...Deno.readDirSync(dir)];
-      } catch (err) {
-        if (err instanceof Deno.errors.NotFound) return [];
-        throw err;
-      }
       const found: SurveySpillEntry[] = [];
-      for (const e of entries) {
-        if (!e.isFile || !e.name.startsWith(PREFIX)) continue;
-        if (e.name.endsWith(PARTIAL)) {
-          removeQuietly(join(dir, e.name));
-          continue;
-        }
-        const id = e.name.slice(PREFIX.length, -SUFFIX.length);
-        if (!e.name.endsWith(SUFFIX) || !ID.test(id)) continue;
-        found.push({ id, bytes: Deno.statSync(join(dir, e.name)).size });
+      for (const { stem: id, bytes } of listSpillFiles(dir, PREFIX, SUFFIX)) {
+        if (ID.test(id)) found.push({ id, bytes });
       }
       return found.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
     },

@@ -11,9 +11,9 @@
  *
  * @module
  */
+import { TextField } from "./text_field.tsx";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Box, Text } from "ink";
-import TextInput from "ink-text-input";
 import type { AppEvent } from "../app/events.ts";
 import type { AppFace } from "../app/create_app.ts";
 import { fit, lapTime, right } from "./format.ts";
@@ -225,7 +225,7 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
       </Text>
       <Text wrap="truncate">
         {"Track name: "}
-        <TextInput
+        <TextField
           key={fills}
           value={text}
           onChange={(v) => {

@@ -29,8 +29,18 @@ export function useKeys(
   options: { isActive?: boolean } = {},
 ): void {
   useInput(handler, options);
-  const active = options.isActive !== false;
   // Declared after useInput, so it runs after useInput's own effects attached or detached it.
+  useKeysCounted(options.isActive !== false);
+}
+
+/**
+ * Counts, in {@linkcode keyHandlerChanges}, a key handler that a component
+ * attaches by other means than {@linkcode useKeys} (a third-party input
+ * such as `ink-text-input`'s): called in the component that renders that
+ * input, whose effects run after its children's, so each mount or change of
+ * `active` is counted once the child's handler is attached or detached.
+ */
+export function useKeysCounted(active: boolean): void {
   useEffect(() => {
     changes++;
   }, [active]);

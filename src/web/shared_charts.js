@@ -109,22 +109,16 @@ export function makeCharts(container, x, laps, specs, corners, on) {
     const bands = [];
     if (spec.band) {
       const hi = series.length;
-      series.push({
-        label: "spread +1σ",
-        stroke: "rgba(160,160,255,0.35)",
-        value,
-        // @ts-ignore uPlot's series options
-        points: { show: false },
-      });
-      data.push(spec.band.hi);
-      series.push({
-        label: "spread −1σ",
-        stroke: "rgba(160,160,255,0.35)",
-        value,
-        // @ts-ignore uPlot's series options
-        points: { show: false },
-      });
-      data.push(spec.band.lo);
+      for (const [label, edge] of [["spread +1σ", spec.band.hi], ["spread −1σ", spec.band.lo]]) {
+        series.push({
+          label,
+          stroke: "rgba(160,160,255,0.35)",
+          value,
+          // @ts-ignore uPlot's series options
+          points: { show: false },
+        });
+        data.push(edge);
+      }
       bands.push({ series: [hi, hi + 1], fill: "rgba(140,140,255,0.14)" });
     }
 

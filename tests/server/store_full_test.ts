@@ -14,7 +14,7 @@ import { createSession, getSession } from "../../src/storage/sessions.ts";
 import { consoleLog } from "../../src/server/console_log.ts";
 import { describeEvent } from "../../src/server/console_output.ts";
 import { createHttpApp, startHttp } from "../../src/server/http.ts";
-import { appEventSchema } from "../../src/server/openapi/status_schemas.ts";
+import { appEventSchema } from "../../src/app/events.ts";
 import { straight } from "../core/survey/_frames.ts";
 import { SseReader } from "./_sse.ts";
 import { problemOf } from "../../src/server/problem.ts";

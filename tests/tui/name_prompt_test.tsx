@@ -244,9 +244,11 @@ Deno.test({
     await waitFor(r.lastFrame, (t) => t.includes("Track name: suz"));
     r.stdin.write(KEY.down);
     await waitFor(r.lastFrame, (t) => /^> Suzuka Circuit /m.test(t));
+    // Tab refills the field by mounting it afresh: X waits for the new field's handler.
+    const beforeTab = keyHandlerChanges();
     r.stdin.write("\t");
     await waitFor(r.lastFrame, (t) => t.includes("Track name: Suzuka Circuit"));
-    await sleep(50);
+    await keysSettled(beforeTab);
     r.stdin.write("X");
     const text = await waitFor(r.lastFrame, (t) => t.includes("Track name: Suzuka CircuitX"));
     assert.ok(!text.includes("SuzXuka"), text);

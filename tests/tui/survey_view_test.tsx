@@ -5,16 +5,7 @@ import { finishText } from "../../src/tui/survey_view.tsx";
 import { MARK_KEYS, waitingText } from "../../src/tui/use_survey_state.ts";
 import { renderBrailleMap } from "../../src/tui/braille_map.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
-import {
-  feed,
-  KEY,
-  keysSettled,
-  memoryApp,
-  renderSized,
-  sleep,
-  typeInto,
-  waitFor,
-} from "./_harness.tsx";
+import { feed, KEY, keysSettled, memoryApp, renderSized, typeInto, waitFor } from "./_harness.tsx";
 import { keyHandlerChanges } from "../../src/tui/use_keys.ts";
 
 /** One surveying lap of synthetic circuit 7 (left border), after its out-lap. */
@@ -236,11 +227,15 @@ Deno.test("d pressed twice discards a stopped unnamed run; once only asks", asyn
   await waitFor(r.lastFrame, (t) => t.includes("Stopped, waiting for a name"));
   await keysSettled(k220);
   r.stdin.write("d");
-  await waitFor(r.lastFrame, (t) => t.includes("press d again"));
+  await waitFor(r.lastFrame, (t) => t.includes("press d again") && t.includes("d again: discard"));
   assert.equal(app.survey.pending, true);
-  // Another key in between: the next d asks again.
+  // Another key in between: the hint drops "again" (the discard is no longer armed), and the next
+  // d asks again.
   r.stdin.write("z");
-  await sleep(50);
+  await waitFor(
+    r.lastFrame,
+    (t) => !t.includes("d again: discard") && t.includes("d d discard it"),
+  );
   r.stdin.write("d");
   await waitFor(r.lastFrame, (t) => t.includes(`press d again to discard the ${cells} cells`));
   r.stdin.write("d");

@@ -16,7 +16,10 @@ import { type CauseKind, type CoachingWords, ENGLISH } from "./coaching_words.ts
 import { lapCorners } from "./corners.ts";
 import { type CornerReportOptions, minSpeed, reportWithSpans, type Span } from "./corner_report.ts";
 import { lapTimeMs, type LapTrace, locateOne, traceOf, valueAt } from "./lap_trace.ts";
-import type { AnalysedLap, CornerReportRow, CornerSource } from "./types.ts";
+import type { AnalysedLap, CornerReportRow } from "./types.ts";
+import type { CoachingNote, CoachingNotes, NoteCause } from "./coaching_notes_schema.ts";
+
+export type { CoachingNote, CoachingNotes, NoteCause } from "./coaching_notes_schema.ts";
 
 /** Least time lost or gained in a corner that makes a note, s. */
 export const NOTE_MIN_S = 0.05;
@@ -32,56 +35,6 @@ export const EXIT_MIN_KMH = 2;
 export const THROTTLE_ON_PCT = 90;
 /** Event types that are causes of a note, when inside the corner's window. */
 export const NOTE_EVENTS = ["lockup", "wheelspin", "off_track", "kerb"] as const;
-
-/** One cause of a note. */
-export interface NoteCause {
-  kind: CauseKind;
-  /** The figure's size (metres or km/h, 1 dp, always positive); null for an event. */
-  value: number | null;
-  /** The cause in words. */
-  text: string;
-}
-
-/** One corner where the lap lost (or gained) time against the reference. */
-export interface CoachingNote {
-  /** The corner's stable number and name (empty when the bundle gives none). */
-  n: number;
-  name: string;
-  /** The corner in words: "Turn 4", or "Turn 4 (Degner)". */
-  corner: string;
-  /** The corner report's `delta_s`: positive when the lap lost time there. */
-  loss_s: number;
-  /**
-   * Largest first: braking point, minimum speed and throttle by multiples of
-   * their thresholds, then the exit speed (their outcome), then events in lap
-   * order, one per type.
-   */
-  causes: NoteCause[];
-  /** The whole note in words. */
-  text: string;
-  /** A short cue for before the corner: "Turn 4: brake later". */
-  cue: string;
-  /**
-   * Where the cue is for, metres of the analysed lap: the reference's
-   * braking point carried over, else the lap's own, else the corner's entry.
-   */
-  cue_at_m: number;
-}
-
-/** The body of `GET /api/laps/{id}/notes`. */
-export interface CoachingNotes {
-  lap_id: number;
-  ref_id: number;
-  source: CornerSource;
-  /** The lap's time minus the reference's, s (3 dp). */
-  lap_delta_s: number;
-  /** Sum of the notes' `loss_s`, s (3 dp). */
-  notes_sum_s: number;
-  /** The total and the sum in words. */
-  summary: string;
-  /** Sorted like the corner report: most time lost first, then by corner number. */
-  notes: CoachingNote[];
-}
 
 /** A lap as the notes need it: an analysed lap, and its events when known. */
 export interface NotedLap extends AnalysedLap {

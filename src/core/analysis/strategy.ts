@@ -13,6 +13,9 @@
  *
  * @module
  */
+import type { FuelStrategy, RaceStrategy } from "./strategy_schema.ts";
+
+export type { FuelStrategy, RaceStrategy } from "./strategy_schema.ts";
 
 /** What strategy reads of a stored lap (a `LapSummary` satisfies it). */
 export interface StrategyLap {
@@ -37,20 +40,6 @@ export interface LapStats {
   lap_time_ms: number | null;
 }
 
-/** How far the fuel on board goes. Field names are the API's. */
-export interface FuelStrategy {
-  /** Green laps the figures come from. */
-  laps_used: number;
-  /** Median fuel per lap, 3 dp; null without laps. */
-  fuel_per_lap: number | null;
-  /** Median lap time, ms (whole); null without laps. */
-  lap_time_ms: number | null;
-  /** Laps the fuel lasts, 2 dp; null without laps, without fuel, or when no fuel is used. */
-  laps_to_empty: number | null;
-  /** Minutes the fuel lasts, 2 dp; null when `laps_to_empty` is. */
-  minutes_to_empty: number | null;
-}
-
 /** A race: exactly one of its length in laps or in minutes. */
 export interface RaceLength {
   laps?: number;
@@ -65,20 +54,6 @@ export interface RaceState {
   lap_clock_ms: number | null;
   /** Fuel on board now; null when unknown. */
   fuel: number | null;
-}
-
-/** A race plan (field names are the API's). */
-export interface RaceStrategy extends FuelStrategy {
-  /** The race length asked for. */
-  race: { laps: number | null; minutes: number | null };
-  /** Laps still to drive from where the car is now, 2 dp; null without laps. */
-  laps_remaining: number | null;
-  /** The fuel on board now. */
-  fuel: number | null;
-  /** True when the fuel on board lasts the race; null without laps or fuel. */
-  finishes: boolean | null;
-  /** The lap at the end of which to pit: the last lap the fuel completes; null when no stop is needed or unknown. */
-  pit_on_lap: number | null;
 }
 
 /** Slack for comparing fuel figures: fuel that finishes the race exactly finishes it. */

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { z } from "zod";
 import { MAX_FILLED_PACKETS } from "./sample.ts";
 
 /** GT7 sends one packet per rendered frame: 60 a second. */
@@ -36,25 +37,32 @@ export const MAX_PACKET_GAP = 36_000;
  */
 export const SAMPLE_COUNT_TOLERANCE = 2;
 
-/** How much of its lap time a lap's samples cover (the coverage fields of a lap). */
-export interface LapCoverage {
+/**
+ * How much of its lap time a lap's samples cover (the coverage fields of a
+ * lap): part of the lap summary's response schema, and through `z.output`
+ * the {@linkcode LapCoverage} type.
+ */
+export const lapCoverageSchema = z.strictObject({
   /** The game's lap time at 60 Hz, rounded: the samples a lap with nothing lost holds. */
-  samples_expected: number;
+  samples_expected: z.int(),
   /** Samples from packets that arrived. */
-  samples_received: number;
+  samples_received: z.int(),
   /** Samples interpolated across gaps of 1 to {@linkcode MAX_FILLED_PACKETS} lost packets. */
-  samples_filled: number;
+  samples_filled: z.int(),
   /** max(0, samples_expected - samples held): ticks of the lap with no sample. */
-  samples_missing: number;
+  samples_missing: z.int(),
   /** Most packets lost in a row inside the lap; 0 when none, -1 when unknown. */
-  longest_gap_packets: number;
+  longest_gap_packets: z.int(),
   /**
    * True when nothing beyond the interpolated short gaps is missing: no gap
    * longer than {@linkcode MAX_FILLED_PACKETS} packets, and the samples held
    * within {@linkcode SAMPLE_COUNT_TOLERANCE} of `samples_expected`.
    */
-  complete: boolean;
-}
+  complete: z.boolean(),
+});
+
+/** How much of its lap time a lap's samples cover (the coverage fields of a lap). */
+export type LapCoverage = z.output<typeof lapCoverageSchema>;
 
 /** The names of the coverage fields, in the order lap files write them. */
 export const COVERAGE_FIELDS = [

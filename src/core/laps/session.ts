@@ -5,50 +5,62 @@
  * @module
  */
 
-/** Where a session came from. */
-export type SessionKind = "live" | "imported";
+import { z } from "zod";
 
 /**
- * How a session's track name was set: by a driver, a signature, a bundle, a
- * reference line the project ships, or not at all.
+ * One session, as stored and served: the response schema, and through
+ * `z.output` the {@linkcode Session} type, so the two cannot drift.
  */
-export type TrackSource = "" | "user" | "signature" | "bundle" | "reference";
-
-/** One session, as stored and served. */
-export interface Session {
+export const sessionSchema = z.strictObject({
   /** Session identifier, unique in the store. */
-  id: number;
-  kind: SessionKind;
+  id: z.int().min(1),
+  kind: z.enum(["live", "imported"]),
   /** ISO 8601 UTC time the session began. */
-  started_at: string;
+  started_at: z.string(),
   /**
    * ISO 8601 UTC time the session last changed: a lap stored, a name, notes
    * or exclusion set. Never earlier than `started_at`.
    */
-  updated_at: string;
-  car_id: number;
-  car_name: string;
+  updated_at: z.string(),
+  car_id: z.int(),
+  car_name: z.string(),
   /** The circuit's name, or "" while unnamed. */
-  track_name: string;
-  track_source: TrackSource;
+  track_name: z.string(),
+  /**
+   * How the track name was set: by a driver, a signature, a bundle, a
+   * reference line the project ships, or not at all.
+   */
+  track_source: z.enum(["", "user", "signature", "bundle", "reference"]),
   /** Laps stored in the session. */
-  lap_count: number;
+  lap_count: z.int().min(0),
   /** Fastest lap among those that count for best, or null. */
-  best_lap_time_ms: number | null;
+  best_lap_time_ms: z.number().nullable(),
   /**
    * True when the session's laps are kept out of the bests across sessions
    * (a replay records other drivers' laps). Always present on a session
    * read from the store; optional only so records built elsewhere need not
    * name it.
    */
-  bests_excluded?: boolean;
+  bests_excluded: z.boolean().optional(),
   /**
    * The driver's notes: at most {@linkcode MAX_NOTES_CHARS} characters, no
    * control characters but line feeds; "" when none. Always present on a
    * session read from the store.
    */
-  notes?: string;
-}
+  notes: z.string().optional(),
+}).meta({ id: "Session" });
+
+/** One session, as stored and served. */
+export type Session = z.output<typeof sessionSchema>;
+
+/** Where a session came from. */
+export type SessionKind = Session["kind"];
+
+/**
+ * How a session's track name was set: by a driver, a signature, a bundle, a
+ * reference line the project ships, or not at all.
+ */
+export type TrackSource = Session["track_source"];
 
 /** Longest session notes, in characters (code points). */
 export const MAX_NOTES_CHARS = 2000;

@@ -1,12 +1,11 @@
 /**
  * The zod schema of an RFC 9457 problem document, the one body every error
- * response of the API carries (src/server/problem.ts builds them).
+ * response of the API carries; src/server/problem.ts builds them, typed as
+ * its `z.output`.
  *
  * @module
  */
 import { z } from "zod";
-import type { Problem } from "../problem.ts";
-import type { SameType } from "./same_type.ts";
 
 /** The body of every error response (`application/problem+json`). */
 export const problemSchema = z.strictObject({
@@ -21,6 +20,3 @@ export const problemSchema = z.strictObject({
     message: z.string(),
   })).optional().meta({ description: "each validation failure with its JSON path" }),
 }).meta({ id: "Problem", description: "An RFC 9457 problem document." });
-
-const problemMatches: SameType<z.output<typeof problemSchema>, Problem> = true;
-void problemMatches;

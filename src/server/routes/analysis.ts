@@ -19,7 +19,7 @@ import {
   consistencySchema,
   cornerReportSchema,
   sectorBestsSchema,
-} from "../openapi/analysis_schemas.ts";
+} from "../../core/analysis/analysis_schemas.ts";
 
 /** GET /api/analysis/compare. */
 export const compareLaps = declareRoute({

@@ -10,12 +10,12 @@ import type { AppFace } from "../../app/create_app.ts";
 import { cornersSchema, renameSchema, sectionsSchema } from "../../app/bundle_authoring.ts";
 import { readJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
+import { bundleDeletionSchema } from "../openapi/bundle_schemas.ts";
 import {
-  bundleDeletionSchema,
   cornersDocSchema,
   renameResultSchema,
   sectionsDocSchema,
-} from "../openapi/bundle_schemas.ts";
+} from "../../app/bundle_answers.ts";
 import { slugParams } from "./bundles.ts";
 
 /** 100 corners with notes fit well inside this; anything larger is not a corner list. */

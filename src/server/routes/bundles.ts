@@ -11,7 +11,7 @@ import { bundleSlugSchema } from "../../app/bundle_slug.ts";
 import { bundleLegacySchema, bundleV1Schema, bundleV4Schema } from "../../core/bundle/schema.ts";
 import { MAX_IMPORT_BYTES, readBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { bundleImportResultSchema, bundleListItemSchema } from "../openapi/bundle_schemas.ts";
+import { bundleImportResultSchema, bundleListItemSchema } from "../../app/bundle_answers.ts";
 
 /** Options of {@linkcode bundleRoutes}. */
 export interface BundleRouteOptions {

@@ -13,7 +13,7 @@
  * @module
  */
 import { declareRoute, mount } from "../declared_route.ts";
-import { appEventSchema } from "../openapi/status_schemas.ts";
+import { appEventSchema } from "../../app/events.ts";
 import { Hono } from "hono";
 import type { EventBus } from "../../app/bus.ts";
 import type { AppEvent } from "../../app/events.ts";

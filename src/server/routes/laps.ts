@@ -9,19 +9,15 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
 import { notesQuerySchema } from "../../app/analysis.ts";
-import { lapListQuerySchema } from "../../app/lap_listing.ts";
+import { bestItemSchema, lapListItemSchema, lapListQuerySchema } from "../../app/lap_listing.ts";
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { idPathSchema } from "../params.ts";
-import { coachingNotesSchema } from "../openapi/notes_schemas.ts";
-import {
-  bestItemSchema,
-  lapDeletionSchema,
-  lapImportResultSchema,
-  lapListItemSchema,
-  lapSchema,
-} from "../openapi/session_schemas.ts";
+import { coachingNotesSchema } from "../../core/analysis/coaching_notes_schema.ts";
+import { lapSchema } from "../openapi/session_schemas.ts";
+import { lapDeletionSchema } from "../../app/sessions.ts";
+import { lapImportResultSchema } from "../../app/lap_exchange.ts";
 import { motecOperations, motecRoutes } from "./motec.ts";
 
 const idParams = z.object({ id: idPathSchema });

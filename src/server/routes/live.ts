@@ -30,7 +30,7 @@ import { type Peer, StalledPeers } from "../stalled_peers.ts";
 import { SpeakerClaims } from "../speaker_claims.ts";
 import { DEFAULT_HEARTBEAT_MS } from "./events.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { liveFrameSchema } from "../openapi/live_schemas.ts";
+import { liveFrameSchema } from "../../app/live_frame.ts";
 
 /** Rate of frames when `hz` is not given. */
 export const DEFAULT_HZ = 10;

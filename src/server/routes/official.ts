@@ -10,7 +10,7 @@ import type { AppFace } from "../../app/create_app.ts";
 import { bundleSlugSchema } from "../../app/bundle_slug.ts";
 import { officialBodySchema } from "../../app/official.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { officialConfirmationSchema, officialSuggestionSchema } from "../openapi/bundle_schemas.ts";
+import { officialConfirmationSchema, officialSuggestionSchema } from "../../app/bundle_answers.ts";
 
 /** An official match is a few hundred bytes. */
 const MAX_OFFICIAL_BYTES = 8192;

@@ -10,11 +10,9 @@ import type { AppFace } from "../../app/create_app.ts";
 import { parseSessionPatch, sessionPatchSchema } from "../../app/session_patch.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { idPathSchema } from "../params.ts";
-import {
-  lapSummarySchema,
-  sessionDeletionSchema,
-  sessionSchema,
-} from "../openapi/session_schemas.ts";
+import { sessionDeletionSchema } from "../../app/sessions.ts";
+import { sessionSchema } from "../../core/laps/session.ts";
+import { lapSummarySchema } from "../../core/laps/lap.ts";
 import { motecOperations, motecRoutes } from "./motec.ts";
 
 /**

@@ -13,7 +13,7 @@ import type { AppFace } from "../../app/create_app.ts";
 import { MAX_RACE_LAPS, MAX_RACE_MINUTES } from "../../app/live_frames.ts";
 import { intParamSchema } from "../../app/query_params.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { raceStrategySchema } from "../openapi/live_schemas.ts";
+import { raceStrategySchema } from "../../core/analysis/strategy_schema.ts";
 
 /** The race a strategy query asks for: exactly one of its two lengths. */
 const raceQuerySchema = z.object({

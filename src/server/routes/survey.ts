@@ -9,7 +9,7 @@ import { BadRequest } from "../../core/errors.ts";
 import { markSchema, startSchema, trackSchema } from "../../app/survey_body.ts";
 import { readJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { surveyStatusSchema } from "../openapi/survey_schemas.ts";
+import { surveyStatusSchema } from "../../app/survey_status.ts";
 
 /** What readJsonBody says about an empty body. */
 const EMPTY_BODY = "request body is empty";

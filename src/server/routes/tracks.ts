@@ -12,13 +12,9 @@ import { createTrackSchema } from "../../app/track_request.ts";
 import { readEmptyCommand } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { idPathSchema } from "../params.ts";
-import {
-  createTrackResultSchema,
-  identifyResultSchema,
-  lapIdentifySchema,
-  trackDeletionSchema,
-  trackEntrySchema,
-} from "../openapi/track_schemas.ts";
+import { lapIdentifySchema, trackDeletionSchema } from "../openapi/track_schemas.ts";
+import { trackEntrySchema } from "../../app/track_entries.ts";
+import { createTrackResultSchema, identifyResultSchema } from "../../app/tracks.ts";
 
 /** A signature request is a few bytes; anything larger is not one. */
 const MAX_TRACK_BYTES = 4096;
