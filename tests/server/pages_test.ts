@@ -30,6 +30,29 @@ Deno.test("GET /laps, /compare and their files answer with their types, no-cache
   });
 });
 
+Deno.test("each page file has a strong ETag; If-None-Match with it answers 304 without a body, another tag the file", async () => {
+  await withServer(async (url) => {
+    const tags = new Set<string>();
+    for (const path of Object.keys(PAGE_FILES)) {
+      const first = await fetch(`${url}${path}`);
+      const etag = first.headers.get("etag");
+      await first.body?.cancel();
+      assert.ok(etag !== null && /^"[0-9a-f]{8}-[0-9a-f]+"$/.test(etag), `${path} ${etag}`);
+      tags.add(etag);
+      const again = await fetch(`${url}${path}`, { headers: { "If-None-Match": `"x", ${etag}` } });
+      assert.equal(again.status, 304, path);
+      assert.equal(again.headers.get("etag"), etag, path);
+      assert.equal(again.headers.get("cache-control"), "no-cache", path);
+      assert.equal(await again.text(), "", path);
+      const other = await fetch(`${url}${path}`, { headers: { "If-None-Match": '"00000000-0"' } });
+      assert.equal(other.status, 200, path);
+      assert.equal(await other.text(), WEB_ASSETS[PAGE_FILES[path]].body, path);
+    }
+    // Different files, different tags.
+    assert.equal(tags.size, Object.keys(PAGE_FILES).length);
+  });
+});
+
 Deno.test("the pages load nothing from elsewhere: every file they name is served here", () => {
   const served = new Set(Object.keys(PAGE_FILES));
   for (const html of ["laps.html", "compare.html"]) {
