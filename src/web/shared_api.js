@@ -18,7 +18,11 @@ export const LAP_COLOURS = ["#e8e8e8", "#ff5c5c", "#4db8ff", "#ffc21a", "#5ee07a
  * @returns {Promise<any>}
  */
 export async function api(path) {
-  const res = await fetch(path, { headers: { accept: "application/json" } });
+  // A page may have started this request before its scripts loaded (compare.html); used once.
+  const early = /** @type {any} */ (globalThis).earlyApi;
+  const started = early?.[path];
+  if (started !== undefined) delete early[path];
+  const res = await (started ?? fetch(path, { headers: { accept: "application/json" } }));
   const body = await res.json().catch(() => null);
   if (!res.ok) {
     const issues = (body?.errors ?? []).map((/** @type {any} */ e) => `${e.path}: ${e.message}`);

@@ -473,6 +473,11 @@ Deno.test({
             const timings = await page.evaluate(() =>
               (window as unknown as Win).comparePage.timings
             );
+            // The two requests compare.html starts before its scripts load were the ones used.
+            const leftOver = await page.evaluate(() =>
+              Object.keys((window as unknown as { earlyApi: Record<string, unknown> }).earlyApi)
+            );
+            assert.deepEqual(leftOver, []);
             const charts = await drawnCharts(page);
             assert.equal(charts[0].series, 5);
             const samples = api.distance.length;
