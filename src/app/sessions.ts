@@ -103,15 +103,16 @@ export class SessionService {
   }
 
   /**
-   * Names session `id` after the circuit a driver typed: the name is
-   * validated with {@linkcode validTrackName}, stored trimmed with track
+   * Names session `id` after the circuit a driver typed (a string: callers
+   * hand typed text, not a body): the name is held to the track-name rule by
+   * {@linkcode validTrackName}, stored trimmed with track
    * source `user`, and the live session's copy follows when `id` is the
    * live session. Returns the updated session. Throws BadRequest for a bad
    * name (nothing is written) and {@linkcode NotFound} for an unknown
    * session. Announces `{type: "session", reason: "renamed"}`, so every face
    * (TUI, SSE clients) shows the new name.
    */
-  async rename(id: number, name: unknown): Promise<Session> {
+  async rename(id: number, name: string): Promise<Session> {
     const track = validTrackName(name);
     const at = this.#deps.now().toISOString();
     const updated = await this.#live.updateSession(
