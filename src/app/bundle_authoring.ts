@@ -40,6 +40,35 @@ export const renameSchema = z.object({
   track: trackLabelSchema,
 }, { error: "body must be an object {track}" });
 
+/** A corners body as {@linkcode cornersSchema} parsed it. */
+export type CornersBody = z.output<typeof cornersSchema>;
+
+/** A sections body as {@linkcode sectionsSchema} parsed it. */
+export type SectionsBody = z.output<typeof sectionsSchema>;
+
+/** A rename body as {@linkcode renameSchema} parsed it: the name trimmed, held to its rule. */
+export type RenameBody = z.output<typeof renameSchema>;
+
+/**
+ * `raw` (an array of corners, or an object {corners}) parsed by
+ * {@linkcode cornersSchema}.
+ *
+ * @throws {BadRequest} "invalid corners: PATH: RULE" with a JSON path per fault.
+ */
+export function parseCornersBody(raw: unknown): CornersBody {
+  return parseBody(cornersSchema, Array.isArray(raw) ? { corners: raw } : raw, "corners");
+}
+
+/**
+ * `raw` (an array of sections, or an object {sections}) parsed by
+ * {@linkcode sectionsSchema}.
+ *
+ * @throws {BadRequest} "invalid sections: PATH: RULE" with a JSON path per fault.
+ */
+export function parseSectionsBody(raw: unknown): SectionsBody {
+  return parseBody(sectionsSchema, Array.isArray(raw) ? { sections: raw } : raw, "sections");
+}
+
 function notFound(slug: string): NotFound {
   return new NotFound(`no bundle for this track: ${slug}`);
 }
@@ -82,16 +111,15 @@ export class BundleAuthoring {
   }
 
   /**
-   * Replaces the corners of the bundle under `slug` with `raw` (an array, or
-   * an object {corners}), validated as a whole and renumbered 1..N from list
+   * Replaces the corners of the bundle under `slug` with `body.corners`
+   * (parsed by {@linkcode parseCornersBody}), validated as a whole and renumbered 1..N from list
    * order; a corner's own `n` is ignored. Nothing else in the bundle changes
    * but `updated_at`. Announces `{type: "bundle", reason: "authoring"}`.
    *
    * @throws {BadRequest} with a JSON path per fault; {NotFound} when no bundle is stored.
    */
-  async putCorners(slug: string, raw: unknown): Promise<CornersDoc> {
+  async putCorners(slug: string, body: CornersBody): Promise<CornersDoc> {
     bundleSlug(slug);
-    const body = parseBody(cornersSchema, Array.isArray(raw) ? { corners: raw } : raw, "corners");
     const corners = authoredCorners(body.corners);
     const doc = await this.#replaceAuthored(slug, (d) => ({ ...d, corners }));
     return { slug, track: doc.meta.track, corners: doc.corners };
@@ -102,20 +130,16 @@ export class BundleAuthoring {
    *
    * @throws {BadRequest} with a JSON path per fault; {NotFound} when no bundle is stored.
    */
-  async putSections(slug: string, raw: unknown): Promise<SectionsDoc> {
+  async putSections(slug: string, body: SectionsBody): Promise<SectionsDoc> {
     bundleSlug(slug);
-    const body = parseBody(
-      sectionsSchema,
-      Array.isArray(raw) ? { sections: raw } : raw,
-      "sections",
-    );
     const sections = authoredSections(body.sections);
     const doc = await this.#replaceAuthored(slug, (d) => ({ ...d, sections }));
     return { slug, track: doc.meta.track, sections: doc.sections };
   }
 
   /**
-   * Renames the circuit under `slug` to `raw.track`. When the new name has
+   * Renames the circuit under `slug` to `body.track` (parsed by
+   * {@linkcode renameSchema}). When the new name has
    * the same slug only the stored spelling changes. Otherwise the bundle is
    * merged into the one under the new slug (created if none) with the one
    * merge, votes and counters joining as on import, and the old slug is
@@ -123,12 +147,11 @@ export class BundleAuthoring {
    * neither. Announces `{type: "bundle", reason: "rename"}` for the new slug
    * and `{reason: "delete"}` for the old one.
    *
-   * @throws {BadRequest} for a bad body or slug; {NotFound} when none is
+   * @throws {BadRequest} for a bad slug; {NotFound} when none is
    *   stored; {Conflict} while a survey runs on either slug.
    */
-  async rename(slug: string, raw: unknown): Promise<RenameResult> {
+  async rename(slug: string, body: RenameBody): Promise<RenameResult> {
     bundleSlug(slug);
-    const body = parseBody(renameSchema, raw, "rename");
     const target = slugify(body.track);
     this.#refuseWhileSurveyed(slug, "rename it");
     this.#refuseWhileSurveyed(target, "merge into it");

@@ -25,8 +25,11 @@ import { validateBundleTable, validateTrackOverride } from "../core/bundle/valid
 import { listBundleHeads, readBundle, readBundleTable, updateBundle } from "../storage/bundles.ts";
 import {
   BundleAuthoring,
+  type CornersBody,
   type CornersDoc,
+  type RenameBody,
   type RenameResult,
+  type SectionsBody,
   type SectionsDoc,
 } from "./bundle_authoring.ts";
 import type { AppDeps } from "./deps.ts";
@@ -235,8 +238,8 @@ export class BundleService {
   }
 
   /** Replaces the corners of bundle `slug`; see {@linkcode BundleAuthoring.putCorners}. */
-  putCorners(slug: string, raw: unknown): Promise<CornersDoc> {
-    return this.#authoring.putCorners(slug, raw);
+  putCorners(slug: string, body: CornersBody): Promise<CornersDoc> {
+    return this.#authoring.putCorners(slug, body);
   }
 
   /** The sections of bundle `slug`; see {@linkcode BundleAuthoring.sections}. */
@@ -245,13 +248,13 @@ export class BundleService {
   }
 
   /** Replaces the sections of bundle `slug`; see {@linkcode BundleAuthoring.putSections}. */
-  putSections(slug: string, raw: unknown): Promise<SectionsDoc> {
-    return this.#authoring.putSections(slug, raw);
+  putSections(slug: string, body: SectionsBody): Promise<SectionsDoc> {
+    return this.#authoring.putSections(slug, body);
   }
 
   /** Renames (or merges) bundle `slug`; see {@linkcode BundleAuthoring.rename}. */
-  rename(slug: string, raw: unknown): Promise<RenameResult> {
-    return this.#authoring.rename(slug, raw);
+  rename(slug: string, body: RenameBody): Promise<RenameResult> {
+    return this.#authoring.rename(slug, body);
   }
 
   /** Deletes bundle `slug`; see {@linkcode BundleAuthoring.delete}. */

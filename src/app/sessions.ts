@@ -24,7 +24,7 @@ import {
 } from "./lap_listing.ts";
 import type { LiveService } from "./live.ts";
 import { validTrackName } from "./request_body.ts";
-import { parseSessionPatch, type SessionPatchInput } from "./session_patch.ts";
+import type { SessionPatch } from "./session_patch.ts";
 
 /** What a lap deletion did (`DELETE /api/laps/{id}`): the response schema. */
 export const lapDeletionSchema = z.strictObject({
@@ -103,15 +103,16 @@ export class SessionService {
   }
 
   /**
-   * Names session `id` after the circuit a driver typed: the name is
-   * validated with {@linkcode validTrackName}, stored trimmed with track
+   * Names session `id` after the circuit a driver typed (a string: callers
+   * hand typed text, not a body): the name is held to the track-name rule by
+   * {@linkcode validTrackName}, stored trimmed with track
    * source `user`, and the live session's copy follows when `id` is the
    * live session. Returns the updated session. Throws BadRequest for a bad
    * name (nothing is written) and {@linkcode NotFound} for an unknown
    * session. Announces `{type: "session", reason: "renamed"}`, so every face
    * (TUI, SSE clients) shows the new name.
    */
-  async rename(id: number, name: unknown): Promise<Session> {
+  async rename(id: number, name: string): Promise<Session> {
     const track = validTrackName(name);
     const at = this.#deps.now().toISOString();
     const updated = await this.#live.updateSession(
@@ -124,17 +125,17 @@ export class SessionService {
   }
 
   /**
-   * Changes session `id` by `body` (see {@linkcode parseSessionPatch}): its
+   * Changes session `id` by `patch`, already parsed by `parseSessionPatch`
+   * (session_patch.ts; the route parses the body, so the name is trimmed and
+   * every field holds its rule): its
    * track name (source `user`), notes, exclusion from bests, or several at
    * once, in one write that also moves its laps in the bests. The live
    * session's copy follows. Announces `{type: "session"}` with reason
    * `renamed` when the name was given, else `edited`.
    *
-   * @throws {BadRequest} for a bad body (nothing is written);
-   *   {@linkcode NotFound} for an unknown session.
+   * @throws {NotFound} for an unknown session.
    */
-  async update(id: number, body: SessionPatchInput): Promise<Session> {
-    const patch = parseSessionPatch(body);
+  async update(id: number, patch: SessionPatch): Promise<Session> {
     const at = this.#deps.now().toISOString();
     const updated = await this.#live.updateSession(id, (s) =>
       touchSession({

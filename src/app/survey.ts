@@ -21,8 +21,7 @@ import { type MarkKind, SurveyEngine } from "../core/survey/survey_step.ts";
 import { DEFAULT_TRACK_WIDTH } from "../core/survey/track_width.ts";
 import type { AppDeps } from "./deps.ts";
 import type { LiveService } from "./live.ts";
-import { parseBody } from "./request_body.ts";
-import { bodyObject, markSchema, startSchema, trackSchema } from "./survey_body.ts";
+import type { SurveyMark, SurveyStart, SurveyTrack } from "./survey_body.ts";
 import { type CircuitRef, SurveySaves } from "./survey_saves.ts";
 import type { SurveyKeeper } from "./survey_keeper.ts";
 import type { SurveySave, SurveyStatus } from "./survey_status.ts";
@@ -99,13 +98,12 @@ export class SurveyService {
    * Starts a run, optionally on a named circuit and assuming a track width
    * (default 1.6 m) until one is measured. Frames are taken from this call
    * on; the result reports the run ordinal once the circuit's bundle is read.
+   * `body` is already parsed by `startSchema` (survey_body.ts) (the route, or the
+   * TUI for typed text), so its label is trimmed and its width in range.
    *
    * @throws {Conflict} while a run is going, or a stopped run waits for its name.
-   * @throws {BadRequest} for a malformed body, with the JSON path of each fault.
    */
-  async start(raw: unknown = {}): Promise<SurveyStatus> {
-    // `null` is a body, not the absence of one: only an empty request means "no options".
-    const body = parseBody(startSchema, raw, "survey start");
+  async start(body: SurveyStart = {}): Promise<SurveyStatus> {
     if (this.#engine !== null) throw new Conflict("a survey is already running; stop it first");
     if (this.#pending !== null) throw new Conflict(pendingRule(this.#pending.evidence.size));
     const engine = new SurveyEngine(body.track_width_m ?? DEFAULT_TRACK_WIDTH);
@@ -214,10 +212,8 @@ export class SurveyService {
    * ends; the final status is returned as {@linkcode stop} returns it.
    *
    * @throws {Conflict} when no run is going and none waits for a name.
-   * @throws {BadRequest} for a missing or blank name.
    */
-  async setTrack(raw: unknown): Promise<SurveyStatus> {
-    const body = parseBody(trackSchema, bodyObject(raw, "body"), "survey track");
+  async setTrack(body: SurveyTrack): Promise<SurveyStatus> {
     const waiting = this.#pending;
     if (waiting !== null) {
       this.#enterCircuit(waiting, body.track);
@@ -246,10 +242,8 @@ export class SurveyService {
    * a track width to that side, and straddle tracing pauses.
    *
    * @throws {Conflict} when no run is going.
-   * @throws {BadRequest} for a bad side or kind.
    */
-  mark(raw: unknown): SurveyStatus {
-    const body = parseBody(markSchema, bodyObject(raw, "body"), "survey mark");
+  mark(body: SurveyMark): SurveyStatus {
     const engine = this.#engine;
     if (engine === null) throw new Conflict("no survey is running; start one before marking");
     const side: Side | null = body.side;

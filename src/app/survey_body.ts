@@ -55,3 +55,12 @@ export const markSchema = z.object({
   }),
   kind: z.enum(["edge", "runoff", "wall"], { error: MARK_KIND_RULE }).default("edge"),
 });
+
+/** A survey start as {@linkcode startSchema} parsed it: label trimmed, width in range. */
+export type SurveyStart = z.output<typeof startSchema>;
+
+/** A circuit label as {@linkcode trackSchema} parsed it: trimmed, held to the track-name rule. */
+export type SurveyTrack = z.output<typeof trackSchema>;
+
+/** A manual mark as {@linkcode markSchema} parsed it: kind defaulted to edge. */
+export type SurveyMark = z.output<typeof markSchema>;

@@ -14,6 +14,8 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { SurveyStatus } from "../app/survey_status.ts";
+import { parseBody } from "../app/request_body.ts";
+import { startSchema, trackSchema } from "../app/survey_body.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
 import type { DrivenLine } from "../core/geometry/driven_line.ts";
 import type { ArmedMark } from "../core/survey/survey_step.ts";
@@ -134,9 +136,12 @@ export function useSurveyState(
   const saveLabel = useCallback((label: string) => {
     const running = app.survey.running;
     const waiting = app.survey.pending;
-    const action = running || waiting
-      ? app.survey.setTrack({ track: label })
-      : app.survey.start({ track: label });
+    // Typed text is held to the same rule a request body is, before the use case sees it.
+    const action = Promise.resolve().then(() =>
+      running || waiting
+        ? app.survey.setTrack(parseBody(trackSchema, { track: label }, "survey track"))
+        : app.survey.start(parseBody(startSchema, { track: label }, "survey start"))
+    );
     report(action, (v) => {
       entry.close();
       const st = v as SurveyStatus;
@@ -159,7 +164,7 @@ export function useSurveyState(
       const mark = MARK_KEYS[input] ?? null;
       try {
         status.current = app.survey.mark(
-          mark ? { side: mark.side, kind: mark.kind } : { side: null },
+          mark ? { side: mark.side, kind: mark.kind } : { side: null, kind: "edge" },
         );
         setMessage(null);
       } catch (err) {

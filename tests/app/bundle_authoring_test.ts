@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/create_app.ts";
+import { parseCornersBody, parseSectionsBody } from "../../src/app/bundle_authoring.ts";
 import type { AppEvent } from "../../src/app/events.ts";
 import { NotFound } from "../../src/core/errors.ts";
 import { getBundleHead } from "../../src/storage/bundles.ts";
@@ -25,11 +26,12 @@ Deno.test("authoring edits announce themselves and change only what they name", 
     app.bus.subscribe((e) => events.push(e));
     await app.bundles.import(doc("Ring"));
     const before = await getBundleHead(kv, "ring");
-    const corners = await app.bundles.putCorners("ring", [{ apex: { x: 1, z: 2 } }, {
-      apex: { x: 3, z: 4 },
-    }]);
+    const corners = await app.bundles.putCorners(
+      "ring",
+      parseCornersBody([{ apex: { x: 1, z: 2 } }, { apex: { x: 3, z: 4 } }]),
+    );
     assert.deepEqual(corners.corners.map((c) => c.n), [1, 2]);
-    const sections = await app.bundles.putSections("ring", { sections: [] });
+    const sections = await app.bundles.putSections("ring", parseSectionsBody({ sections: [] }));
     assert.deepEqual(sections.sections, []);
     assert.deepEqual((await app.bundles.sections("ring")).sections, []);
     const head = await getBundleHead(kv, "ring");

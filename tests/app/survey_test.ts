@@ -7,6 +7,13 @@ import { readBundle } from "../../src/storage/bundles.ts";
 import { getCarWidth } from "../../src/storage/car_widths.ts";
 import type { Frame } from "../../src/core/gt7/frame.ts";
 import { straight } from "../core/survey/_frames.ts";
+import { parseBody } from "../../src/app/request_body.ts";
+import { bodyObject, markSchema, startSchema, trackSchema } from "../../src/app/survey_body.ts";
+
+// The use case takes parsed bodies; these parse them as the routes do.
+const startBody = (raw: unknown) => parseBody(startSchema, raw, "survey start");
+const trackBody = (raw: unknown) => parseBody(trackSchema, bodyObject(raw, "body"), "survey track");
+const markBody = (raw: unknown) => parseBody(markSchema, bodyObject(raw, "body"), "survey mark");
 
 async function withApp(fn: (app: App, events: AppEvent[], kv: Deno.Kv) => Promise<void>) {
   const kv = await Deno.openKv(":memory:");
@@ -46,12 +53,24 @@ Deno.test("actions that make no sense are refused with Conflict; bad bodies with
     await expectError(app.survey.stop(), Conflict);
     await expectError(() => app.survey.mark({ side: "L", kind: "wall" }), Conflict);
     await expectError(app.survey.setTrack({ track: "Ring" }), Conflict);
-    await expectError(app.survey.start({ track_width_m: 3 }), BadRequest, "$.track_width_m");
-    await expectError(app.survey.start({ track_width_m: 0.5 }), BadRequest, "$.track_width_m");
-    await expectError(app.survey.start({ track: "   " }), BadRequest, "$.track");
-    await expectError(app.survey.start({ track: "x".repeat(81) }), BadRequest, "$.track");
+    await expectError(
+      () => app.survey.start(startBody({ track_width_m: 3 })),
+      BadRequest,
+      "$.track_width_m",
+    );
+    await expectError(
+      () => app.survey.start(startBody({ track_width_m: 0.5 })),
+      BadRequest,
+      "$.track_width_m",
+    );
+    await expectError(() => app.survey.start(startBody({ track: "   " })), BadRequest, "$.track");
+    await expectError(
+      () => app.survey.start(startBody({ track: "x".repeat(81) })),
+      BadRequest,
+      "$.track",
+    );
     assert.equal(app.survey.running, false);
-    const status = await app.survey.start({ track: " Ring ", track_width_m: 1.7 });
+    const status = await app.survey.start(startBody({ track: " Ring ", track_width_m: 1.7 }));
     assert.deepEqual([status.running, status.track, status.slug, status.run], [
       true,
       "Ring",
@@ -60,13 +79,17 @@ Deno.test("actions that make no sense are refused with Conflict; bad bodies with
     ]);
     assert.deepEqual([status.tw_m, status.tw_source], [1.7, "assumed"]);
     await expectError(app.survey.start({}), Conflict);
-    await expectError(() => app.survey.mark({ side: "U" }), BadRequest, "$.side");
-    await expectError(() => app.survey.mark({ side: "L", kind: "grass" }), BadRequest, "$.kind");
-    await expectError(() => app.survey.mark({}), BadRequest, "$.side");
-    await expectError(app.survey.setTrack({ track: "" }), BadRequest, "$.track");
-    await expectError(app.survey.setTrack([]), BadRequest, "$");
-    assert.deepEqual(app.survey.mark({ side: "R" }).mark, { side: "R", kind: "edge" });
-    assert.equal(app.survey.mark({ side: null }).mark, null);
+    await expectError(() => app.survey.mark(markBody({ side: "U" })), BadRequest, "$.side");
+    await expectError(
+      () => app.survey.mark(markBody({ side: "L", kind: "grass" })),
+      BadRequest,
+      "$.kind",
+    );
+    await expectError(() => app.survey.mark(markBody({})), BadRequest, "$.side");
+    await expectError(() => app.survey.setTrack(trackBody({ track: "" })), BadRequest, "$.track");
+    await expectError(() => app.survey.setTrack(trackBody([])), BadRequest, "$");
+    assert.deepEqual(app.survey.mark(markBody({ side: "R" })).mark, { side: "R", kind: "edge" });
+    assert.equal(app.survey.mark(markBody({ side: null })).mark, null);
     const stopped = await app.survey.stop();
     assert.equal(stopped.running, false);
     // Nothing was driven: nothing is saved.
@@ -249,7 +272,7 @@ Deno.test("a run stopped without a name keeps its cells until it is named: then 
     const refused = await app.survey.start().catch((e) => e);
     assert.ok(refused instanceof Conflict);
     assert.match(refused.message, /stopped survey of 60 cells waits for its circuit name/);
-    await expectError(() => app.survey.mark({ side: "L" }), Conflict);
+    await expectError(() => app.survey.mark({ side: "L", kind: "edge" }), Conflict);
 
     const named = await app.survey.setTrack({ track: "Zeta" });
     assert.deepEqual(

@@ -1,14 +1,20 @@
 /**
  * Bundle authoring routes: corners, sections, rename and delete; each
- * declared once (src/server/declared_route.ts). The bodies are parsed by
- * the authoring use case with the schemas declared here.
+ * declared once (src/server/declared_route.ts). The bodies are parsed here
+ * with the schemas declared here; the authoring use case takes the parsed values.
  *
  * @module
  */
 import { Hono } from "hono";
+import type { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
-import { cornersSchema, renameSchema, sectionsSchema } from "../../app/bundle_authoring.ts";
-import { readJsonBody } from "../body.ts";
+import {
+  cornersSchema,
+  parseCornersBody,
+  parseSectionsBody,
+  renameSchema,
+  sectionsSchema,
+} from "../../app/bundle_authoring.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { bundleDeletionSchema } from "../openapi/bundle_schemas.ts";
 import {
@@ -29,7 +35,8 @@ export const renameBundle = declareRoute({
   summary: "Rename, merging into an existing bundle",
   params: slugParams,
   body: { schema: renameSchema },
-  bodyBy: "handler",
+  bodyLimit: MAX_AUTHORING_BYTES,
+  bodyName: "rename",
   ok: { schema: renameResultSchema },
   problems: [404, 409, 413],
 });
@@ -45,8 +52,12 @@ export const deleteBundle = declareRoute({
   problems: [404, 409],
 });
 
-/** GET and PUT of a bundle's hand-authored `kind` (corners or sections). */
-function authoredOperations(kind: "corners" | "sections") {
+/** GET and PUT of a bundle's hand-authored `kind` (corners or sections), its body parsed by `schema`. */
+function authoredOperations<const S extends z.ZodType>(
+  kind: "corners" | "sections",
+  schema: S,
+  parse: (raw: unknown) => z.output<S>,
+) {
   const path = `/api/track-bundles/{slug}/${kind}` as const;
   const doc = kind === "corners" ? cornersDocSchema : sectionsDocSchema;
   return {
@@ -65,19 +76,17 @@ function authoredOperations(kind: "corners" | "sections") {
       tag: "bundles",
       summary: `Replace the ${kind}`,
       params: slugParams,
-      body: {
-        schema: kind === "corners" ? cornersSchema : sectionsSchema,
-        description: `{${kind}: [...]} or the bare array`,
-      },
-      bodyBy: "handler",
+      body: { schema, description: `{${kind}: [...]} or the bare array` },
+      bodyLimit: MAX_AUTHORING_BYTES,
+      parseBody: parse,
       ok: { schema: doc },
       problems: [404, 409, 413],
     }),
   };
 }
 
-const corners = authoredOperations("corners");
-const sections = authoredOperations("sections");
+const corners = authoredOperations("corners", cornersSchema, parseCornersBody);
+const sections = authoredOperations("sections", sectionsSchema, parseSectionsBody);
 
 /** The authoring operations, for the OpenAPI document. */
 export const AUTHORING_OPERATIONS = [
@@ -96,17 +105,16 @@ export const AUTHORING_OPERATIONS = [
  */
 export function bundleAuthoringRoutes(app: AppFace): Hono {
   const r = new Hono();
-  const body = (req: Request) => readJsonBody(req, MAX_AUTHORING_BYTES);
   mount(r, corners.get, async ({ params }, c) => c.json(await app.bundles.corners(params.slug)));
-  mount(r, corners.put, async ({ params }, c) => {
-    return c.json(await app.bundles.putCorners(params.slug, await body(c.req.raw)));
+  mount(r, corners.put, async ({ params, body }, c) => {
+    return c.json(await app.bundles.putCorners(params.slug, body));
   });
   mount(r, sections.get, async ({ params }, c) => c.json(await app.bundles.sections(params.slug)));
-  mount(r, sections.put, async ({ params }, c) => {
-    return c.json(await app.bundles.putSections(params.slug, await body(c.req.raw)));
+  mount(r, sections.put, async ({ params, body }, c) => {
+    return c.json(await app.bundles.putSections(params.slug, body));
   });
-  mount(r, renameBundle, async ({ params }, c) => {
-    return c.json(await app.bundles.rename(params.slug, await body(c.req.raw)));
+  mount(r, renameBundle, async ({ params, body }, c) => {
+    return c.json(await app.bundles.rename(params.slug, body));
   });
   mount(r, deleteBundle, async ({ params }, c) => c.json(await app.bundles.delete(params.slug)));
   return r;

@@ -6,7 +6,8 @@
 import { Hono } from "hono";
 import type { AppFace } from "../../app/create_app.ts";
 import { BadRequest } from "../../core/errors.ts";
-import { markSchema, startSchema, trackSchema } from "../../app/survey_body.ts";
+import { bodyObject, markSchema, startSchema, trackSchema } from "../../app/survey_body.ts";
+import { parseBody } from "../../app/request_body.ts";
 import { readJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { surveyStatusSchema } from "../../app/survey_status.ts";
@@ -37,7 +38,11 @@ export const surveyStatus = declareRoute({
   ok: { schema: surveyStatusSchema },
 });
 
-/** POST /api/survey/start; the body may be absent (a plain command). */
+/**
+ * POST /api/survey/start; the body may be absent (a plain command), which
+ * {@linkcode mount} cannot read, so the handler reads it and parses it with
+ * the declared schema before the use case sees it.
+ */
 export const startSurvey = declareRoute({
   method: "post",
   path: "/api/survey/start",
@@ -76,7 +81,8 @@ export const surveyTrack = declareRoute({
   tag: "survey",
   summary: "Set the circuit label",
   body: { schema: trackSchema },
-  bodyBy: "handler",
+  bodyLimit: MAX_SURVEY_BYTES,
+  parseBody: (raw) => parseBody(trackSchema, bodyObject(raw, "body"), "survey track"),
   ok: { schema: surveyStatusSchema },
   problems: [409, 413],
 });
@@ -88,7 +94,8 @@ export const surveyMark = declareRoute({
   tag: "survey",
   summary: "Arm or disarm a manual mark",
   body: { schema: markSchema },
-  bodyBy: "handler",
+  bodyLimit: MAX_SURVEY_BYTES,
+  parseBody: (raw) => parseBody(markSchema, bodyObject(raw, "body"), "survey mark"),
   ok: { schema: surveyStatusSchema },
   problems: [409, 413],
 });
@@ -108,20 +115,24 @@ export const SURVEY_OPERATIONS = [
  * /api/survey/stop, /api/survey/track {track}, /api/survey/mark {side, kind?},
  * /api/survey/discard. A run stopped without a circuit name stays pending
  * (`pending: true`) until /track names and saves it or /discard drops it.
- * The bodies are parsed by the survey use case with the schemas declared above.
+ * The bodies are parsed here with the schemas declared above; the survey use
+ * case takes the parsed values.
  */
 export function surveyRoutes(app: AppFace): Hono {
   const r = new Hono();
-  const body = (req: Request) => readJsonBody(req, MAX_SURVEY_BYTES);
   mount(r, surveyStatus, (_, c) => c.json(app.survey.status()));
   mount(
     r,
     startSurvey,
-    async (_, c) => c.json(await app.survey.start(await optionalBody(c.req.raw))),
+    async (_, c) => {
+      // `null` is a body, not the absence of one: only an empty request means "no options".
+      const body = parseBody(startSchema, await optionalBody(c.req.raw), "survey start");
+      return c.json(await app.survey.start(body));
+    },
   );
   mount(r, stopSurvey, async (_, c) => c.json(await app.survey.stop()));
   mount(r, discardSurvey, (_, c) => c.json(app.survey.discard()));
-  mount(r, surveyTrack, async (_, c) => c.json(await app.survey.setTrack(await body(c.req.raw))));
-  mount(r, surveyMark, async (_, c) => c.json(app.survey.mark(await body(c.req.raw))));
+  mount(r, surveyTrack, async ({ body }, c) => c.json(await app.survey.setTrack(body)));
+  mount(r, surveyMark, ({ body }, c) => c.json(app.survey.mark(body)));
   return r;
 }
