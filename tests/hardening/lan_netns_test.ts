@@ -13,59 +13,14 @@ import { strict as assert } from "node:assert";
 import { startLogger } from "../../src/cli/logger_process.ts";
 import type { ServerFlags } from "../../src/cli/options.ts";
 import { serverSettings } from "../../src/cli/start.ts";
+import { VethNamespace } from "./_netns.ts";
 
-const TAG = `sdl${Deno.pid % 100_000}l`;
-const NS = `${TAG}ns`;
-const HOST_IF = `${TAG}h`;
-const PEER_IF = `${TAG}p`;
-const HOST_IP = "10.213.78.1";
-const PEER_IP = "10.213.78.2";
+const NET = new VethNamespace(`sdl${Deno.pid % 100_000}l`, "10.213.78.1", "10.213.78.2");
+const NS = NET.ns;
+const HOST_IP = NET.hostIp;
 
-function run(cmd: string, args: string[]): { ok: boolean; out: string } {
-  try {
-    const r = new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped" }).outputSync();
-    const dec = new TextDecoder();
-    return { ok: r.success, out: dec.decode(r.stdout) + dec.decode(r.stderr) };
-  } catch (err) {
-    return { ok: false, out: String(err) };
-  }
-}
-
-/** Why the namespace cannot be made here, or null when it can. */
-function unavailable(): string | null {
-  if (Deno.build.os !== "linux") return "not Linux";
-  if (Deno.uid() !== 0) return "not root";
-  if (!run("ip", ["-V"]).ok) return "iproute2 (ip) is not installed";
-  const probe = run("ip", ["netns", "add", NS]);
-  if (!probe.ok) return `ip netns add failed: ${probe.out.trim()}`;
-  run("ip", ["netns", "del", NS]);
-  return null;
-}
-
-const skip = unavailable();
+const skip = NET.unavailable();
 if (skip) console.log(`--lan netns test skipped: ${skip}`);
-
-function setUp(): void {
-  const steps: string[][] = [
-    ["netns", "add", NS],
-    ["link", "add", HOST_IF, "type", "veth", "peer", "name", PEER_IF],
-    ["link", "set", PEER_IF, "netns", NS],
-    ["addr", "add", `${HOST_IP}/30`, "dev", HOST_IF],
-    ["link", "set", HOST_IF, "up"],
-    ["netns", "exec", NS, "ip", "addr", "add", `${PEER_IP}/30`, "dev", PEER_IF],
-    ["netns", "exec", NS, "ip", "link", "set", PEER_IF, "up"],
-    ["netns", "exec", NS, "ip", "link", "set", "lo", "up"],
-  ];
-  for (const step of steps) {
-    const r = run("ip", step);
-    if (!r.ok) throw new Error(`ip ${step.join(" ")}: ${r.out}`);
-  }
-}
-
-function tearDown(): void {
-  run("ip", ["netns", "del", NS]);
-  run("ip", ["link", "del", HOST_IF]);
-}
 
 /**
  * Sends one request from inside the namespace; returns its status and
@@ -117,7 +72,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
 }, async () => {
-  setUp();
+  NET.setUp();
   const open = await logger({ ...FLAGS, lan: true });
   const guarded = await logger({ ...FLAGS, lan: true, token: "s3cret-token" });
   const local = await logger(FLAGS);
@@ -152,6 +107,6 @@ Deno.test({
     await open.close();
     await guarded.close();
     await local.close();
-    tearDown();
+    NET.tearDown();
   }
 });

@@ -10,59 +10,14 @@
 import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/create_app.ts";
 import { startHttp } from "../../src/server/http.ts";
+import { VethNamespace } from "./_netns.ts";
 
-const TAG = `sdl${Deno.pid % 100_000}`;
-const NS = `${TAG}ns`;
-const HOST_IF = `${TAG}h`;
-const PEER_IF = `${TAG}p`;
-const HOST_IP = "10.213.77.1";
-const PEER_IP = "10.213.77.2";
+const NET = new VethNamespace(`sdl${Deno.pid % 100_000}`, "10.213.77.1", "10.213.77.2");
+const NS = NET.ns;
+const HOST_IP = NET.hostIp;
 
-function run(cmd: string, args: string[]): { ok: boolean; out: string } {
-  try {
-    const r = new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped" }).outputSync();
-    const dec = new TextDecoder();
-    return { ok: r.success, out: dec.decode(r.stdout) + dec.decode(r.stderr) };
-  } catch (err) {
-    return { ok: false, out: String(err) };
-  }
-}
-
-/** Why the namespace cannot be made here, or null when it can. */
-function unavailable(): string | null {
-  if (Deno.build.os !== "linux") return "not Linux";
-  if (Deno.uid() !== 0) return "not root";
-  if (!run("ip", ["-V"]).ok) return "iproute2 (ip) is not installed";
-  const probe = run("ip", ["netns", "add", NS]);
-  if (!probe.ok) return `ip netns add failed: ${probe.out.trim()}`;
-  run("ip", ["netns", "del", NS]);
-  return null;
-}
-
-const skip = unavailable();
+const skip = NET.unavailable();
 if (skip) console.log(`netns auth test skipped: ${skip}`);
-
-function setUp(): void {
-  const steps: string[][] = [
-    ["netns", "add", NS],
-    ["link", "add", HOST_IF, "type", "veth", "peer", "name", PEER_IF],
-    ["link", "set", PEER_IF, "netns", NS],
-    ["addr", "add", `${HOST_IP}/30`, "dev", HOST_IF],
-    ["link", "set", HOST_IF, "up"],
-    ["netns", "exec", NS, "ip", "addr", "add", `${PEER_IP}/30`, "dev", PEER_IF],
-    ["netns", "exec", NS, "ip", "link", "set", PEER_IF, "up"],
-    ["netns", "exec", NS, "ip", "link", "set", "lo", "up"],
-  ];
-  for (const step of steps) {
-    const r = run("ip", step);
-    if (!r.ok) throw new Error(`ip ${step.join(" ")}: ${r.out}`);
-  }
-}
-
-function tearDown(): void {
-  run("ip", ["netns", "del", NS]);
-  run("ip", ["link", "del", HOST_IF]);
-}
 
 /** Sends one request from inside the namespace; returns its status. */
 async function fromNamespace(
@@ -89,7 +44,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
 }, async () => {
-  setUp();
+  NET.setUp();
   const kv = await Deno.openKv(":memory:");
   const app = await createApp({ kv });
   const open = startHttp(app, { hostname: HOST_IP, port: 0 });
@@ -120,6 +75,6 @@ Deno.test({
     await open.close();
     await guarded.close();
     kv.close();
-    tearDown();
+    NET.tearDown();
   }
 });
