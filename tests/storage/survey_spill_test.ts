@@ -6,9 +6,10 @@
  */
 import { strict as assert } from "node:assert";
 import { dirname, join } from "node:path";
-import { fileSpill, spillDirFor, type SpilledLap } from "../../src/storage/spill.ts";
+import { fileSpill, spillDirFor } from "../../src/storage/spill.ts";
 import type { RunCell } from "../../src/core/survey/run_evidence.ts";
 import { fileSurveySpill, type SpilledSurvey } from "../../src/storage/survey_spill.ts";
+import { SPILLED_LAP } from "./_spilled_lap.ts";
 
 const ID = "0b6c3a52-7d7e-4f4a-9d55-2b1f0a6e8c11";
 const cell = (x: number): RunCell => ({
@@ -30,13 +31,6 @@ const SAVE = {
   reason: "stop",
   countRun: true,
 } as unknown as SpilledSurvey;
-const LAP = {
-  seq: 1,
-  segment: "live",
-  session_id: null,
-  kind: "live",
-  lap: { samples: { t: [0] } },
-} as unknown as SpilledLap;
 
 Deno.test("a survey save is spilled in its own file beside the laps, 0700, replaced whole by the run's newer save", async () => {
   const base = await Deno.makeTempDir();
@@ -46,7 +40,7 @@ Deno.test("a survey save is spilled in its own file beside the laps, 0700, repla
     const laps = fileSpill(dir);
     assert.deepEqual(surveys.list(), []);
     const first = surveys.write(SAVE);
-    laps.write(LAP);
+    laps.write(SPILLED_LAP);
     assert.equal(Deno.statSync(dirname(dir)).mode! & 0o777, 0o700);
     assert.equal(Deno.statSync(dir).mode! & 0o777, 0o700);
     assert.deepEqual(surveys.list(), [{ id: ID, bytes: first }]);
