@@ -48,6 +48,8 @@ import { getLap } from "../storage/laps.ts";
 import { getSession } from "../storage/sessions.ts";
 import type { BundleService } from "./bundles.ts";
 import { CornerMaps } from "./corner_maps.ts";
+import type { Corner } from "../core/bundle/types.ts";
+import type { CornerMap } from "../core/analysis/corner_map.ts";
 import type { AppDeps } from "./deps.ts";
 import {
   idListParamSchema,
@@ -136,6 +138,20 @@ export class AnalysisService {
   }
 
   /**
+   * The corners of the circuit named `trackName`, as every report lays
+   * them: its bundle's authored corners (null when it has none) and its
+   * corner map (empty for an unnamed circuit). Authored corners outrank
+   * the map where a lap passed them.
+   */
+  async cornerSources(
+    trackName: string,
+  ): Promise<{ authored: readonly Corner[] | null; circuit: CornerMap[] }> {
+    const marks = await this.#bundles.marks(circuitOf(trackName));
+    const circuit = await this.#maps.of(trackName, marks?.official ?? null);
+    return { authored: marks?.corners ?? null, circuit };
+  }
+
+  /**
    * Compares laps `laps` (1 to {@linkcode MAX_COMPARED_LAPS} distinct ids,
    * comma-separated) against `ref` over distance (see `compareLaps`).
    * Without `ref`, the reference is the fastest complete lap among `laps`
@@ -179,9 +195,8 @@ export class AnalysisService {
     sameCircuit(loaded, ["lap", "ref"]);
     const [mine] = loaded;
     const ref = refId === null ? null : loaded[wanted.indexOf(refId)].lap;
-    const marks = await this.#bundles.marks(circuitOf(mine.session.track_name));
-    const circuit = await this.#maps.of(mine.session.track_name, marks?.official ?? null);
-    return cornerReport(mine.lap, ref, marks?.corners ?? null, { circuit });
+    const { authored, circuit } = await this.cornerSources(mine.session.track_name);
+    return cornerReport(mine.lap, ref, authored, { circuit });
   }
 
   /**
@@ -215,9 +230,8 @@ export class AnalysisService {
     const mine = { lap, session };
     const ref = chosen === lap.id ? mine : (await this.#load([chosen]))[0];
     sameCircuit([mine, ref], ["id", "ref"]);
-    const marks = await this.#bundles.marks(circuitOf(session.track_name));
-    const circuit = await this.#maps.of(session.track_name, marks?.official ?? null);
-    return coachingNotes(lap, ref.lap, marks?.corners ?? null, { circuit });
+    const { authored, circuit } = await this.cornerSources(session.track_name);
+    return coachingNotes(lap, ref.lap, authored, { circuit });
   }
 
   /**

@@ -36,7 +36,6 @@ import { LapExchange } from "./lap_exchange.ts";
 import { LiveService } from "./live.ts";
 import type { LiveFrameSource } from "./live_frame.ts";
 import { LiveFrameService } from "./live_frames.ts";
-import { CornerMaps } from "./corner_maps.ts";
 import { bundleCleanupWarnings, type Log, silentLog } from "./log.ts";
 import { SessionService } from "./sessions.ts";
 import { SurveyService } from "./survey.ts";
@@ -196,7 +195,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     sessions,
     bundles,
     cues,
-    maps: new CornerMaps(deps),
+    corners: analysis,
   });
 
   // Fingerprints follow bundle changes, and warm up when a drive starts.

@@ -25,7 +25,7 @@ import { FLAG, type Frame } from "../core/gt7/frame.ts";
 import { deltaToTrace, type ReferencePath } from "../core/analysis/live_delta.ts";
 import { traceOf } from "../core/analysis/lap_trace.ts";
 import { cornerReport } from "../core/analysis/corner_report.ts";
-import type { CornerMaps } from "./corner_maps.ts";
+import type { AnalysisService } from "./analysis.ts";
 import { type BrakePoint, brakePoints, nextBrake } from "../core/analysis/next_brake.ts";
 import { sectorPlan } from "../core/analysis/sector_plan.ts";
 import { sectorBounds } from "../core/analysis/sectors.ts";
@@ -57,11 +57,11 @@ export interface LiveFrameServices {
   /** The cue before the corner, when the app gives cues. */
   cues?: Pick<LiveCues, "at">;
   /**
-   * The circuit's corner map, so the brake marker counts down to the same
-   * numbered corners `GET /api/analysis/corners` reports; without it the
-   * reference lap's own corners are used.
+   * The circuit's corners as the analysis lays them, so the brake marker
+   * counts down to the same numbered corners `GET /api/analysis/corners`
+   * reports; without it the reference lap's own corners are used.
    */
-  maps?: Pick<CornerMaps, "of">;
+  corners?: Pick<AnalysisService, "cornerSources">;
 }
 
 /** The reference lap as the frames use it. */
@@ -111,7 +111,7 @@ export class LiveFrameService implements LiveFrameSource {
   readonly #sessions: LiveFrameServices["sessions"];
   readonly #bundles: LiveFrameServices["bundles"];
   readonly #cues: LiveFrameServices["cues"];
-  readonly #maps: LiveFrameServices["maps"];
+  readonly #corners: LiveFrameServices["corners"];
   readonly #now: () => Date;
   readonly #log: AppDeps["log"];
   readonly #groups = new Map<number, Group>();
@@ -136,7 +136,7 @@ export class LiveFrameService implements LiveFrameSource {
     this.#sessions = services.sessions;
     this.#bundles = services.bundles;
     this.#cues = services.cues;
-    this.#maps = services.maps;
+    this.#corners = services.corners;
     this.#now = deps.now;
     this.#log = deps.log;
     this.#detach.push(this.#live.tap((frame) => this.#onFrame(frame)));
@@ -414,12 +414,12 @@ export class LiveFrameService implements LiveFrameSource {
       const marks = await this.#bundles.marks(circuit);
       bounds = sectorBounds(trace, sectorPlan(trace, marks));
       // The same corners and brake points GET /api/analysis/corners reports for this lap.
-      const maps = circuit !== null && this.#maps
-        ? await this.#maps.of(trackName, marks?.official ?? null)
-        : [];
+      const corners = circuit !== null && this.#corners
+        ? await this.#corners.cornerSources(trackName)
+        : { authored: marks?.corners ?? null, circuit: [] };
       brakes = brakePoints(
-        cornerReport({ id, time_ms: timeMs, samples: s }, null, marks?.corners ?? null, {
-          circuit: maps,
+        cornerReport({ id, time_ms: timeMs, samples: s }, null, corners.authored, {
+          circuit: corners.circuit,
         }).corners,
       );
     } catch (err) {
