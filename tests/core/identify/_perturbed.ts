@@ -1,7 +1,8 @@
 /**
  * Reference lines replayed as laps a driver with another recorder might
  * bring: a lateral offset that changes slowly along the lap, position
- * noise, and a hole where packets were lost. Deterministic for a seed.
+ * noise, a hole where packets were lost, another sample rate, and
+ * positions sent again unchanged. Deterministic for a seed.
  *
  * @module
  */
@@ -26,6 +27,10 @@ export interface Perturbation {
   seed: number;
   /** Drive the line backwards. */
   reverse: boolean;
+  /** Samples a second the recorder kept (a divisor of 60); 60 when left out. */
+  hz?: number;
+  /** Every this many samples, the recorder repeats the previous position (time and distance go on). */
+  repeat_every?: number;
 }
 
 /**
@@ -57,12 +62,14 @@ export function perturbedLap(line: ReferenceLine, p: Perturbation): LapSamples {
     pos_x: [] as number[],
     pos_z: [] as number[],
   };
+  const every = 60 / (p.hz ?? 60);
   let d = 0;
   for (let i = 0; i < n; i++) {
     d += drive.speed[i] / 3.6 / 60;
     const noiseX = (random() * 2 - 1) * p.noise_m;
     const noiseZ = (random() * 2 - 1) * p.noise_m;
     if (s[i] >= holeFrom && s[i] < holeFrom + p.hole_m) continue;
+    if (i % every !== 0) continue;
     const a = Math.max(0, i - 3);
     const b = Math.min(n - 1, i + 3);
     const dx = drive.pos_x[b] - drive.pos_x[a];
@@ -78,6 +85,12 @@ export function perturbedLap(line: ReferenceLine, p: Perturbation): LapSamples {
     out.coast.push(0);
     out.tire_slip.push(1);
     out.body_height.push(80);
+    const kept = out.pos_x.length;
+    if (p.repeat_every && kept > 0 && kept % p.repeat_every === 0) {
+      out.pos_x.push(out.pos_x[kept - 1]);
+      out.pos_z.push(out.pos_z[kept - 1]);
+      continue;
+    }
     out.pos_x.push(drive.pos_x[i] + (off * dz) / len + noiseX);
     out.pos_z.push(drive.pos_z[i] - (off * dx) / len + noiseZ);
   }

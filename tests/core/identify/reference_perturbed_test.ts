@@ -1,7 +1,8 @@
 /**
  * Reference lines replayed as other drivers' laps: a lateral offset of up
  * to 7 m either side that changes slowly along the lap, 0.5 m of position
- * noise, and a 100 m hole where packets were lost. Each names its own
+ * noise, and a 100 m hole where packets were lost; then the same at 30 and
+ * 20 samples a second with positions repeated. Each names its own
  * configuration (its reverse when driven backwards; twins by their
  * circuit), and gets its configuration's corner map with every corner.
  */
@@ -63,6 +64,22 @@ Deno.test("every reference line, both ways round, offset 7 m, noise 0.5 m, a 100
   }
   // 84 lines forward, the 36 GT7 has a reverse of backwards.
   assert.equal(laps, 120);
+});
+
+Deno.test("every reference line at 30 and 20 Hz, every 7th position repeated, offset, noise, hole", () => {
+  let laps = 0;
+  for (const line of referenceLines()) {
+    for (const hz of [30, 20]) {
+      const p = { ...BASE, reverse: false, hz, repeat_every: 7 };
+      const lap = perturbedLap(line, p);
+      // The recorder's own rate and repeats are in the lap as given.
+      assert.ok(Math.abs(lap.t[1] - lap.t[0] - 1 / hz) < 1e-9, `${hz} Hz`);
+      assert.equal(lap.pos_x[7], lap.pos_x[6]);
+      assertNamedWithCorners(line, lap, p);
+      laps++;
+    }
+  }
+  assert.equal(laps, 168);
 });
 
 Deno.test("any slow offset up to 7 m, any noise seed, a 100 m hole anywhere in the lap (a property)", () => {
