@@ -43,7 +43,18 @@ export function decodeSamples(bytes: Uint8Array): LapSamples {
   const out: Partial<Record<SampleColumn, number[]>> = {};
   columns.forEach((name, i) => {
     if (!isSampleColumn(name)) throw new Error(`stored samples name an unknown column ${name}`);
-    out[name] = Array.from(values.subarray(i * n, (i + 1) * n));
+    out[name] = toArray(values, i * n, n);
   });
   return out as LapSamples;
+}
+
+/**
+ * `n` values of `values` from `start` as a plain array. A counted loop into
+ * an array of the final length: Array.from goes through the iterator and
+ * took six times as long, which a comparison of five laps paid 33 times a lap.
+ */
+function toArray(values: Float64Array, start: number, n: number): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = values[start + i];
+  return out;
 }
