@@ -16,9 +16,9 @@ export const WEB_FILES = [
   "cues.js",
   // The analysis pages (issue 28, docs/analysis_pages.md) and the chart
   // library they use, vendored: uPlot 1.6.32 (MIT, see NOTICE).
-  "laps.html",
+  "pages.html",
+  "pages.js",
   "laps.js",
-  "compare.html",
   "compare.js",
   "shared_api.js",
   "shared_charts.js",

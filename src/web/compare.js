@@ -6,7 +6,8 @@
  * chart to the corner), the circuit's best sectors and the consistency band
  * of its best laps. Everything comes from the public API. The URL holds the
  * whole view (laps, reference, the lap the map and table compare, the map's
- * colouring, the zoom), so a copied address opens the same view.
+ * colouring, the zoom), so a copied address opens the same view. Shown by
+ * the router (pages.js), which opens it in place from the laps page.
  *
  * `window.comparePage` exposes the charts, the map and the timings, for the
  * browser tests and for anyone scripting the page.
@@ -35,10 +36,8 @@ const CORNER_MARGIN_M = 50;
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-const started = performance.timeOrigin + performance.now();
 /** @type {any} */
-const page = { ready: false, error: null, timings: {} };
-/** @type {any} */ (window).comparePage = page;
+let page = { ready: false, error: null, timings: {} };
 
 /** The view the URL asks for. */
 function readUrl() {
@@ -107,8 +106,20 @@ function bandOnGrid(cons, grid) {
   return { hi, lo };
 }
 
-/** Loads and draws the view of the URL. */
-async function main() {
+/**
+ * Draws the comparison of the address; resolves once it is drawn. The
+ * charts of the comparison shown before are destroyed first, and this one's
+ * when `ctx.signal` aborts (the router shows another page).
+ * @param {import("./pages.js").ViewContext} ctx
+ * @returns {Promise<string>} the `data-ready` state to show
+ */
+export async function showCompare(ctx) {
+  const { signal } = ctx;
+  // From the click that opened it, else from the start of the page's load.
+  const started = ctx.clickedAt ?? performance.timeOrigin;
+  page = { ready: false, error: null, timings: {} };
+  /** @type {any} */ (window).comparePage = page;
+  clearView();
   const view = readUrl();
   if (view.laps.length < 1) {
     $("message").append(
@@ -116,8 +127,7 @@ async function main() {
       el("a", { href: "/laps" }, ["the laps page"]),
       ".",
     );
-    document.body.dataset.ready = "message";
-    return;
+    return "message";
   }
   if (view.laps.length > LAP_COLOURS.length) {
     $("message").append(
@@ -125,11 +135,8 @@ async function main() {
       el("a", { href: "/laps" }, ["the laps page"]),
       ".",
     );
-    document.body.dataset.ready = "message";
-    return;
+    return "message";
   }
-  const clickedAt = Number(sessionStorage.getItem("compare.clicked_at") ?? NaN);
-  sessionStorage.removeItem("compare.clicked_at");
   const query = `laps=${view.laps.join(",")}${view.ref ? `&ref=${view.ref}` : ""}`;
   const cornersOf = (/** @type {string} */ q) =>
     api(`/api/analysis/corners?${q}`).catch(() => null);
@@ -140,6 +147,7 @@ async function main() {
   const cmpP = api(`/api/analysis/compare?${query}&channels=${CHANNELS.join(",")}`);
   const rowsP = api("/api/laps?limit=1000");
   const [cmp, rows] = await Promise.all([cmpP, rowsP]);
+  if (signal.aborted) return "aborted";
   /** @type {Map<number, any>} */
   const byId = new Map(rows.map((/** @type {any} */ r) => [r.id, r]));
   // A lap older than the latest 1,000 is read whole (rare: an old deep link).
@@ -268,6 +276,9 @@ async function main() {
       });
     },
   });
+  signal.addEventListener("abort", () => {
+    for (const c of made.charts) c.destroy();
+  });
   page.charts = made.charts;
   page.zoom = made.zoom;
   page.windows = windows;
@@ -278,6 +289,7 @@ async function main() {
   const charted = performance.timeOrigin + performance.now();
 
   const [refCorners, vsCorners, sectors, compiled, cons] = await later;
+  if (signal.aborted) return "aborted";
   const speedChart = made.charts.find((c) => c.key === "speed");
   if (cons && speedChart) {
     const band = bandOnGrid(cons, grid);
@@ -318,25 +330,36 @@ async function main() {
   modeSelect.addEventListener("change", () => {
     paint(modeSelect.value);
     writeUrl({ map: modeSelect.value === "speed" ? "speed" : null });
-  });
+  }, { signal });
   $("map-svg").addEventListener("click", () => {
     download(new Blob([drawnMap.text()], { type: "image/svg+xml" }), `map-${cmp.ref}.svg`);
-  });
+  }, { signal });
 
   drawCorners(vsCorners, windows, vsId, cmp.ref, made.zoom, made.full);
   drawSectors(sectors, cons);
   await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   const drawn = performance.timeOrigin + performance.now();
+  const clicked = ctx.clickedAt !== null;
   Object.assign(page.timings, {
     fetch_ms: Math.round(fetched - started),
     charts_ms: Math.round(charted - fetched),
-    load_to_charts_ms: Math.round(charted - started),
-    load_to_complete_ms: Math.round(drawn - started),
-    click_to_charts_ms: Number.isFinite(clickedAt) ? Math.round(charted - clickedAt) : null,
-    click_to_complete_ms: Number.isFinite(clickedAt) ? Math.round(drawn - clickedAt) : null,
+    load_to_charts_ms: clicked ? null : Math.round(charted - started),
+    load_to_complete_ms: clicked ? null : Math.round(drawn - started),
+    click_to_charts_ms: clicked ? Math.round(charted - started) : null,
+    click_to_complete_ms: clicked ? Math.round(drawn - started) : null,
   });
   page.ready = true;
-  document.body.dataset.ready = "true";
+  return "true";
+}
+
+/** Empties what a comparison shown before drew (the router reuses the page's elements). */
+function clearView() {
+  for (const id of ["laps-legend", "charts", "map", "readout", "theoretical", "consistency"]) {
+    $(id).replaceChildren();
+  }
+  for (const id of ["corners", "sectors"]) $(id).querySelector("tbody")?.replaceChildren();
+  $("title").textContent = "Compare";
+  $("corners-title").textContent = "Corners";
 }
 
 /**
@@ -499,9 +522,3 @@ function drawSectors(sectors, cons) {
     } s; their speed ±1σ is the band on the speed chart.`;
   }
 }
-
-main().catch((err) => {
-  page.error = String(err?.message ?? err);
-  $("message").textContent = page.error;
-  document.body.dataset.ready = "error";
-});

@@ -5,7 +5,9 @@
  * bests board, one row per circuit and car with its theoretical best (and,
  * for a session not yet named, its own best, since its laps count for that
  * session only); and a picker of two to five laps that opens the compare
- * page. Everything comes from the public API.
+ * page. Everything comes from the public API. Shown by the router
+ * (pages.js); the picks outlive the page, so coming back from a comparison
+ * keeps them.
  *
  * `window.lapsPage` exposes the rows and picks, for the browser tests.
  *
@@ -19,19 +21,30 @@ const MAX_PICK = 5;
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** @type {any} */
-const page = { ready: false, picked: [], error: null };
-/** @type {any} */ (window).lapsPage = page;
-
+/** The laps picked for the comparison, in the order picked. */
 /** @type {number[]} */
-const picked = page.picked;
+const picked = [];
 
-async function main() {
+/** @type {any} */
+let page = { ready: false, picked, error: null };
+
+/**
+ * Draws the laps page of the address; resolves once it is drawn. Listeners
+ * go with `view.signal`, so the next page the router shows removes them.
+ * @param {import("./pages.js").ViewContext} view
+ * @returns {Promise<string>} the `data-ready` state to show
+ */
+export async function showLaps(view) {
+  const { signal } = view;
+  page = { ready: false, picked, error: null };
+  /** @type {any} */ (window).lapsPage = page;
+  document.title = "laps · sim-datalogger";
   const [rows, bests, sessions] = await Promise.all([
     api("/api/laps?limit=1000"),
     api("/api/laps/bests"),
     api("/api/sessions"),
   ]);
+  if (signal.aborted) return "aborted";
   /** Every lap row seen, by id: what the picker looks laps up in. */
   /** @type {Map<number, any>} */
   const known = new Map(rows.map((/** @type {any} */ r) => [r.id, r]));
@@ -48,6 +61,9 @@ async function main() {
     if (r.circuit) circuits.set(r.circuit, r.track);
     cars.set(r.car_id, r.car_name);
   }
+  // Shown again (back from a comparison): the lists are made anew.
+  circuitSel.replaceChildren(el("option", { value: "" }, ["all"]));
+  carSel.replaceChildren(el("option", { value: "" }, ["all"]));
   for (const [slug, name] of [...circuits].sort((a, b) => a[1].localeCompare(b[1]))) {
     circuitSel.append(el("option", { value: slug }, [name]));
   }
@@ -81,7 +97,7 @@ async function main() {
       shown = await api(`/api/laps?${p}`);
       for (const r of shown) known.set(r.id, r);
     }
-    if (mine !== latest) return;
+    if (mine !== latest || signal.aborted) return;
     drawBests(bests, shown, keep);
     drawSessions(sessions, shown.filter(keep));
     page.drawn += 1;
@@ -89,12 +105,13 @@ async function main() {
   const redraw = () => {
     draw().catch((err) => $("message").textContent = String(err?.message ?? err));
   };
-  circuitSel.addEventListener("change", redraw);
-  carSel.addEventListener("change", redraw);
-  $("compare").addEventListener("click", openCompare);
+  circuitSel.addEventListener("change", redraw, { signal });
+  carSel.addEventListener("change", redraw, { signal });
+  $("compare").addEventListener("click", (e) => openCompare(view, e), { signal });
+  showPicks();
   await draw();
   page.ready = true;
-  document.body.dataset.ready = "true";
+  return "true";
 }
 
 /**
@@ -242,26 +259,29 @@ function pickBox(id, row) {
       /** @type {HTMLInputElement} */ (other).checked = box.checked;
     }
     $("message").textContent = "";
-    $("picked").textContent = picked.length ? `picked ${picked.map((p) => `#${p}`).join(" ")}` : "";
-    /** @type {HTMLButtonElement} */ ($("compare")).disabled = picked.length < 2;
+    showPicks();
   });
   return box;
 }
 
-/** Opens the comparison of the picked laps; the fastest complete one is the reference. */
-function openCompare() {
+/** The picks in the header, and the compare button usable from two. */
+function showPicks() {
+  $("picked").textContent = picked.length ? `picked ${picked.map((p) => `#${p}`).join(" ")}` : "";
+  /** @type {HTMLButtonElement} */ ($("compare")).disabled = picked.length < 2;
+}
+
+/**
+ * Opens the comparison of the picked laps in place; the fastest complete one
+ * is the reference. The click's time goes along, for the page's timings.
+ * @param {import("./pages.js").ViewContext} view
+ * @param {Event} e
+ */
+function openCompare(view, e) {
   if (picked.length < 2) return;
   /** @type {Map<number, any>} */
   const byId = page.known;
   const complete = picked.filter((id) => byId.get(id)?.complete && byId.get(id)?.time_ms !== null);
   const pool = complete.length ? complete : picked;
   const ref = pool.reduce((a, b) => (byId.get(b).time_ms < byId.get(a).time_ms ? b : a));
-  sessionStorage.setItem("compare.clicked_at", String(performance.timeOrigin + performance.now()));
-  location.href = `/compare?laps=${picked.join(",")}&ref=${ref}`;
+  view.go(`/compare?laps=${picked.join(",")}&ref=${ref}`, performance.timeOrigin + e.timeStamp);
 }
-
-main().catch((err) => {
-  page.error = String(err?.message ?? err);
-  $("message").textContent = page.error;
-  document.body.dataset.ready = "error";
-});

@@ -18,7 +18,7 @@ export const LAP_COLOURS = ["#e8e8e8", "#ff5c5c", "#4db8ff", "#ffc21a", "#5ee07a
  * @returns {Promise<any>}
  */
 export async function api(path) {
-  // A page may have started this request before its scripts loaded (compare.html); used once.
+  // A page may have started this request before its scripts loaded (pages.html, for a comparison opened by its address); used once.
   const early = /** @type {any} */ (globalThis).earlyApi;
   const started = early?.[path];
   if (started !== undefined) delete early[path];

@@ -4,8 +4,7 @@ import { fixed, lapTime, signed } from "../../src/web/shared_api.js";
 import { deltaColour, speedColour } from "../../src/web/shared_map.js";
 // Type-only: `deno check` of this file checks the pages' scripts (// @ts-check)
 // against the DOM, without running them (they draw on load).
-import type {} from "../../src/web/compare.js";
-import type {} from "../../src/web/laps.js";
+import type {} from "../../src/web/pages.js";
 
 Deno.test("lap times read m:ss.mmm, differences are signed with three decimals", () => {
   assert.equal(lapTime(99036), "1:39.036");

@@ -12,8 +12,10 @@ import { WEB_ASSETS } from "../web_assets.ts";
 
 /** The paths the analysis pages' files answer on, and which file each is. */
 export const PAGE_FILES: Readonly<Record<string, string>> = {
-  "/laps": "laps.html",
-  "/compare": "compare.html",
+  // One document for both pages; its router draws the one the address names.
+  "/laps": "pages.html",
+  "/compare": "pages.html",
+  "/pages.js": "pages.js",
   "/laps.js": "laps.js",
   "/compare.js": "compare.js",
   "/shared_api.js": "shared_api.js",
