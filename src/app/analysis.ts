@@ -426,11 +426,11 @@ export class AnalysisService {
   /**
    * Runs `fn` over the laps that count in a car, of a circuit or of a
    * session, exactly one (see {@linkcode RankedLaps}; NotFound when there
-   * are none).
-   * When a lap it reads does not match the index, the rows are read again
-   * first (a write may have landed between two reads; a rebuild would hold
-   * every live lap write behind it); only a second mismatch in a row, a
-   * damaged index, rebuilds it once before `fn` runs on a fresh choice.
+   * are none). When a lap it reads does not match the index, the rows are
+   * read again first (a write may have landed between two reads; a rebuild
+   * would hold every live lap write behind it); only a second mismatch in a
+   * row, a damaged index, rebuilds it once before `fn` runs on a fresh
+   * choice.
    */
   async #overRanked<T>(source: LapSource, fn: (ranked: RankedLaps) => Promise<T>): Promise<T> {
     const problem = sourceProblem(source);

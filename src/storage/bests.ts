@@ -112,6 +112,9 @@ export async function readBests(kv: Deno.Kv): Promise<StoredBest[]> {
   return bests;
 }
 
+/** The order of bests: faster first, then stored first. */
+const fastestFirst = (a: LapRow, b: LapRow) => a.time_ms - b.time_ms || a.id - b.id;
+
 /**
  * The laps that count for best in `circuit` and `car`, across every
  * session that ranks there, fastest first (then by id), from the index.
@@ -141,9 +144,6 @@ export async function sessionRankedRows(
   const rows = await sessionRows(kv, sessionId);
   return rows.filter((r) => r.car_id === car && ranks(r)).sort(fastestFirst);
 }
-
-/** The order of bests: faster first, then stored first. */
-const fastestFirst = (a: LapRow, b: LapRow) => a.time_ms - b.time_ms || a.id - b.id;
 
 /** What a rebuild found. */
 export interface RebuildReport {
