@@ -10,7 +10,9 @@
  *   included, of one circuit (laps of unnamed sessions go with any);
  * - sectors and consistency take the laps that count for best of one
  *   circuit and car, from sessions not excluded from bests: complete laps,
- *   and for live laps those the span guard passed.
+ *   and for live laps those the span guard passed; or those of one session
+ *   and car (a session not excluded), named or not: an unnamed session's
+ *   laps count for that session.
  *
  * @module
  */
@@ -35,7 +37,8 @@ import { MIN_STEP_M } from "../core/analysis/distance_grid.ts";
 import type { Lap } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
 import { slugify } from "../core/bundle/slug.ts";
-import { rankedRows, rebuildLapIndex } from "../storage/bests.ts";
+import { TRACK_NAME_RULE } from "../core/track_name.ts";
+import { rankedRows, rebuildLapIndex, sessionRankedRows } from "../storage/bests.ts";
 import {
   circuitOf,
   type LapRow,
@@ -52,6 +55,7 @@ import type { Corner } from "../core/bundle/types.ts";
 import type { CornerMap } from "../core/analysis/corner_map.ts";
 import type { AppDeps } from "./deps.ts";
 import {
+  badParam,
   idListParamSchema,
   idParamSchema,
   intParamSchema,
@@ -90,13 +94,55 @@ export const notesQuerySchema = z.object({
   }).optional(),
 });
 
-/** The query of {@linkcode AnalysisService.sectors}: a circuit name and a car id. */
-export const sectorsQuerySchema = z.object({ track: trackParamSchema, car: idParamSchema });
+/** The rule of a sectors or consistency query's laps: where they come from. */
+const ONE_SOURCE = "exactly one of track and session";
 
-/** The query of {@linkcode AnalysisService.consistency}. */
-export const consistencyQuerySchema = sectorsQuerySchema.extend({
+/** The laps of a sectors or consistency query: a circuit's or a session's, in a car. */
+const lapSourceShape = {
+  track: trackParamSchema.meta({
+    description: `a circuit name: ${TRACK_NAME_RULE}; the laps of that circuit (${ONE_SOURCE})`,
+  }).optional(),
+  session: idParamSchema.meta({
+    description: `a session id: the laps of that session, named or not (${ONE_SOURCE})`,
+  }).optional(),
+  car: idParamSchema,
+};
+
+/** Where a sectors or consistency question's laps come from. */
+interface LapSource {
+  track?: string;
+  session?: number;
+  car: number;
+}
+
+/** The fault of a query naming both or neither of `track` and `session`: the parameter to fix. */
+function sourceProblem(q: Omit<LapSource, "car">): Issue | null {
+  if (q.track !== undefined && q.session !== undefined) {
+    return { path: "session", message: `must not be given with track: give ${ONE_SOURCE}` };
+  }
+  if (q.track === undefined && q.session === undefined) {
+    return { path: "track", message: `is required: give ${ONE_SOURCE}` };
+  }
+  return null;
+}
+
+/** Refuses a query naming both or neither of `track` and `session`. */
+function oneSource(q: Omit<LapSource, "car">, ctx: z.RefinementCtx): void {
+  const problem = sourceProblem(q);
+  if (problem) ctx.addIssue({ code: "custom", path: [problem.path], message: problem.message });
+}
+
+/**
+ * The query of {@linkcode AnalysisService.sectors}: a circuit name or a
+ * session id (exactly one), and a car id.
+ */
+export const sectorsQuerySchema = z.object(lapSourceShape).superRefine(oneSource);
+
+/** The query of {@linkcode AnalysisService.consistency}: as sectors', and how many laps. */
+export const consistencyQuerySchema = z.object({
+  ...lapSourceShape,
   n: intParamSchema(2, MAX_CONSISTENCY_LAPS).prefault(String(DEFAULT_CONSISTENCY_LAPS)),
-});
+}).superRefine(oneSource);
 
 /** A comparison asked for: the route parsed it with {@linkcode compareQuerySchema}. */
 export type CompareQuery = z.output<typeof compareQuerySchema>;
@@ -104,9 +150,9 @@ export type CompareQuery = z.output<typeof compareQuerySchema>;
 export type CornersQuery = z.output<typeof cornersQuerySchema>;
 /** The reference of coaching notes ({@linkcode notesQuerySchema}). */
 export type NotesQuery = z.output<typeof notesQuerySchema>;
-/** A circuit and car ({@linkcode sectorsQuerySchema}). */
+/** A circuit or session, and a car ({@linkcode sectorsQuerySchema}). */
 export type SectorsQuery = z.output<typeof sectorsQuerySchema>;
-/** A circuit, car and lap count ({@linkcode consistencyQuerySchema}). */
+/** A circuit or session, a car and a lap count ({@linkcode consistencyQuerySchema}). */
 export type ConsistencyQuery = z.output<typeof consistencyQuerySchema>;
 
 /** Laps read from the store at once when timing sectors, which reads every lap that counts. */
@@ -116,6 +162,19 @@ const READ_AHEAD = 4;
 interface LoadedLap {
   lap: Lap;
   session: Session;
+}
+
+/**
+ * The laps a sectors, sector times or consistency question takes, as the
+ * index gave them at one moment: a circuit's or a session's.
+ */
+interface RankedLaps {
+  /** The laps that count in the car, fastest first (then by id); never empty. */
+  rows: LapRow[];
+  /** The track name whose bundle and corners lay the answer out; "" for an unnamed session. */
+  track: string;
+  /** True when a lap as read is still one the rows stand for (else the index moved). */
+  holds: (loaded: LoadedLap) => boolean;
 }
 
 /** What the analysis service calls on the other services. */
@@ -258,25 +317,26 @@ export class AnalysisService {
   }
 
   /**
-   * The sector bests of circuit `track` in car `car` over every lap that
-   * counts for best (see the module): the sectors are the bundle's
-   * sections, else three split at the corners, laid out on the fastest lap;
-   * each lap is read once, one after another, so memory holds a few laps
-   * whatever their number.
+   * The sector bests in car `car` over every lap that counts for best (see
+   * the module) of circuit `track`, or of session `session`: the sectors
+   * are the bundle's sections of the circuit (a session's, when it is
+   * named), else three split at the corners, laid out on the fastest lap;
+   * each lap is read once, {@linkcode READ_AHEAD} at a time, so memory
+   * holds a few laps whatever their number.
    *
-   * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} when no
-   *   lap of that circuit and car counts.
+   * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} for an
+   *   unknown session, or when no lap of that circuit (session) and car
+   *   counts.
    */
   async sectors(q: SectorsQuery): Promise<SectorBests> {
-    const { circuit, track, car } = circuitParams(q);
-    const marks = await this.#bundles.marks(circuit);
-    return await this.#overRanked(circuit, track, car, async (rows) => {
+    return await this.#overRanked(q, async ({ rows, track, holds }) => {
+      const marks = await this.#bundles.marks(circuitOf(track));
       // The plan is laid out on the fastest lap, as bestSectors does.
-      const [fastest] = await this.#loadCounting(rows.slice(0, 1), circuit, car);
+      const [fastest] = await this.#loadCounting(rows.slice(0, 1), holds);
       const plan = sectorPlan(traceOf(fastest.samples, `lap ${fastest.id}`), marks);
       const times: LapSectorTimes[] = [lapSectorTimes(fastest, plan)];
       for (let i = 1; i < rows.length; i += READ_AHEAD) {
-        for (const lap of await this.#loadCounting(rows.slice(i, i + READ_AHEAD), circuit, car)) {
+        for (const lap of await this.#loadCounting(rows.slice(i, i + READ_AHEAD), holds)) {
           times.push(lapSectorTimes(lap, plan));
         }
       }
@@ -299,10 +359,9 @@ export class AnalysisService {
     car: number,
     lapIds: readonly number[],
   ): Promise<LapSectorTimes[]> {
-    const circuit = slugify(track);
-    const marks = await this.#bundles.marks(circuit);
-    return await this.#overRanked(circuit, track, car, async (rows) => {
-      const [fastest] = await this.#loadCounting(rows.slice(0, 1), circuit, car);
+    return await this.#overRanked({ track, car }, async ({ rows, holds }) => {
+      const marks = await this.#bundles.marks(slugify(track));
+      const [fastest] = await this.#loadCounting(rows.slice(0, 1), holds);
       const plan = sectorPlan(traceOf(fastest.samples, `lap ${fastest.id}`), marks);
       return (await this.#load(lapIds)).map(({ lap }) => lapSectorTimes(lap, plan));
     });
@@ -310,20 +369,20 @@ export class AnalysisService {
 
   /**
    * Consistency over the fastest `n` (2 to 100, default 5) laps that count
-   * for best of circuit `track` in car `car`; only those `n` are read. The
-   * hotspots are named by the circuit's corners (authored, else its map).
+   * for best in car `car` of circuit `track`, or of session `session`; only
+   * those `n` are read. The hotspots are named by the circuit's corners
+   * (authored, else its map); an unnamed session's are detected.
    *
-   * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} when no
-   *   lap of that circuit and car counts.
+   * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} for an
+   *   unknown session, or when no lap of that circuit (session) and car
+   *   counts.
    */
   async consistency(q: ConsistencyQuery): Promise<Consistency> {
-    const { circuit, track, car } = circuitParams(q);
     const n = q.n;
-    const marks = await this.#bundles.marks(circuit);
-    return await this.#overRanked(circuit, track, car, async (rows) => {
-      const laps = await this.#loadCounting(rows.slice(0, n), circuit, car);
-      const maps = await this.#maps.of(track, marks?.official ?? null);
-      return consistency(laps, { n, corners: marks?.corners ?? null, circuit: maps });
+    return await this.#overRanked(q, async ({ rows, track, holds }) => {
+      const laps = await this.#loadCounting(rows.slice(0, n), holds);
+      const { authored, circuit } = await this.cornerSources(track);
+      return consistency(laps, { n, corners: authored, circuit });
     });
   }
 
@@ -345,11 +404,14 @@ export class AnalysisService {
   }
 
   /**
-   * Laps of `rows` as read, each checked against what the index said: it
-   * still counts, in this car, in a session that ranks in this circuit.
+   * Laps of `rows` as read, each checked against what the index said
+   * (`holds`: it still counts, in this car, where the rows came from).
    * {@linkcode IndexMismatch} otherwise.
    */
-  async #loadCounting(rows: readonly LapRow[], circuit: string, car: number): Promise<Lap[]> {
+  async #loadCounting(
+    rows: readonly LapRow[],
+    holds: RankedLaps["holds"],
+  ): Promise<Lap[]> {
     let loaded: LoadedLap[];
     try {
       loaded = await this.#load(rows.map((r) => r.id));
@@ -357,40 +419,68 @@ export class AnalysisService {
       if (err instanceof NotFound) throw new IndexMismatch();
       throw err;
     }
-    for (const { lap, session } of loaded) {
-      if (lap.car_id !== car || !ranks(rowOf(lap)) || rankingCircuit(session) !== circuit) {
-        throw new IndexMismatch();
-      }
-    }
+    if (!loaded.every(holds)) throw new IndexMismatch();
     return loaded.map((l) => l.lap);
   }
 
   /**
-   * Runs `fn` over the rows of the laps that count in a circuit and car,
-   * fastest first (NotFound when there are none). When a lap it reads does
-   * not match the index, the rows are read again first (a write may have
-   * landed between two reads; a rebuild would hold every live lap write
-   * behind it); only a second mismatch in a row, a damaged index, rebuilds
-   * it once before `fn` runs on a fresh choice.
+   * Runs `fn` over the laps that count in a car, of a circuit or of a
+   * session, exactly one (see {@linkcode RankedLaps}; NotFound when there
+   * are none). When a lap it reads does not match the index, the rows are
+   * read again first (a write may have landed between two reads; a rebuild
+   * would hold every live lap write behind it); only a second mismatch in a
+   * row, a damaged index, rebuilds it once before `fn` runs on a fresh
+   * choice.
    */
-  async #overRanked<T>(
-    circuit: string,
-    track: string,
-    car: number,
-    fn: (rows: LapRow[]) => Promise<T>,
-  ): Promise<T> {
+  async #overRanked<T>(source: LapSource, fn: (ranked: RankedLaps) => Promise<T>): Promise<T> {
+    const problem = sourceProblem(source);
+    if (problem) throw badParam(problem.path, problem.message);
     for (let attempt = 0;; attempt++) {
-      const rows = await rankedRows(this.#kv, circuit, car);
-      if (rows.length === 0) {
-        throw new NotFound(`no lap of "${track}" in car ${car} counts for best`);
-      }
+      const ranked = source.session === undefined
+        ? await this.#circuitLaps(source.track!, source.car)
+        : await this.#sessionLaps(source.session, source.car);
       try {
-        return await fn(rows);
+        return await fn(ranked);
       } catch (err) {
         if (!(err instanceof IndexMismatch) || attempt > 1) throw err;
       }
       if (attempt === 1) await rebuildLapIndex(this.#kv);
     }
+  }
+
+  /** The laps that count of circuit `track` in `car`, from every session ranking there. */
+  async #circuitLaps(track: string, car: number): Promise<RankedLaps> {
+    const circuit = slugify(track);
+    const rows = await rankedRows(this.#kv, circuit, car);
+    if (rows.length === 0) throw new NotFound(`no lap of "${track}" in car ${car} counts for best`);
+    return {
+      rows,
+      track,
+      holds: ({ lap, session }) =>
+        lap.car_id === car && ranks(rowOf(lap)) && rankingCircuit(session) === circuit,
+    };
+  }
+
+  /**
+   * The laps that count of session `id` in `car`, named or not; none when
+   * the session is kept out of bests. Laid out by the session's track name
+   * as read now; a lap read after the session was renamed is a mismatch.
+   */
+  async #sessionLaps(id: number, car: number): Promise<RankedLaps> {
+    const session = await getSession(this.#kv, id);
+    if (!session) throw new NotFound(`session ${id} not found`);
+    const none = `no lap of session ${id} in car ${car} counts for best`;
+    if (session.bests_excluded) throw new NotFound(`${none}: the session is kept out of bests`);
+    const rows = await sessionRankedRows(this.#kv, id, car);
+    if (rows.length === 0) throw new NotFound(none);
+    const track = session.track_name;
+    return {
+      rows,
+      track,
+      holds: ({ lap, session: s }) =>
+        lap.car_id === car && ranks(rowOf(lap)) && s.id === id && s.track_name === track &&
+        s.bests_excluded !== true,
+    };
   }
 }
 
@@ -400,11 +490,6 @@ class IndexMismatch extends Error {
     super("a lap does not match the lap index");
     this.name = "IndexMismatch";
   }
-}
-
-/** `track` (a circuit name) and `car` (an id) of a parsed query, and the circuit's key. */
-function circuitParams(q: { track: string; car: number }) {
-  return { circuit: slugify(q.track), track: q.track, car: q.car };
 }
 
 /**

@@ -112,6 +112,9 @@ export async function readBests(kv: Deno.Kv): Promise<StoredBest[]> {
   return bests;
 }
 
+/** The order of bests: faster first, then stored first. */
+const fastestFirst = (a: LapRow, b: LapRow) => a.time_ms - b.time_ms || a.id - b.id;
+
 /**
  * The laps that count for best in `circuit` and `car`, across every
  * session that ranks there, fastest first (then by id), from the index.
@@ -122,10 +125,24 @@ export async function rankedRows(kv: Deno.Kv, circuit: string, car: number): Pro
     sessions.push(e.key[3] as number);
   }
   const rows: LapRow[] = [];
-  for (const id of sessions) {
-    for (const r of await sessionRows(kv, id)) if (r.car_id === car && ranks(r)) rows.push(r);
-  }
-  return rows.sort((a, b) => a.time_ms - b.time_ms || a.id - b.id);
+  for (const id of sessions) rows.push(...await sessionRankedRows(kv, id, car));
+  return rows.sort(fastestFirst);
+}
+
+/**
+ * The laps of session `sessionId` in `car` that count for best (complete,
+ * timed, verdict counting), fastest first (then by id), as
+ * {@linkcode rankedRows} orders a circuit's. Whether the session itself
+ * ranks (named, not excluded) is the caller's question: an unnamed
+ * session's laps count for that session.
+ */
+export async function sessionRankedRows(
+  kv: Deno.Kv,
+  sessionId: number,
+  car: number,
+): Promise<LapRow[]> {
+  const rows = await sessionRows(kv, sessionId);
+  return rows.filter((r) => r.car_id === car && ranks(r)).sort(fastestFirst);
 }
 
 /** What a rebuild found. */

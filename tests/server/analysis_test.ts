@@ -15,6 +15,8 @@ import type { Lap } from "../../src/core/laps/lap.ts";
 import { FORMAT } from "../core/bundle/arbitraries.ts";
 import { broadBeanLaps } from "../core/analysis/_laps.ts";
 import { noFixtures, readFixture } from "../_fixtures.ts";
+import { testLap, testSession } from "../_stored_laps.ts";
+import { saveLap } from "../../src/storage/laps.ts";
 import { withServer } from "./_server.ts";
 
 const NOW = new Date("2026-11-24T12:00:00Z");
@@ -78,6 +80,31 @@ function holed(): LapSamples {
     out[name] = [...values.slice(0, 500), ...values.slice(540)];
   }
   return out as unknown as LapSamples;
+}
+
+/**
+ * One unnamed live session holding, in car {@linkcode CAR}, the four Broad
+ * Bean laps (numbers 1 to 4), lap 1 with a hole (incomplete) and the fastest
+ * time of all, and the first 600 samples of lap 2 as a complete lap the span
+ * guard keeps out; and lap 3 once more in car 1, with a hole. Returns the
+ * session and its laps in that order.
+ */
+async function oneSession(app: App): Promise<{ session: number; laps: Lap[] }> {
+  const session = await testSession(app.kv, "", CAR);
+  const bean = broadBeanLaps();
+  const short = Object.fromEntries(
+    Object.entries(bean[1].samples).map(([k, v]) => [k, (v as number[]).slice(0, 600)]),
+  ) as unknown as LapSamples;
+  const stored: Lap[] = [];
+  const store = async (samples: LapSamples, time_ms: number, car_id = CAR, complete = true) => {
+    const lap = testLap(samples, { time_ms, car_id, complete, number: stored.length + 1 });
+    stored.push(await app.sessions.lap((await saveLap(app.kv, session.id, lap)).lap.id));
+  };
+  for (const l of bean) await store(l.samples, l.time_ms);
+  await store(holed(), 30_000, CAR, false);
+  await store(short, 12_000);
+  await store(holed(), 31_000, 1, false);
+  return { session: session.id, laps: stored };
 }
 
 /** Imports the Suzuka capture and names its session; returns its one lap. */
@@ -349,6 +376,103 @@ Deno.test({
 });
 
 Deno.test({
+  name: "sectors and consistency of one session: unnamed on its own laps, named as its circuit",
+  ignore: noFixtures,
+  async fn() {
+    await withServer(async (url, app) => {
+      const { session, laps } = await oneSession(app);
+      const [l1, l2, l3, l4, holedLap, short] = laps;
+      // What counts: the four whole laps; not the holed one, nor the one the span guard judged.
+      assert.deepEqual(laps.map((l) => l.counts_for_best), [
+        true,
+        true,
+        true,
+        true,
+        false,
+        false,
+        false,
+      ]);
+      const sectors = `${url}/api/analysis/sectors`;
+      const cons = `${url}/api/analysis/consistency`;
+      const q = `session=${session}&car=${CAR}`;
+
+      const unnamed = await get(`${sectors}?${q}`);
+      assert.equal(unnamed.status, 200);
+      // Fastest first, as a circuit's are read: laps 2, 4, 3, 1.
+      assert.deepEqual(unnamed.body, json(bestSectors([l2, l4, l3, l1], null)));
+      assert.equal(unnamed.body.source, "default");
+      assert.equal(unnamed.body.sectors.length, 3);
+      assert.equal(unnamed.body.best_lap_id, l2.id);
+      assert.equal(unnamed.body.best_lap_ms, 32_559);
+      // The theoretical best is the sum of the best sectors, each from another lap.
+      const bestMs = unnamed.body.sectors.map((s) => Math.round(s.best_s! * 1000));
+      assert.deepEqual(bestMs, [12_226, 9_138, 10_930]);
+      assert.equal(unnamed.body.theoretical_best_ms, 12_226 + 9_138 + 10_930);
+      assert.equal(unnamed.body.theoretical_best_ms, 32_294);
+      // The holed lap, the fastest of all, and the cut-short one are never a sector best.
+      assert.deepEqual(unnamed.body.sectors.map((s) => s.lap_id), [l1.id, l3.id, l2.id]);
+      assert.ok(![holedLap.id, short.id].includes(unnamed.body.best_lap_id!));
+
+      // Unnamed: the hotspots on corners detected from the laps (no marks, no map).
+      const three = await get(`${cons}?${q}&n=3`);
+      assert.equal(three.status, 200);
+      assert.deepEqual(three.body, json(consistency([l2, l4, l3], { n: 3 })));
+      assert.deepEqual(three.body.lap_ids, [l2.id, l4.id, l3.id]);
+      assert.deepEqual((await get(`${cons}?${q}`)).body.lap_ids, [l2.id, l4.id, l3.id, l1.id]);
+
+      // Named, and the circuit's only session: the same answers as the circuit's.
+      const named = await send(`${url}/api/sessions/${session}`, "PATCH", { name: BROAD_BEAN });
+      assert.equal(named.status, 200);
+      const track = `track=${encodeURIComponent(BROAD_BEAN)}&car=${CAR}`;
+      const ofCircuit = await get(`${sectors}?${track}`);
+      assert.equal(ofCircuit.status, 200);
+      assert.deepEqual((await get(`${sectors}?${q}`)).body, ofCircuit.body);
+      const consCircuit = await get(`${cons}?${track}&n=3`);
+      assert.equal(consCircuit.status, 200);
+      assert.deepEqual((await get(`${cons}?${q}&n=3`)).body, consCircuit.body);
+      const maps = ["1fb373", "092b5e"].map((id) => referenceCornerMap(configurationById(id)!)!);
+      assert.deepEqual(consCircuit.body, json(consistency([l2, l4, l3], { n: 3, circuit: maps })));
+
+      // Refusals: exactly one of track and session, named by the parameter to fix.
+      for (const base of [sectors, cons]) {
+        await refused(
+          `${base}?${track}&session=${session}`,
+          ["session"],
+          /^must not be given with track: give exactly one of track and session$/,
+        );
+        await refused(
+          `${base}?car=${CAR}`,
+          ["track"],
+          /^is required: give exactly one of track and session$/,
+        );
+        await refused(`${base}?session=0&car=${CAR}`, ["session"], /positive integer/);
+        await refused(`${base}?session=${session}`, ["car"], /is required/);
+        const both = await get(`${base}?${track}&session=${session}`);
+        assert.equal(
+          both.body.detail,
+          "session must not be given with track: give exactly one of track and session",
+        );
+        const unknown = await get(`${base}?session=999&car=${CAR}`);
+        assert.equal(unknown.status, 404);
+        assert.equal(unknown.body.detail, "session 999 not found");
+        // Car 1 has only a holed lap in the session: nothing counts.
+        const none = await get(`${base}?session=${session}&car=1`);
+        assert.equal(none.status, 404);
+        assert.equal(none.body.detail, `no lap of session ${session} in car 1 counts for best`);
+      }
+      // A session kept out of bests has no lap that counts, named or not.
+      await send(`${url}/api/sessions/${session}`, "PATCH", { bests_excluded: true });
+      const out = await get(`${sectors}?${q}`);
+      assert.equal(out.status, 404);
+      assert.equal(
+        out.body.detail,
+        `no lap of session ${session} in car ${CAR} counts for best: the session is kept out of bests`,
+      );
+    }, { now: NOW });
+  },
+});
+
+Deno.test({
   name: "the Suzuka capture through the API: compare and corners match the engine",
   ignore: noFixtures,
   async fn() {
@@ -414,6 +538,9 @@ Deno.test({
       assert.deepEqual(await asked(`sectors?${q}`), { [a]: 1, [b]: 1, [c]: 1, [d]: 1 });
       // Only the fastest n: laps 2, 4 and 3.
       assert.deepEqual(await asked(`consistency?${q}&n=3`), { [b]: 1, [c]: 1, [d]: 1 });
+      // One session's laps: read once each too (lap 2's session holds lap 2 alone).
+      const session = (await app.sessions.lap(b)).session_id;
+      assert.deepEqual(await asked(`sectors?session=${session}&car=${CAR}`), { [b]: 1 });
     }, { now: NOW });
   },
 });

@@ -55,6 +55,7 @@ function example(name: string, f: Fixture): string {
     speak: "0",
     race_laps: "10",
     race_minutes: "30",
+    session: String(f.session),
   };
   const value = values[name];
   assert.ok(value !== undefined, `no example value for query parameter ${name}`);

@@ -148,6 +148,17 @@ Deno.test("request schemas are the ones validation uses: parameters carry their 
   const compare = params("/api/analysis/compare");
   assert.equal(compare.laps.required, true);
   assert.equal(compare.ref.required, false);
+  // Sectors and consistency: a circuit or a session (exactly one, each optional alone), a car.
+  for (const path of ["/api/analysis/sectors", "/api/analysis/consistency"]) {
+    const q = params(path);
+    assert.deepEqual(Object.keys(q).slice(0, 3), ["track", "session", "car"], path);
+    assert.deepEqual([q.track.required, q.session.required, q.car.required], [false, false, true]);
+    assert.equal(
+      q.session.description,
+      "a session id: the laps of that session, named or not (exactly one of track and session)",
+    );
+    assert.equal((q.session.schema as Json).pattern, "^[1-9][0-9]{0,14}$");
+  }
   assert.equal(params("/api/laps/{id}").id.in, "path");
   assert.equal(((params("/api/laps/{id}").id.schema) as Json).pattern, "^[1-9][0-9]{0,14}$");
   const patch = paths["/api/sessions/{id}"].patch.requestBody as Json;
