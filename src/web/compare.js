@@ -163,13 +163,19 @@ export async function showCompare(ctx) {
   const vsId = laps.some((l) => String(l.id) === view.vs) ? Number(view.vs) : laps[1]?.id ?? null;
   const refRow = byId.get(cmp.ref);
   const circuit = refRow?.circuit ?? null;
-  const tc = `track=${encodeURIComponent(refRow?.track ?? "")}&car=${refRow?.car_id}`;
+  // A named circuit's bests and band are the circuit's; an unnamed session's
+  // laps count for that session alone, so its own are asked for.
+  const scope = circuit
+    ? `track=${encodeURIComponent(refRow?.track ?? "")}&car=${refRow?.car_id}`
+    : refRow
+    ? `session=${refRow.session_id}&car=${refRow.car_id}`
+    : null;
   const later = Promise.all([
     cornersOf(`lap=${cmp.ref}`),
     vsId === null ? null : cornersOf(`lap=${vsId}&ref=${cmp.ref}`),
-    circuit ? api(`/api/analysis/sectors?${tc}`).catch(() => null) : null,
+    scope ? api(`/api/analysis/sectors?${scope}`).catch(() => null) : null,
     circuit ? compiledOf(circuit) : null,
-    circuit ? api(`/api/analysis/consistency?${tc}`).catch(() => null) : null,
+    scope ? api(`/api/analysis/consistency?${scope}`).catch(() => null) : null,
   ]);
   const styles = laps.map((l, i) => {
     const row = byId.get(l.id);
@@ -213,7 +219,7 @@ export async function showCompare(ctx) {
       unit: "km/h",
       series: seriesOf("speed"),
       // Filled once the consistency arrives; a circuit without one keeps it empty.
-      band: circuit ? { hi: nulls, lo: nulls } : null,
+      band: scope ? { hi: nulls, lo: nulls } : null,
     },
     {
       key: "throttle",
@@ -336,7 +342,7 @@ export async function showCompare(ctx) {
   }, { signal });
 
   drawCorners(vsCorners, windows, vsId, cmp.ref, made.zoom, made.full);
-  drawSectors(sectors, cons);
+  drawSectors(sectors, cons, circuit ? null : refRow?.session_id ?? null);
   await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   const drawn = performance.timeOrigin + performance.now();
   const clicked = ctx.clickedAt !== null;
@@ -360,6 +366,7 @@ function clearView() {
   for (const id of ["corners", "sectors"]) $(id).querySelector("tbody")?.replaceChildren();
   $("title").textContent = "Compare";
   $("corners-title").textContent = "Corners";
+  $("sectors-title").textContent = "Sectors";
 }
 
 /**
@@ -495,14 +502,21 @@ function drawCorners(report, windows, vsId, refId, zoom, full) {
 }
 
 /**
- * The circuit and car's best sectors, theoretical best, and how consistent its best laps are.
+ * The best sectors, theoretical best, and how consistent the best laps are:
+ * of the circuit and car, or of session `session` (an unnamed one) and car.
  * @param {any} sectors
  * @param {any} cons
+ * @param {number | null} session
  */
-function drawSectors(sectors, cons) {
+function drawSectors(sectors, cons, session) {
   const body = /** @type {HTMLElement} */ ($("sectors").querySelector("tbody"));
+  $("sectors-title").textContent = session === null
+    ? "Sectors of the circuit and car"
+    : `Sectors of session ${session} (unnamed) and car`;
   if (!sectors) {
-    $("theoretical").textContent = "No sectors: the circuit is unnamed or has no lap that counts.";
+    $("theoretical").textContent = session === null
+      ? "No sectors: no lap of this circuit and car counts for best."
+      : `No sectors: no lap of session ${session} in this car counts for best.`;
     return;
   }
   for (const s of sectors.sectors) {

@@ -74,6 +74,10 @@ export async function showLaps(view) {
   circuitSel.value = q.get("track") ?? "";
   carSel.value = q.get("car") ?? "";
 
+  /** Sessions kept out of bests: their laps stand on no board. */
+  const excluded = new Set(
+    sessions.filter((/** @type {any} */ s) => s.bests_excluded).map((/** @type {any} */ s) => s.id),
+  );
   let latest = 0;
   const draw = async () => {
     const mine = ++latest;
@@ -98,7 +102,7 @@ export async function showLaps(view) {
       for (const r of shown) known.set(r.id, r);
     }
     if (mine !== latest || signal.aborted) return;
-    drawBests(bests, shown, keep);
+    drawBests(bests, shown, keep, excluded);
     drawSessions(sessions, shown.filter(keep));
     page.drawn += 1;
   };
@@ -115,14 +119,17 @@ export async function showLaps(view) {
 }
 
 /**
- * The bests board: the API's best per named circuit and car with the
- * theoretical best of its sectors, then each unnamed session's own best.
- * Only laps that count for best stand in it, so an incomplete lap never does.
+ * The bests board: the API's best per named circuit and car, then each
+ * unnamed session's own best per car, each with the theoretical best of its
+ * sectors (the circuit's, or the session's). Only laps that count for best
+ * stand in it, so an incomplete lap never does, nor a session kept out of
+ * bests.
  * @param {any[]} bests
  * @param {any[]} rows
  * @param {(r: any) => boolean} keep
+ * @param {Set<number>} excluded the sessions kept out of bests
  */
-function drawBests(bests, rows, keep) {
+function drawBests(bests, rows, keep, excluded) {
   const body = /** @type {HTMLElement} */ ($("bests").querySelector("tbody"));
   body.replaceChildren();
   /** @type {Map<number, any>} */
@@ -132,27 +139,32 @@ function drawBests(bests, rows, keep) {
   const unnamed = new Map();
   for (const r of rows) {
     if (r.circuit !== null || !r.counts_for_best || r.time_ms === null || !keep(r)) continue;
+    if (excluded.has(r.session_id)) continue;
     const key = `${r.session_id}:${r.car_id}`;
     const have = unnamed.get(key);
     if (!have || r.time_ms < have.time_ms) unnamed.set(key, r);
   }
   /** @type {{ lap: number, cells: (string | Node)[], theoretical: HTMLElement }[]} */
   const lines = [];
+  /** The cell of a theoretical best, filled when the sectors route answers. */
+  const theoreticalOf = (/** @type {string} */ scope) => {
+    const cell = el("td", { class: "theoretical" }, ["…"]);
+    api(`/api/analysis/sectors?${scope}`)
+      .then((s) => cell.textContent = lapTime(s.theoretical_best_ms))
+      .catch(() => cell.textContent = "—");
+    return cell;
+  };
   for (const b of named) {
-    const theoretical = el("td", { class: "theoretical" }, ["…"]);
     lines.push({
       lap: b.lap_id,
-      theoretical,
+      theoretical: theoreticalOf(`track=${encodeURIComponent(b.track)}&car=${b.car_id}`),
       cells: [b.track, b.car_name, lapTime(b.time_ms), signed(b.gap_ms / 1000)],
     });
-    api(`/api/analysis/sectors?track=${encodeURIComponent(b.track)}&car=${b.car_id}`)
-      .then((s) => theoretical.textContent = lapTime(s.theoretical_best_ms))
-      .catch(() => theoretical.textContent = "—");
   }
   for (const r of unnamed.values()) {
     lines.push({
       lap: r.id,
-      theoretical: el("td", { class: "theoretical" }, ["—"]),
+      theoretical: theoreticalOf(`session=${r.session_id}&car=${r.car_id}`),
       cells: [`session ${r.session_id} (unnamed)`, r.car_name, lapTime(r.time_ms), "—"],
     });
   }

@@ -124,10 +124,23 @@ Deno.test({
               `#bests tr[data-lap="${bb.lap_id}"] td.theoretical`,
               (td) => td.textContent,
             );
-            const ms = sectors.theoretical_best_ms;
-            const m = Math.floor(ms / 60000);
-            const s = ((ms % 60000) / 1000).toFixed(3).padStart(6, "0");
-            assert.equal(theo, `${m}:${s}`);
+            const clock = (ms: number) =>
+              `${Math.floor(ms / 60000)}:${((ms % 60000) / 1000).toFixed(3).padStart(6, "0")}`;
+            assert.equal(theo, clock(sectors.theoretical_best_ms));
+            // The unnamed session's row has its own theoretical best, of its session's laps.
+            const lapRows = (await json(`${url}/api/laps?limit=1000`)).body;
+            const steeredRow = lapRows.find((r: { id: number }) => r.id === laps.steered);
+            const own = (await json(
+              `${url}/api/analysis/sectors?session=${steeredRow.session_id}&car=1549`,
+            )).body;
+            assert.equal(own.sectors.length, 3);
+            assert.equal(
+              await page.$eval(
+                `#bests tr[data-lap="${laps.steered}"] td.theoretical`,
+                (td) => td.textContent,
+              ),
+              clock(own.theoretical_best_ms),
+            );
             // The circuit filter keeps only that circuit's sessions and puts itself in the URL.
             await page.select("#filter-circuit", "broad-bean-raceway");
             // The filter asks the API (`/api/laps?track=...`) and draws again.
@@ -412,6 +425,31 @@ Deno.test({
           assert.equal(steer.laps[0].channels.steer, null);
           assert.deepEqual(drawn, { ref: true, lap: steer.laps[1].channels.steer });
           await page.close();
+          // With the unnamed session's lap as the reference, the sectors and band are its session's.
+          const unnamed = await openPage(
+            browser,
+            `${url}/compare?laps=${laps.steered},${laps.broadBean[2]}&ref=${laps.steered}`,
+          );
+          const row = (await json(`${url}/api/laps?limit=1000`)).body
+            .find((r: { id: number }) => r.id === laps.steered);
+          const own = (await json(
+            `${url}/api/analysis/sectors?session=${row.session_id}&car=1549`,
+          )).body;
+          const shown = await unnamed.evaluate(() => ({
+            title: document.getElementById("sectors-title")!.textContent,
+            rows: [...document.querySelectorAll("#sectors tbody tr")].map((tr) =>
+              tr.querySelector("td:nth-child(3)")!.textContent
+            ),
+            band: (window as unknown as Win).comparePage.charts.find((c) => c.key === "speed")!
+              .series.length,
+          }));
+          assert.deepEqual(shown, {
+            title: `Sectors of session ${row.session_id} (unnamed) and car`,
+            rows: own.sectors.map((x: { best_s: number }) => x.best_s.toFixed(3)),
+            // The distance, the two laps and the band's two edges.
+            band: 5,
+          });
+          await unnamed.close();
         });
 
         await t.step("a chart saves as PNG and the map as SVG from the page", async () => {
