@@ -245,6 +245,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
       stopLiveNaming();
       frames.close();
       cues.close();
+      // A reference read under way finishes before the caller closes the store.
+      await frames.settled();
     },
   };
 }

@@ -129,6 +129,7 @@ export class LiveFrameService implements LiveFrameSource {
   #stats: LapStats = NO_STATS;
   #generation = 0;
   #pending: Promise<void> = Promise.resolve();
+  #closed = false;
 
   /** Follows `services.live`'s frames and the bus from now on, until {@linkcode close}. */
   constructor(deps: Pick<AppDeps, "bus" | "now" | "log">, services: LiveFrameServices) {
@@ -148,10 +149,16 @@ export class LiveFrameService implements LiveFrameSource {
     }));
   }
 
-  /** Stops following frames and events; subscribers get nothing more. */
+  /**
+   * Stops following frames and events; subscribers get nothing more, and
+   * background reads not yet started never start. Await
+   * {@linkcode settled} before closing the store, for one already reading.
+   */
   close(): void {
     for (const detach of this.#detach.splice(0)) detach();
     this.#groups.clear();
+    this.#closed = true;
+    this.#generation++;
   }
 
   /** Resolves once the background reads started so far have finished. */
@@ -354,7 +361,8 @@ export class LiveFrameService implements LiveFrameSource {
         if (this.#ref?.lapId !== this.#latest?.ref?.lapId) this.#hint = null;
         this.#stats = read.stats;
       } catch (err) {
-        this.#log.warn("reading the live reference lap failed", err);
+        // Once closed, the answer was not wanted: a store closing under it is no fault.
+        if (!this.#closed) this.#log.warn("reading the live reference lap failed", err);
       }
     });
   }
