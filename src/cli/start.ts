@@ -14,6 +14,7 @@ import { TuiNotices } from "../tui/notices.ts";
 import { type StoreHealthStatus, storeSentence } from "../app/store_health.ts";
 import type { App } from "../app/create_app.ts";
 import { type LoggerOptions, startLogger } from "./logger_process.ts";
+import { tuiMode } from "../tui/tui_mode.ts";
 import { type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
 import { lanAddresses, pageUrl } from "../server/lan_address.ts";
@@ -50,15 +51,19 @@ export function newStoreNotice(data: string): string | null {
 
 /**
  * Posts the store's health to the dashboard's notices: now when it is not
- * fine, then at each change (a count changing within a state too, so
+ * fine (unless `opts.now` is false: the caller printed it), then at each change (a count changing within a state too, so
  * `store full: N laps not yet saved` follows N). A full or read-only store's
  * notice stays until the next; the others pass. Returns the unsubscribe.
  */
-export function postStoreNotices(app: App, notices: TuiNotices): () => void {
+export function postStoreNotices(
+  app: App,
+  notices: TuiNotices,
+  opts: { now?: boolean } = {},
+): () => void {
   const post = (s: StoreHealthStatus) =>
     notices.post(storeSentence(s), { sticky: s.state === "full" || s.state === "read_only" });
   const health = app.storeHealth.status();
-  if (health.state !== "ok") post(health);
+  if ((opts.now ?? true) && health.state !== "ok") post(health);
   return app.bus.subscribe((event) => {
     if (event.type === "store") post(event.status);
   });
@@ -142,13 +147,15 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
   console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
   for (const line of livePageLines(flags, logger.http.port)) console.log(line);
   const notices = new TuiNotices();
+  // The dashboard's screen hides the lines above, so what they say is shown
+  // once in it too; plain status lines print below them, so they are not.
+  const onScreen = mode === "start" && tuiMode() === "ink";
   const health = logger.app.storeHealth.status();
   if (health.state !== "ok") console.log(`sim-datalogger: ${storeSentence(health)}`);
-  postStoreNotices(logger.app, notices);
+  postStoreNotices(logger.app, notices, { now: onScreen });
   if (created) {
     console.log(`sim-datalogger: ${created}`);
-    // Shown once in the dashboard too: its screen hides the lines above.
-    notices.post(created);
+    if (onScreen) notices.post(created);
   }
   if (flags.data === ":memory:") {
     console.log(`sim-datalogger: in-memory store; exports go to ${exportsDir(flags.data)}`);

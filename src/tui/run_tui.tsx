@@ -10,6 +10,9 @@ import type { AppFace } from "../app/create_app.ts";
 import { AppView } from "./app_view.tsx";
 import type { TuiNotices } from "./notices.ts";
 import { runPlainStatus } from "./plain_status.ts";
+import { tuiMode } from "./tui_mode.ts";
+
+export { type TuiMode, tuiMode } from "./tui_mode.ts";
 
 /** Options of {@linkcode runTui}. */
 export interface TuiOptions {
@@ -62,15 +65,6 @@ export function homeOnAlternateScreen<T extends NodeJS.WritableStream>(stdout: T
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-}
-
-/** Which face {@linkcode runTui} chose. */
-export type TuiMode = "ink" | "plain";
-
-/** The face `runTui` picks for `opts` on this process. */
-export function tuiMode(opts: Pick<TuiOptions, "interactive"> = {}): TuiMode {
-  const interactive = opts.interactive ?? (Deno.stdin.isTerminal() && Deno.stdout.isTerminal());
-  return interactive ? "ink" : "plain";
 }
 
 /**
