@@ -15,7 +15,8 @@ import {
   parseLapFile,
   toLapFile,
 } from "../core/laps/lap_file.ts";
-import { lapCsvFilename, lapCsvLines } from "../core/laps/csv.ts";
+import { lapCsvLines } from "../core/laps/csv.ts";
+import { lapExportBase } from "./export_names.ts";
 import type { CaptureFile } from "../core/gt7/capture_file.ts";
 import { z } from "zod";
 import { lapSummarySchema } from "../core/laps/lap.ts";
@@ -86,12 +87,25 @@ export class LapExchange {
    * names; NotFound when unknown.
    */
   async exportFile(id: number): Promise<LapFileV2> {
+    return (await this.exportNamedFile(id)).file;
+  }
+
+  /**
+   * Lap `id`'s file (as {@linkcode exportFile}) with the name a download of
+   * it takes: `sim-datalogger-lap-<id>-<circuit>-s<session>-<yyyymmdd-hhmmss>.json`,
+   * as a folder export names it; NotFound when unknown.
+   */
+  async exportNamedFile(id: number): Promise<{ filename: string; file: LapFileV2 }> {
     const lap = await this.#sessions.lap(id);
     const session = await getSession(this.#deps.kv, lap.session_id);
-    return toLapFile(lap, {
-      track_name: session?.track_name ?? "",
-      car_name: session?.car_name ?? carName(lap.car_id),
-    });
+    const track = session?.track_name ?? "";
+    return {
+      filename: `${lapExportBase(lap, track)}.json`,
+      file: toLapFile(lap, {
+        track_name: track,
+        car_name: session?.car_name ?? carName(lap.car_id),
+      }),
+    };
   }
 
   /** Lap `id` as MoTeC CSV; NotFound when unknown. */
@@ -100,7 +114,7 @@ export class LapExchange {
     const session = await getSession(this.#deps.kv, lap.session_id);
     const venue = session?.track_name ?? "";
     return {
-      filename: lapCsvFilename(lap),
+      filename: `${lapExportBase(lap, venue)}.csv`,
       lines: lapCsvLines(lap, { carName: carName(lap.car_id), venue }),
       lap: {
         id: lap.id,

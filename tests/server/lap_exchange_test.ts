@@ -50,7 +50,11 @@ for (const file of ["gt7/spa-full-lap.C.gt7.gz", "gt7/suzuka-full-lap.A.gt7.gz"]
         const id = await storeCapture(kv, file);
         const exported = await fetch(`${url}/api/laps/${id}/export.json`);
         assert.equal(exported.status, 200);
-        assert.match(exported.headers.get("content-disposition")!, /attachment/);
+        // Named as a folder export names it: lap, circuit, session, the time it finished (UTC).
+        assert.equal(
+          exported.headers.get("content-disposition"),
+          `attachment; filename="sim-datalogger-lap-${id}-spa-francorchamps-s1-20261121-100200.json"`,
+        );
         const text = await exported.text();
         const doc = JSON.parse(text);
         assert.equal(doc.format, "sim-datalogger-lap");
@@ -83,6 +87,10 @@ Deno.test({
       const res = await fetch(`${url}/api/laps/${id}/export.csv`);
       assert.equal(res.status, 200);
       assert.equal(res.headers.get("content-type"), "text/csv; charset=utf-8");
+      assert.equal(
+        res.headers.get("content-disposition"),
+        `attachment; filename="sim-datalogger-lap-${id}-spa-francorchamps-s1-20261121-100200.csv"`,
+      );
       const text = await res.text();
       const rows: string[][] = parse(text, { relax_column_count: true, skip_empty_lines: true });
       assert.deepEqual(rows[0], ["Format", "MoTeC CSV File"]);

@@ -178,11 +178,6 @@ function commentSuffix(lap: CsvLap): string {
   return note ? ` - ${note}` : "";
 }
 
-/** The download file name of a lap's CSV, `sim-datalogger-lap-<id>.csv`. */
-export function lapCsvFilename(lap: Pick<LapSummary, "id">): string {
-  return `sim-datalogger-lap-${lap.id}.csv`;
-}
-
 /**
  * A quoted CSV text cell that a spreadsheet will not run as a formula: a
  * value starting with =, +, -, @, tab or CR gets a leading apostrophe, line

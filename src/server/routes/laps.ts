@@ -170,8 +170,8 @@ export function lapRoutes(app: AppFace): Hono {
     async ({ params, query }, c) => c.json(await app.analysis.notes(params.id, query)),
   );
   mount(r, exportLapJson, async ({ params }, c) => {
-    const file = await app.laps.exportFile(params.id);
-    c.header("Content-Disposition", `attachment; filename="sim-datalogger-lap-${params.id}.json"`);
+    const { filename, file } = await app.laps.exportNamedFile(params.id);
+    c.header("Content-Disposition", `attachment; filename="${filename}"`);
     return c.json(file);
   });
   mount(r, exportLapCsv, async ({ params }) => {

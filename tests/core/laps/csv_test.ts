@@ -5,7 +5,6 @@ import { type LapSamples, SAMPLE_COLUMNS, V1_COLUMNS } from "../../../src/core/l
 import {
   CSV_CHANNELS,
   type CsvLap,
-  lapCsvFilename,
   lapCsvLines,
   lapTimeText,
   plainNumber,
@@ -267,10 +266,6 @@ Deno.test("lapTimeText formats M:SS.mmm", () => {
   assert.equal(lapTimeText(59_999), "0:59.999");
   assert.equal(lapTimeText(3_600_000), "60:00.000");
   assert.equal(lapTimeText(7), "0:00.007");
-});
-
-Deno.test("lapCsvFilename", () => {
-  assert.equal(lapCsvFilename({ id: 42 }), "sim-datalogger-lap-42.csv");
 });
 
 Deno.test("rows are generated one at a time, reading only the row's own ticks", () => {
