@@ -537,6 +537,12 @@ Deno.test({
           "five 6,000-sample laps from the click, and the cursor's frame rate",
           async () => {
             const page = await openPage(browser, `${url}/laps?track=suzuka-circuit`);
+            // As a driver picks: once the board's theoretical bests (the sectors route) are in.
+            await page.waitForFunction(() =>
+              [...document.querySelectorAll("#bests td.theoretical")].every((td) =>
+                td.textContent !== "…"
+              )
+            );
             for (const id of laps.suzuka) await page.click(`#sessions input[data-pick="${id}"]`);
             const t0 = performance.now();
             await page.click("#compare");
