@@ -1,20 +1,9 @@
 import { strict as assert } from "node:assert";
 import { EventBus } from "../../src/app/bus.ts";
 import { LiveFrameService } from "../../src/app/live_frames.ts";
-import type { Session } from "../../src/core/laps/session.ts";
+import { stubSession } from "../_sessions.ts";
 
-const SESSION: Session = {
-  id: 4,
-  kind: "live",
-  started_at: "2026-11-21T12:00:00.000Z",
-  updated_at: "2026-11-21T12:00:00.000Z",
-  car_id: 3450,
-  car_name: "Test car",
-  track_name: "",
-  track_source: "bundle",
-  lap_count: 1,
-  best_lap_time_ms: 90_000,
-};
+const SESSION = stubSession();
 
 /** A frame service whose session reads wait for `release`, then fail as a closed store does. */
 function service() {

@@ -2,23 +2,12 @@ import { strict as assert } from "node:assert";
 import { Hono } from "hono";
 import { type App, createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
-import type { Session } from "../../src/core/laps/session.ts";
+import { stubSession } from "../_sessions.ts";
 import { startHttp } from "../../src/server/http.ts";
 import { eventRoutes, EventStreams, sseMessage } from "../../src/server/routes/events.ts";
 import { HANG_MS, SseReader } from "./_sse.ts";
 
-const SESSION: Session = {
-  id: 4,
-  kind: "live",
-  started_at: "2026-11-21T12:00:00.000Z",
-  updated_at: "2026-11-21T12:00:00.000Z",
-  car_id: 3450,
-  car_name: "Test car",
-  track_name: "Ring",
-  track_source: "bundle",
-  lap_count: 1,
-  best_lap_time_ms: 90_000,
-};
+const SESSION = stubSession({ track_name: "Ring" });
 
 async function withEvents(
   opts: { queueLimit?: number; heartbeatMs?: number },
