@@ -12,10 +12,11 @@ import { carName } from "../core/catalog/cars.ts";
 import type { Session } from "../core/laps/session.ts";
 import { slugify } from "../core/bundle/slug.ts";
 import { readBests } from "../storage/bests.ts";
-import { allRows, circuitOf, type LapRow, sessionRows } from "../storage/lap_index.ts";
-import { listSessions } from "../storage/sessions.ts";
+import { allRows, circuitOf, type LapRow, lapRows, sessionRows } from "../storage/lap_index.ts";
+import { getSessions, listSessions } from "../storage/sessions.ts";
 import {
   choiceParamSchema,
+  idListParamSchema,
   idParamSchema,
   intParamSchema,
   trackParamSchema,
@@ -57,6 +58,12 @@ export const DEFAULT_LAP_LIMIT = 100;
 /** Most laps one answer lists. */
 export const MAX_LAP_LIMIT = 1000;
 
+/** Most lap ids the `ids` filter takes. */
+export const MAX_LAP_IDS = 100;
+
+/** The rule of the `ids` filter, as a refusal of an empty one says it. */
+const IDS_RULE = `must list 1 to ${MAX_LAP_IDS} distinct positive integer lap ids, comma-separated`;
+
 /** The list's filters and order, parsed. */
 export interface LapListQuery {
   /** Only laps of this circuit (a slug). */
@@ -65,6 +72,8 @@ export interface LapListQuery {
   complete: boolean | null;
   order: (typeof LAP_ORDERS)[number];
   limit: number;
+  /** Only these laps (distinct ids); null for every lap. */
+  ids: readonly number[] | null;
 }
 
 /**
@@ -72,7 +81,9 @@ export interface LapListQuery {
  * `track` (a circuit name; matched by slug, so case and punctuation do not
  * matter), `car` (an id), `complete`, `order` (`recent`, the default: latest
  * finished first; `time`: fastest first, laps without a time last), `limit`
- * (1 to {@linkcode MAX_LAP_LIMIT}, default {@linkcode DEFAULT_LAP_LIMIT}).
+ * (1 to {@linkcode MAX_LAP_LIMIT}, default {@linkcode DEFAULT_LAP_LIMIT}),
+ * `ids` (1 to {@linkcode MAX_LAP_IDS} distinct lap ids: only those laps, the
+ * others' rows never read; an unknown id is left out).
  */
 export type LapListInput = Partial<z.output<typeof lapListQuerySchema>>;
 
@@ -84,6 +95,7 @@ export function lapListQuery(q: LapListInput): LapListQuery {
     complete: q.complete === undefined ? null : q.complete === "true",
     order: q.order ?? "recent",
     limit: q.limit ?? DEFAULT_LAP_LIMIT,
+    ids: q.ids ?? null,
   };
 }
 
@@ -94,30 +106,56 @@ export const lapListQuerySchema = z.object({
   complete: choiceParamSchema(["true", "false"]).optional(),
   order: choiceParamSchema(LAP_ORDERS).default("recent"),
   limit: intParamSchema(1, MAX_LAP_LIMIT).prefault(String(DEFAULT_LAP_LIMIT)),
+  ids: idListParamSchema(MAX_LAP_IDS, IDS_RULE).meta({
+    description: `only these laps: 1 to ${MAX_LAP_IDS} distinct positive integer lap ids, ` +
+      "comma-separated; an unknown id is left out, the other filters still apply",
+  }).optional(),
 });
 
-/** The laps `query` asks for, from the index rows of their sessions. */
+/**
+ * The laps `query` asks for, from the index rows of their sessions; with
+ * `ids`, from those laps' records and their sessions alone, never the
+ * whole index nor every session (the same rows: see {@linkcode lapRows}).
+ */
 export async function listLapsAcross(kv: Deno.Kv, query: LapListQuery): Promise<LapListItem[]> {
-  const sessions = new Map((await listSessions(kv)).map((s) => [s.id, s]));
-  let rows: LapRow[];
-  if (query.circuit === null) rows = await allRows(kv);
-  else {
-    rows = [];
-    for (const s of sessions.values()) {
-      if (circuitOf(s.track_name) === query.circuit) rows.push(...await sessionRows(kv, s.id));
-    }
-  }
+  const { rows, sessions } = query.ids === null
+    ? await rowsOfCircuit(kv, query.circuit)
+    : await rowsOfLaps(kv, query.ids);
   const items: LapListItem[] = [];
   for (const r of rows) {
     // A row whose session is gone belongs to a removal under way.
     const s = sessions.get(r.session_id);
     if (!s) continue;
+    if (query.circuit !== null && circuitOf(s.track_name) !== query.circuit) continue;
     if (query.car !== null && r.car_id !== query.car) continue;
     if (query.complete !== null && r.complete !== query.complete) continue;
     items.push(itemOf(r, s));
   }
   items.sort(query.order === "time" ? byTime : byRecent);
   return items.slice(0, query.limit);
+}
+
+/** Rows to list and the sessions they may belong to. */
+interface Listed {
+  rows: LapRow[];
+  sessions: Map<number, Session>;
+}
+
+/** Every row of circuit `circuit` (every row when null), and every session. */
+async function rowsOfCircuit(kv: Deno.Kv, circuit: string | null): Promise<Listed> {
+  const sessions = new Map((await listSessions(kv)).map((s) => [s.id, s]));
+  if (circuit === null) return { rows: await allRows(kv), sessions };
+  const rows: LapRow[] = [];
+  for (const s of sessions.values()) {
+    if (circuitOf(s.track_name) === circuit) rows.push(...await sessionRows(kv, s.id));
+  }
+  return { rows, sessions };
+}
+
+/** The rows of laps `ids` that exist, and their sessions, each read once. */
+async function rowsOfLaps(kv: Deno.Kv, ids: readonly number[]): Promise<Listed> {
+  const rows = await lapRows(kv, ids);
+  return { rows, sessions: await getSessions(kv, rows.map((r) => r.session_id)) };
 }
 
 function itemOf(r: LapRow, s: Session): LapListItem {

@@ -92,20 +92,24 @@ export const idParamSchema = z.string({ error: required(POSITIVE) })
 
 /**
  * A comma-separated list of 1 to `max` distinct positive integer ids; a
- * fault in one id is reported at `[i]` (`laps[1]`).
+ * fault in one id is reported at `[i]` (`laps[1]`), an empty one (`1,,2`)
+ * as such. An empty value is refused with `empty`: "is required" where the
+ * list must be given, the list's rule where it is an optional filter (an
+ * empty filter would otherwise read as "no filter").
  */
-export function idListParamSchema(max: number) {
+export function idListParamSchema(max: number, empty = "is required") {
   return z.string({ error: "is required" })
     .transform((value, ctx) => {
       const fail = (message: string, path: number[] = []) => {
         ctx.addIssue({ code: "custom", message, path, input: value });
         return z.NEVER;
       };
-      if (value === "") return fail("is required");
+      if (value === "") return fail(empty);
       const parts = value.split(",");
       if (parts.length > max) return fail(`must list at most ${max} ids, got ${parts.length}`);
       const ids: number[] = [];
       for (const [i, part] of parts.entries()) {
+        if (part === "") return fail(`${POSITIVE}, not empty`, [i]);
         if (!ID.test(part)) return fail(POSITIVE, [i]);
         const id = Number(part);
         if (ids.includes(id)) return fail(`repeats lap ${id}`, [i]);

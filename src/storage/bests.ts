@@ -26,7 +26,7 @@ import {
   sessionBestsOf,
   sessionRows,
 } from "./lap_index.ts";
-import { normalSession, sessionKey } from "./sessions.ts";
+import { getSessions, normalSession } from "./sessions.ts";
 import { publicSummary, readStoredLaps } from "./stored_lap.ts";
 
 /** Version of the index layout; a store whose marker says otherwise is rebuilt. */
@@ -71,15 +71,10 @@ async function readChecked(kv: Deno.Kv): Promise<StoredBest[] | null> {
       entries.map((e) => isCircuitBest(e.value) ? e.value.lap_id : -1),
     )).map((e) => [e.value.id, publicSummary(e.value)]),
   );
-  const sessionIds = [
-    ...new Set(entries.map((e) => isCircuitBest(e.value) ? e.value.session_id : -1)),
-  ];
-  const sessions = new Map<number, Session>();
-  for (let i = 0; i < sessionIds.length; i += 10) {
-    for (const e of await kv.getMany(sessionIds.slice(i, i + 10).map(sessionKey))) {
-      if (e.value) sessions.set(e.key[1] as number, normalSession(e.value as Session));
-    }
-  }
+  const sessions = await getSessions(
+    kv,
+    entries.map((e) => isCircuitBest(e.value) ? e.value.session_id : -1),
+  );
   const out: StoredBest[] = [];
   for (const e of entries) {
     const [, circuit, car] = e.key;

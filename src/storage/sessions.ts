@@ -59,6 +59,26 @@ export async function getSession(kv: Deno.Kv, id: number): Promise<Session | nul
   return s ? normalSession(s) : null;
 }
 
+/** Most keys one `getMany` may read. */
+const GET_MANY = 10;
+
+/**
+ * The sessions of `ids` that exist, by id (each as {@linkcode getSession}
+ * gives it), read at most 10 keys at a time; an id repeated is read once.
+ */
+export async function getSessions(
+  kv: Deno.Kv,
+  ids: Iterable<number>,
+): Promise<Map<number, Session>> {
+  const unique = [...new Set(ids)];
+  const out = new Map<number, Session>();
+  for (let i = 0; i < unique.length; i += GET_MANY) {
+    const batch = await kv.getMany<Session[]>(unique.slice(i, i + GET_MANY).map(sessionKey));
+    for (const e of batch) if (e.value) out.set(e.key[1] as number, normalSession(e.value));
+  }
+  return out;
+}
+
 /** Every session, newest first. */
 export async function listSessions(kv: Deno.Kv): Promise<Session[]> {
   const out: Session[] = [];

@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import type { App } from "../../src/app/create_app.ts";
 import { SyntheticDrive } from "../../src/core/synthetic/drive.ts";
 import { allKeys, storeLaps, testSession } from "../_stored_laps.ts";
+import { sessionKey } from "../../src/storage/sessions.ts";
 import { withServer } from "./_server.ts";
 
 const NOW = new Date("2026-11-24T12:00:00Z");
@@ -129,6 +130,95 @@ Deno.test("GET /api/laps refuses a bad parameter, naming it and its rule", async
     await refused(get("limit=1.5"), "limit", /from 1 to 1000/);
     await refused(get("cars=1"), "cars", /not a parameter.*track, car, complete, order, limit/);
     await refused(fetch(`${url}/api/laps/bests?car=1`), "car", /not a parameter of this request$/);
+  });
+});
+
+Deno.test("GET /api/laps?ids= answers the very rows the unfiltered list gives those laps, other filters on top", async () => {
+  await withServer(async (url, app) => {
+    const { suzuka, spa, ids } = await seed(app);
+    const list = async (query: string) => {
+      const r = await getJson(`${url}/api/laps?${query}`);
+      assert.equal(r.status, 200, query);
+      return r.body as { id: number; track: string; session_id: number }[];
+    };
+    /** The unfiltered list's rows (in its order) of laps `wanted`. */
+    const unfiltered = async (wanted: number[], query = "") =>
+      (await list(`limit=1000${query}`)).filter((l) => wanted.includes(l.id));
+    const { s1, s2, p1, p2, u1 } = ids;
+    // Laps of a named session and of an unnamed one: every field as the whole list has it.
+    const named = await list(`ids=${u1},${s2}`);
+    assert.equal(named.length, 2);
+    assert.deepEqual(named, await unfiltered([u1, s2]));
+    assert.deepEqual(named.map((l) => [l.id, l.track]), [[u1, ""], [s2, "Suzuka Circuit"]]);
+    const five = [s1, s2, p1, p2, u1];
+    assert.deepEqual(await list(`ids=${five.join(",")}`), await unfiltered(five));
+    // The order is the list's, not the ids'.
+    assert.deepEqual(
+      await list(`ids=${five.join(",")}&order=time`),
+      await unfiltered(five, "&order=time"),
+    );
+    // A filter: an unknown id is left out, so the answer may be shorter than the ids.
+    assert.deepEqual(await list(`ids=${s1},999999`), await unfiltered([s1]));
+    assert.deepEqual(await list("ids=999999,999998"), []);
+    // The other filters, order and limit still apply.
+    assert.deepEqual((await list(`ids=${s1},${p1},${p2}&car=2`)).map((l) => l.id), [p2, p1]);
+    assert.deepEqual((await list(`ids=${s1},${p1},${p2}&complete=false`)).map((l) => l.id), [p2]);
+    assert.deepEqual(
+      (await list(`ids=${s1},${p2},${u1}&car=1&complete=true`)).map((l) => l.id),
+      [u1, s1],
+    );
+    assert.deepEqual((await list(`ids=${s1},${p1}&track=SPA`)).map((l) => l.id), [p1]);
+    assert.deepEqual((await list(`ids=${s1},${s2},${u1}&order=time&limit=2`)).map((l) => l.id), [
+      u1,
+      s2,
+    ]);
+    // A lap follows its session's name, as in the whole list.
+    assert.equal(
+      (await send(`${url}/api/sessions/${suzuka.id}`, "PATCH", { name: "Fuji" })).status,
+      200,
+    );
+    const renamed = await list(`ids=${s1}`);
+    assert.equal(renamed[0].track, "Fuji");
+    assert.deepEqual(renamed, await unfiltered([s1]));
+    // A session gone (the first step of a removal) takes its laps out, as from the whole list.
+    await app.kv.delete(sessionKey(spa.id));
+    assert.deepEqual((await list(`ids=${p1},${s1},${p2}`)).map((l) => l.id), [s1]);
+    assert.deepEqual(await unfiltered([p1, p2]), []);
+  }, { now: NOW });
+});
+
+Deno.test("GET /api/laps refuses a bad ids list, naming the id at fault and the rule", async () => {
+  await withServer(async (url) => {
+    const exactly = async (query: string, path: string, message: string) => {
+      const r = await fetch(`${url}/api/laps?${query}`);
+      assert.equal(r.status, 400, query);
+      assert.equal(r.headers.get("content-type"), "application/problem+json");
+      const problem = await r.json();
+      assert.equal(problem.detail, `${path} ${message}`, query);
+      assert.deepEqual(problem.errors, [{ path, message }], query);
+    };
+    const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(",");
+    await exactly(
+      "ids=",
+      "ids",
+      "must list 1 to 100 distinct positive integer lap ids, comma-separated",
+    );
+    await exactly("ids=1,,2", "ids[1]", "must be a positive integer, not empty");
+    await exactly("ids=1,2,", "ids[2]", "must be a positive integer, not empty");
+    await exactly("ids=,1", "ids[0]", "must be a positive integer, not empty");
+    await exactly("ids=1,x", "ids[1]", "must be a positive integer");
+    await exactly("ids=0", "ids[0]", "must be a positive integer");
+    await exactly("ids=1.5", "ids[0]", "must be a positive integer");
+    await exactly("ids=-3", "ids[0]", "must be a positive integer");
+    await exactly("ids=1%202", "ids[0]", "must be a positive integer");
+    await exactly("ids=3,4,3", "ids[2]", "repeats lap 3");
+    await exactly(`ids=${upTo(101)}`, "ids", "must list at most 100 ids, got 101");
+    // A fault in ids is found with the others in order: the filters before it first.
+    await exactly("car=0&ids=x", "car", "must be a positive integer");
+    // A hundred distinct ids are taken; none is stored here.
+    const full = await fetch(`${url}/api/laps?ids=${upTo(100)}`);
+    assert.equal(full.status, 200);
+    assert.deepEqual(await full.json(), []);
   });
 });
 

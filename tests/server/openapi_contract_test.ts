@@ -40,6 +40,7 @@ interface Fixture {
 function example(name: string, f: Fixture): string {
   const values: Record<string, string> = {
     laps: String(f.lap),
+    ids: String(f.lap),
     lap: String(f.lap),
     ref: String(f.lap),
     track: "Test Ring",

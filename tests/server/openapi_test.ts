@@ -137,11 +137,12 @@ Deno.test("request schemas are the ones validation uses: parameters carry their 
       (paths[path].get.parameters as Json[]).map((p) => [p.name as string, p]),
     );
   const laps = params("/api/laps");
-  assert.deepEqual(Object.keys(laps), ["track", "car", "complete", "order", "limit"]);
+  assert.deepEqual(Object.keys(laps), ["track", "car", "complete", "order", "limit", "ids"]);
   assert.deepEqual(
     Object.values(laps).map((p) => p.required),
-    [false, false, false, false, false],
+    [false, false, false, false, false, false],
   );
+  assert.match(laps.ids.description as string, /^only these laps: 1 to 100 distinct positive/);
   assert.deepEqual((laps.order.schema as Json).enum, ["recent", "time"]);
   assert.equal((laps.limit.schema as Json).default, "100");
   assert.equal(laps.limit.description, "must be a whole number from 1 to 1000");
