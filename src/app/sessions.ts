@@ -193,7 +193,7 @@ export class SessionService {
 
   /**
    * Laps across sessions, filtered and ordered by `query` (see
-   * {@linkcode LapListInput}); answered from the lap index.
+   * {@linkcode LapListInput}); answered from the lap index, or with `ids` from those laps' records.
    */
   listAcross(query: LapListInput = {}): Promise<LapListItem[]> {
     return listLapsAcross(this.#deps.kv, lapListQuery(query));

@@ -145,15 +145,15 @@ export async function showCompare(ctx) {
   // they are in, so the logger computes the charts' data first and the rest
   // while the browser draws them.
   const cmpP = api(`/api/analysis/compare?${query}&channels=${CHANNELS.join(",")}`);
-  const rowsP = api("/api/laps?limit=1000");
+  // Just these laps' rows (circuit, car, marks), however old; the same path
+  // as pages.html's early request. A bad id is the comparison's to explain.
+  const ids = [...new Set(view.ref ? [...view.laps, view.ref] : view.laps)].join(",");
+  const rowsP = api(`/api/laps?ids=${ids}`).catch((/** @type {Error} */ err) => err);
   const [cmp, rows] = await Promise.all([cmpP, rowsP]);
+  if (rows instanceof Error) throw rows;
   if (signal.aborted) return "aborted";
   /** @type {Map<number, any>} */
   const byId = new Map(rows.map((/** @type {any} */ r) => [r.id, r]));
-  // A lap older than the latest 1,000 is read whole (rare: an old deep link).
-  for (const l of cmp.laps) {
-    if (!byId.has(l.id)) byId.set(l.id, await rowOf(l.id));
-  }
   const fetched = performance.timeOrigin + performance.now();
   // The reference first, then the others in the order the URL gives.
   const laps = [
@@ -367,36 +367,6 @@ function clearView() {
   $("title").textContent = "Compare";
   $("corners-title").textContent = "Corners";
   $("sectors-title").textContent = "Sectors";
-}
-
-/**
- * The slug of a circuit name, as the logger makes it (src/core/bundle/slug.ts).
- * @param {string} name
- */
-function slugify(name) {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-  return slug === "" ? "unnamed" : slug;
-}
-
-/**
- * The row `/api/laps` would give for lap `id`, from the lap and its session.
- * @param {number} id
- */
-async function rowOf(id) {
-  const lap = await api(`/api/laps/${id}`);
-  const session = await api(`/api/sessions/${lap.session_id}`);
-  return {
-    id,
-    session_id: lap.session_id,
-    number: lap.number,
-    time_ms: lap.time_ms,
-    complete: lap.complete,
-    counts_for_best: lap.counts_for_best,
-    car_id: lap.car_id,
-    car_name: session.car_name,
-    track: session.track_name,
-    circuit: session.track_name ? slugify(session.track_name) : null,
-  };
 }
 
 /**
