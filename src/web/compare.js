@@ -37,7 +37,7 @@ const CORNER_MARGIN_M = 50;
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** @type {any} */
-let page = { ready: false, error: null, timings: {} };
+let page = { ready: false, timings: {} };
 
 /** The view the URL asks for. */
 function readUrl() {
@@ -117,7 +117,7 @@ export async function showCompare(ctx) {
   const { signal } = ctx;
   // From the click that opened it, else from the start of the page's load.
   const started = ctx.clickedAt ?? performance.timeOrigin;
-  page = { ready: false, error: null, timings: {} };
+  page = { ready: false, timings: {} };
   /** @type {any} */ (window).comparePage = page;
   clearView();
   const view = readUrl();

@@ -26,7 +26,7 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const picked = [];
 
 /** @type {any} */
-let page = { ready: false, picked, error: null };
+let page = { ready: false, picked };
 
 /**
  * Draws the laps page of the address; resolves once it is drawn. Listeners
@@ -36,7 +36,7 @@ let page = { ready: false, picked, error: null };
  */
 export async function showLaps(view) {
   const { signal } = view;
-  page = { ready: false, picked, error: null };
+  page = { ready: false, picked };
   /** @type {any} */ (window).lapsPage = page;
   document.title = "laps · sim-datalogger";
   const [rows, bests, sessions] = await Promise.all([
