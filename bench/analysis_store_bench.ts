@@ -19,6 +19,7 @@ import { saveLap } from "../src/storage/laps.ts";
 import { openStore } from "../src/storage/kv.ts";
 import { updateSession } from "../src/storage/sessions.ts";
 import { lineSamples, testLap, testSession } from "../tests/_stored_laps.ts";
+import { medianMsAsync } from "./_median.ts";
 
 const BESTS_TARGET_MS = 50;
 const CIRCUITS = 25;
@@ -62,17 +63,8 @@ for (let first = 0; first < SESSIONS; first += PARALLEL) {
 }
 const fillS = (performance.now() - fillStart) / 1000;
 
-async function median(fn: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < WARMUP; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
+/** Median ms of RUNS awaited calls after WARMUP untimed ones. */
+const median = (fn: () => Promise<unknown>) => medianMsAsync(fn, RUNS, WARMUP);
 
 const bests = await app.sessions.bests();
 if (bests.length !== CIRCUITS * CARS) throw new Error(`${bests.length} bests`);

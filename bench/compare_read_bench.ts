@@ -15,6 +15,7 @@ import { createApp } from "../src/app/create_app.ts";
 import { openCaptureFile } from "../src/core/gt7/capture_file.ts";
 import { getLap } from "../src/storage/laps.ts";
 import { readFixture } from "../tests/_fixtures.ts";
+import { medianMsAsync } from "./_median.ts";
 
 const RUNS = 30;
 const WARMUP = 5;
@@ -31,24 +32,12 @@ const ids = [first.id];
 for (let k = 0; k < 4; k++) ids.push((await app.laps.importFile(file)).lap.id);
 const samples = (await getLap(kv, first.id))!.samples.t.length;
 
-async function medianMs(fn: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < WARMUP; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
-
 const read = () => Promise.all(ids.map((id) => getLap(kv, id)));
 const answer = async () =>
   JSON.stringify(await app.analysis.compare({ laps: ids, channels: CHANNELS }));
 const bytes = (await answer()).length;
-const readMs = await medianMs(read);
-const answerMs = await medianMs(answer);
+const readMs = await medianMsAsync(read, RUNS, WARMUP);
+const answerMs = await medianMsAsync(answer, RUNS, WARMUP);
 console.log(
   `compare route's work, five ${samples}-sample laps, 9 channels: ${answerMs.toFixed(1)} ms ` +
     `(reading the five laps ${readMs.toFixed(1)} ms), ${(bytes / 1e6).toFixed(2)} MB of JSON`,

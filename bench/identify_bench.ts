@@ -21,7 +21,7 @@ import { generateCircuit } from "../src/core/synthetic/circuit.ts";
 import type { BundleV4 } from "../src/core/bundle/types.ts";
 import { updateBundle } from "../src/storage/bundles.ts";
 import { borderPoints, syntheticLaps, TEST_SOURCE } from "../tests/core/identify/_laps.ts";
-import { medianMs } from "./_median.ts";
+import { medianMs, medianMsAsync } from "./_median.ts";
 
 const IDENTIFY_TARGET_MS = 5;
 const BUILD_TARGET_MS = 50;
@@ -59,18 +59,8 @@ const candidates: BundleCandidate[] = layouts.map(({ circuit, angle }, k) => ({
 
 /** Median ms of `runs` calls after one untimed call. */
 const median = (fn: () => void, runs = RUNS) => medianMs(fn, runs, 1);
-
-async function medianAsync(fn: () => Promise<unknown>, runs = RUNS): Promise<number> {
-  await fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
+/** The same for awaited work. */
+const medianAsync = (fn: () => Promise<unknown>, runs = RUNS) => medianMsAsync(fn, runs, 1);
 
 // The core match: signatures (none) then all 200 fingerprints.
 const found = identifyTrace(lap, [], candidates);
