@@ -17,6 +17,8 @@ import { api, el, lapTime, signed } from "./shared_api.js";
 
 /** Laps a comparison takes at most, as the page draws them. */
 const MAX_PICK = 5;
+/** Laps one answer of `/api/laps` lists at most: the page asks for that many. */
+const LIST_LIMIT = 1000;
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -40,7 +42,7 @@ export async function showLaps(view) {
   /** @type {any} */ (window).lapsPage = page;
   document.title = "laps · sim-datalogger";
   const [rows, bests, sessions] = await Promise.all([
-    api("/api/laps?limit=1000"),
+    api(`/api/laps?limit=${LIST_LIMIT}`),
     api("/api/laps/bests"),
     api("/api/sessions"),
   ]);
@@ -94,8 +96,9 @@ export async function showLaps(view) {
     // the latest 1,000 of the whole store still show; unnamed sessions are
     // picked from the latest 1,000.
     let shown = rows;
-    if ((track !== "" && track !== "-") || car !== "") {
-      const p = new URLSearchParams({ limit: "1000" });
+    const byApi = (track !== "" && track !== "-") || car !== "";
+    if (byApi) {
+      const p = new URLSearchParams({ limit: String(LIST_LIMIT) });
       if (track !== "" && track !== "-") p.set("track", circuits.get(track) ?? track);
       if (car !== "") p.set("car", car);
       shown = await api(`/api/laps?${p}`);
@@ -104,6 +107,13 @@ export async function showLaps(view) {
     if (mine !== latest || signal.aborted) return;
     drawBests(bests, shown, keep, excluded);
     drawSessions(sessions, shown.filter(keep));
+    // A full answer may have left older laps out: say how to reach them.
+    $("sessions-note").textContent = shown.length < LIST_LIMIT
+      ? ""
+      : byApi
+      ? `The latest ${LIST_LIMIT.toLocaleString("en")} laps of this circuit or car are listed.`
+      : `The store's latest ${LIST_LIMIT.toLocaleString("en")} laps are listed: ` +
+        "pick a circuit or a car to reach older ones.";
     page.drawn += 1;
   };
   const redraw = () => {

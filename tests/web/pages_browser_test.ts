@@ -93,6 +93,8 @@ Deno.test({
             );
             assert.equal(row.cls, "incomplete");
             assert.match(row.text ?? "", /incomplete/);
+            // Every lap is listed: no note about older ones.
+            assert.equal(await page.$eval("#sessions-note", (e) => e.textContent), "");
             const offered = await page.$$eval(
               "#bests tbody tr[data-lap]",
               (trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.lap)),
@@ -491,6 +493,36 @@ Deno.test({
           } finally {
             await Deno.remove(dir, { recursive: true });
           }
+        });
+
+        await t.step("a full list says how to reach older laps", async () => {
+          const real = (await json(`${url}/api/laps?limit=1000`)).body;
+          // 1,000 rows, as a larger store answers: the real rows again under other ids.
+          const full = Array.from({ length: 1000 }, (_, k) => ({
+            ...real[k % real.length],
+            id: 100_000 + k,
+          }));
+          const page = await browser.newPage();
+          await page.setViewport({ width: 1400, height: 1000 });
+          await page.setRequestInterception(true);
+          page.on("request", (req) => {
+            const u = new URL(req.url());
+            if (u.pathname === "/api/laps" && u.search === "?limit=1000") {
+              req.respond({
+                status: 200,
+                contentType: "application/json",
+                body: JSON.stringify(full),
+              });
+            } else req.continue();
+          });
+          await page.goto(`${url}/laps`);
+          await waitReady(page);
+          assert.equal(
+            await page.$eval("#sessions-note", (e) => e.textContent),
+            "The store's latest 1,000 laps are listed: pick a circuit or a car to reach older ones.",
+          );
+          assert.equal(await page.$$eval("#sessions tr[data-lap]", (t) => t.length), 1000);
+          await page.close();
         });
 
         await t.step(
