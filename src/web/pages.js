@@ -45,10 +45,14 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 let shown = new AbortController();
 
 /**
- * Shows the page of the current address.
+ * Shows the page of the current address. `moved`: drawn in place of
+ * another (a click, Back or Forward), so the keyboard's focus, which was
+ * on something now hidden, goes to the new page's heading, where a screen
+ * reader announces it.
  * @param {number | null} clickedAt
+ * @param {boolean} moved
  */
-function render(clickedAt) {
+function render(clickedAt, moved) {
   shown.abort();
   const mine = new AbortController();
   shown = mine;
@@ -58,6 +62,7 @@ function render(clickedAt) {
   const message = $("message");
   message.textContent = "";
   $(view.id).querySelector(".top")?.after(message);
+  if (moved) /** @type {HTMLElement | null} */ ($(view.id).querySelector("h1"))?.focus();
   view.show({ signal: mine.signal, clickedAt, go }).then(
     (state) => {
       if (!mine.signal.aborted) document.body.dataset.ready = state;
@@ -79,10 +84,10 @@ function render(clickedAt) {
 function go(url, clickedAt = null) {
   history.pushState(null, "", url);
   scrollTo(0, 0);
-  render(clickedAt);
+  render(clickedAt, true);
 }
 
-addEventListener("popstate", () => render(null));
+addEventListener("popstate", () => render(null, true));
 
 // A plain click on a link to one of these pages goes in place; a click with
 // a modifier (a new tab or window), a download or another target is the
@@ -101,4 +106,4 @@ document.addEventListener("click", (e) => {
   go(`${to.pathname}${to.search}`, performance.timeOrigin + e.timeStamp);
 });
 
-render(null);
+render(null, false);

@@ -176,17 +176,31 @@ Deno.test({
             const shown = () =>
               page.evaluate(() => ({
                 mark: (window as unknown as { mark?: number }).mark,
+                // The keyboard's focus moves to the shown page's heading.
+                focus: document.activeElement?.closest("div[id$='-view']")?.id ?? null,
                 laps: !document.getElementById("laps-view")!.hidden,
                 compare: !document.getElementById("compare-view")!.hidden,
                 charts: document.querySelectorAll("#charts .chart").length,
               }));
             // Delta, speed, throttle, brake, gear, rpm and tyre slip (these laps carry no steering).
-            assert.deepEqual(await shown(), { mark: 7, laps: false, compare: true, charts: 7 });
+            assert.deepEqual(await shown(), {
+              mark: 7,
+              focus: "compare-view",
+              laps: false,
+              compare: true,
+              charts: 7,
+            });
             // Back shows the list again, filter and picks kept; forward the same comparison.
             await page.goBack();
             await waitReady(page);
             assert.equal(new URL(page.url()).search, "?track=broad-bean-raceway");
-            assert.deepEqual(await shown(), { mark: 7, laps: true, compare: false, charts: 7 });
+            assert.deepEqual(await shown(), {
+              mark: 7,
+              focus: "laps-view",
+              laps: true,
+              compare: false,
+              charts: 7,
+            });
             const boxes = await page.$$eval(
               "#sessions input.pick:checked",
               (b) => b.map((x) => Number((x as HTMLElement).dataset.pick)).sort((a, z) => a - z),
@@ -194,12 +208,24 @@ Deno.test({
             assert.deepEqual(boxes, [laps.broadBean[0], laps.incomplete].sort((a, z) => a - z));
             await page.goForward();
             await waitReady(page);
-            assert.deepEqual(await shown(), { mark: 7, laps: false, compare: true, charts: 7 });
+            assert.deepEqual(await shown(), {
+              mark: 7,
+              focus: "compare-view",
+              laps: false,
+              compare: true,
+              charts: 7,
+            });
             // The link back to the list is followed in place too.
             await page.click(".compare .top a[href='/laps']");
             await waitReady(page);
             assert.equal(new URL(page.url()).pathname, "/laps");
-            assert.deepEqual(await shown(), { mark: 7, laps: true, compare: false, charts: 7 });
+            assert.deepEqual(await shown(), {
+              mark: 7,
+              focus: "laps-view",
+              laps: true,
+              compare: false,
+              charts: 7,
+            });
             await page.close();
           },
         );
