@@ -182,25 +182,22 @@ Deno.test({
                 compare: !document.getElementById("compare-view")!.hidden,
                 charts: document.querySelectorAll("#charts .chart").length,
               }));
-            // Delta, speed, throttle, brake, gear, rpm and tyre slip (these laps carry no steering).
-            assert.deepEqual(await shown(), {
+            // The mark survives, the focus is on the shown page's heading, and the seven charts
+            // (delta, speed, throttle, brake, gear, rpm, tyre slip: no steering) are drawn once.
+            const inCompare = {
               mark: 7,
               focus: "compare-view",
               laps: false,
               compare: true,
               charts: 7,
-            });
+            };
+            const inLaps = { ...inCompare, focus: "laps-view", laps: true, compare: false };
+            assert.deepEqual(await shown(), inCompare);
             // Back shows the list again, filter and picks kept; forward the same comparison.
             await page.goBack();
             await waitReady(page);
             assert.equal(new URL(page.url()).search, "?track=broad-bean-raceway");
-            assert.deepEqual(await shown(), {
-              mark: 7,
-              focus: "laps-view",
-              laps: true,
-              compare: false,
-              charts: 7,
-            });
+            assert.deepEqual(await shown(), inLaps);
             const boxes = await page.$$eval(
               "#sessions input.pick:checked",
               (b) => b.map((x) => Number((x as HTMLElement).dataset.pick)).sort((a, z) => a - z),
@@ -208,24 +205,12 @@ Deno.test({
             assert.deepEqual(boxes, [laps.broadBean[0], laps.incomplete].sort((a, z) => a - z));
             await page.goForward();
             await waitReady(page);
-            assert.deepEqual(await shown(), {
-              mark: 7,
-              focus: "compare-view",
-              laps: false,
-              compare: true,
-              charts: 7,
-            });
+            assert.deepEqual(await shown(), inCompare);
             // The link back to the list is followed in place too.
             await page.click(".compare .top a[href='/laps']");
             await waitReady(page);
             assert.equal(new URL(page.url()).pathname, "/laps");
-            assert.deepEqual(await shown(), {
-              mark: 7,
-              focus: "laps-view",
-              laps: true,
-              compare: false,
-              charts: 7,
-            });
+            assert.deepEqual(await shown(), inLaps);
             await page.close();
           },
         );
