@@ -231,21 +231,31 @@ function shadeCorners(u, corners) {
 }
 
 /**
- * Writes each corner's number at the top of its window.
+ * Writes each corner's number at the top of its window, left to right,
+ * leaving out a number that would overlap the one before (a narrow chart
+ * or a zoomed-out lap of many corners): zooming in shows them all.
  * @param {any} u
  * @param {CornerWindow[]} corners
  */
-function labelCorners(u, corners) {
+export function labelCorners(u, corners) {
   const { ctx, bbox } = u;
   ctx.save();
   ctx.fillStyle = "rgba(255,255,255,0.55)";
   ctx.font = `${Math.round(10 * devicePixelRatio)}px system-ui, sans-serif`;
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
-  for (const c of corners) {
-    const mid = u.valToPos((c.entry_m + c.exit_m) / 2, "x", true);
+  const gap = 3 * devicePixelRatio;
+  let free = -Infinity;
+  const placed = corners
+    .map((c) => ({ n: c.n, mid: u.valToPos((c.entry_m + c.exit_m) / 2, "x", true) }))
+    .sort((a, b) => a.mid - b.mid);
+  for (const { n, mid } of placed) {
     if (mid < bbox.left || mid > bbox.left + bbox.width) continue;
-    ctx.fillText(`T${c.n}`, mid, bbox.top + 2);
+    const text = `T${n}`;
+    const half = ctx.measureText(text).width / 2;
+    if (mid - half < free) continue;
+    ctx.fillText(text, mid, bbox.top + 2);
+    free = mid + half + gap;
   }
   ctx.restore();
 }
