@@ -506,6 +506,19 @@ Deno.test({
           }
         });
 
+        await t.step("on a phone (390 px) neither page scrolls sideways", async () => {
+          const phone = { width: 390, height: 844 };
+          for (const path of ["/laps", `/compare?laps=${laps.suzuka.slice(0, 3).join(",")}`]) {
+            const page = await openPage(browser, `${url}${path}`, phone);
+            assert.equal(
+              await page.evaluate(() => document.documentElement.scrollWidth),
+              390,
+              path,
+            );
+            await page.close();
+          }
+        });
+
         await t.step("a full list says how to reach older laps", async () => {
           const real = (await json(`${url}/api/laps?limit=1000`)).body;
           // 1,000 rows, as a larger store answers: the real rows again under other ids.
