@@ -2,7 +2,7 @@
  * Writes src/server/web_assets.ts from the live page's sources in src/web/:
  * each file becomes a string constant, so the page is part of the module
  * graph and `deno compile` embeds it with nothing to `--include`. Run it
- * after editing src/web/ (`deno task web`); tests/server/web_assets_test.ts
+ * after editing src/web/ (`deno task web`); tests/server/home_test.ts
  * fails while the embedded texts and their sources differ.
  *
  * @module
