@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { api, download, el, fixed, LAP_COLOURS, lapTime, signed } from "./shared_api.js";
+import { $, api, download, el, fixed, LAP_COLOURS, lapTime, signed } from "./shared_api.js";
 import { makeCharts } from "./shared_charts.js";
 import { deltaColour, makeMap, speedColour } from "./shared_map.js";
 
@@ -32,9 +32,6 @@ const CHANNELS = [
 ];
 /** Metres shown either side of a corner window when a row is clicked (the braking zone and the run out). */
 const CORNER_MARGIN_M = 50;
-
-/** @param {string} id */
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** @type {any} */
 let page = { ready: false, timings: {} };
@@ -61,8 +58,16 @@ function writeUrl(change) {
     if (v === null || v === undefined) q.delete(k);
     else q.set(k, String(v));
   }
-  const text = q.toString().replaceAll("%2C", ",");
-  history.replaceState(null, "", `${location.pathname}?${text}`);
+  history.replaceState(null, "", `${location.pathname}?${queryText(q)}`);
+}
+
+/**
+ * `q` as an address's query, commas left readable (`laps=3,5,8`): the
+ * address is for people to read and share.
+ * @param {URLSearchParams} q
+ */
+function queryText(q) {
+  return q.toString().replaceAll("%2C", ",");
 }
 
 /**
@@ -402,7 +407,6 @@ function drawLegend(laps, styles, byId, vsId) {
       `#${l.id} ${lapTime(l.time_ms)}`,
       row ? ` · s${row.session_id} L${row.number}` : "",
     ]);
-    item.querySelector("i")?.setAttribute("style", `background:${styles[i].colour}`);
     if (i === 0) item.append(el("b", { class: "tag" }, ["reference"]));
     else {
       item.append(el("a", { href: asRef, class: "tag" }, ["make reference"]));
@@ -410,7 +414,7 @@ function drawLegend(laps, styles, byId, vsId) {
         const q = new URLSearchParams(location.search);
         q.set("vs", String(l.id));
         item.append(
-          el("a", { href: `/compare?${q.toString().replaceAll("%2C", ",")}`, class: "tag" }, [
+          el("a", { href: `/compare?${queryText(q)}`, class: "tag" }, [
             "map & corners",
           ]),
         );

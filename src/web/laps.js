@@ -13,15 +13,12 @@
  *
  * @module
  */
-import { api, el, lapTime, signed } from "./shared_api.js";
+import { $, api, el, lapTime, signed } from "./shared_api.js";
 
 /** Laps a comparison takes at most, as the page draws them. */
 const MAX_PICK = 5;
 /** Laps one answer of `/api/laps` lists at most: the page asks for that many. */
 const LIST_LIMIT = 1000;
-
-/** @param {string} id */
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** The laps picked for the comparison, in the order picked. */
 /** @type {number[]} */
@@ -80,6 +77,8 @@ export async function showLaps(view) {
   const excluded = new Set(
     sessions.filter((/** @type {any} */ s) => s.bests_excluded).map((/** @type {any} */ s) => s.id),
   );
+  /** @type {Map<string, Promise<any>>} */
+  const asked = new Map();
   let latest = 0;
   const draw = async () => {
     const mine = ++latest;
@@ -105,7 +104,7 @@ export async function showLaps(view) {
       for (const r of shown) known.set(r.id, r);
     }
     if (mine !== latest || signal.aborted) return;
-    drawBests(bests, shown, keep, excluded);
+    drawBests(bests, shown, keep, excluded, asked);
     drawSessions(sessions, shown.filter(keep));
     // A full answer may have left older laps out: say how to reach them.
     $("sessions-note").textContent = shown.length < LIST_LIMIT
@@ -138,8 +137,10 @@ export async function showLaps(view) {
  * @param {any[]} rows
  * @param {(r: any) => boolean} keep
  * @param {Set<number>} excluded the sessions kept out of bests
+ * @param {Map<string, Promise<any>>} asked the sectors asked for so far, by
+ *   scope: the board of one showing asks each once, whatever the filters
  */
-function drawBests(bests, rows, keep, excluded) {
+function drawBests(bests, rows, keep, excluded, asked) {
   const body = /** @type {HTMLElement} */ ($("bests").querySelector("tbody"));
   body.replaceChildren();
   /** @type {Map<number, any>} */
@@ -159,7 +160,12 @@ function drawBests(bests, rows, keep, excluded) {
   /** The cell of a theoretical best, filled when the sectors route answers. */
   const theoreticalOf = (/** @type {string} */ scope) => {
     const cell = el("td", { class: "theoretical" }, ["…"]);
-    api(`/api/analysis/sectors?${scope}`)
+    let sectors = asked.get(scope);
+    if (sectors === undefined) {
+      sectors = api(`/api/analysis/sectors?${scope}`);
+      asked.set(scope, sectors);
+    }
+    sectors
       .then((s) => cell.textContent = lapTime(s.theoretical_best_ms))
       .catch(() => cell.textContent = "—");
     return cell;

@@ -18,6 +18,7 @@
  */
 import { showCompare } from "./compare.js";
 import { showLaps } from "./laps.js";
+import { $ } from "./shared_api.js";
 
 /**
  * What the router gives the page it shows.
@@ -37,9 +38,6 @@ const VIEWS = {
   "/laps": { id: "laps-view", show: showLaps },
   "/compare": { id: "compare-view", show: showCompare },
 };
-
-/** @param {string} id */
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** Aborts the page shown now, when another is shown. */
 let shown = new AbortController();

@@ -8,6 +8,12 @@
  * @module
  */
 
+/**
+ * The element of the page with id `id` (the pages' own ids, always there).
+ * @param {string} id
+ */
+export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
 /** The colour of the reference, then of each other lap in order: a comparison draws five laps at most. */
 export const LAP_COLOURS = ["#e8e8e8", "#ff5c5c", "#4db8ff", "#ffc21a", "#5ee07a"];
 

@@ -248,6 +248,18 @@ Deno.test({
             ];
             assert.deepEqual(await drawnCharts(page), want);
             assert.ok(!carries("steer"), "the Broad Bean file carries no steering");
+            // The legend's swatches are the laps' colours, the reference first (white).
+            const swatches = await page.$$eval(
+              "#laps-legend .swatch",
+              (e) => e.map((i) => getComputedStyle(i).backgroundColor),
+            );
+            assert.deepEqual(swatches, [
+              "rgb(232, 232, 232)",
+              "rgb(255, 92, 92)",
+              "rgb(77, 184, 255)",
+              "rgb(255, 194, 26)",
+              "rgb(94, 224, 122)",
+            ]);
             // The incomplete lap is marked in the legend.
             const mark = await page.$eval(
               `#laps-legend [data-lap="${laps.incomplete}"]`,
