@@ -23,7 +23,7 @@ import { consistency } from "../core/analysis/consistency.ts";
 import { cornerReport } from "../core/analysis/corner_report.ts";
 import { type CoachingNotes, coachingNotes } from "../core/analysis/coaching_notes.ts";
 import { traceOf } from "../core/analysis/lap_trace.ts";
-import { sectorPlan } from "../core/analysis/sector_plan.ts";
+import { type BundleMarks, sectorPlan } from "../core/analysis/sector_plan.ts";
 import { combineSectorBests, lapSectorTimes } from "../core/analysis/sectors.ts";
 import { DEFAULT_CONSISTENCY_LAPS, MAX_CONSISTENCY_LAPS } from "../core/analysis/consistency.ts";
 import type {
@@ -200,12 +200,14 @@ export class AnalysisService {
    * The corners of the circuit named `trackName`, as every report lays
    * them: its bundle's authored corners (null when it has none) and its
    * corner map (empty for an unnamed circuit). Authored corners outrank
-   * the map where a lap passed them.
+   * the map where a lap passed them. `marks`: the circuit's bundle marks when
+   * the caller has just read them, so they are not read again.
    */
   async cornerSources(
     trackName: string,
+    marks?: BundleMarks | null,
   ): Promise<{ authored: readonly Corner[] | null; circuit: CornerMap[] }> {
-    const marks = await this.#bundles.marks(circuitOf(trackName));
+    if (marks === undefined) marks = await this.#bundles.marks(circuitOf(trackName));
     const circuit = await this.#maps.of(trackName, marks?.official ?? null);
     return { authored: marks?.corners ?? null, circuit };
   }

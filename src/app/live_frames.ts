@@ -423,7 +423,7 @@ export class LiveFrameService implements LiveFrameSource {
       bounds = sectorBounds(trace, sectorPlan(trace, marks));
       // The same corners and brake points GET /api/analysis/corners reports for this lap.
       const corners = circuit !== null && this.#corners
-        ? await this.#corners.cornerSources(trackName)
+        ? await this.#corners.cornerSources(trackName, marks)
         : { authored: marks?.corners ?? null, circuit: [] };
       brakes = brakePoints(
         cornerReport({ id, time_ms: timeMs, samples: s }, null, corners.authored, {

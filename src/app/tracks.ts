@@ -280,7 +280,8 @@ export class TrackService {
    * name; each says its `source`.
    */
   async listKnown(): Promise<TrackEntry[]> {
-    const references = (await this.references()).lines.map(referenceEntry)
+    // The lines only: the surveyed widths (references()) change how near counts, not which lines.
+    const references = (await this.#baseReferences()).lines.map(referenceEntry)
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return [...await this.list(), ...references];
   }
