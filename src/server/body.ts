@@ -130,6 +130,27 @@ async function readLimited(
 }
 
 /**
+ * Every byte of `req`'s body, or undefined when it has none or an empty one:
+ * the one reading behind {@linkcode readBody} and
+ * {@linkcode readOptionalJsonBody}, so "no body" is a value here rather than
+ * an error a caller must recognise. Refuses with {@linkcode TooLarge} as
+ * soon as more than `limit` bytes are announced or received, and with
+ * {@linkcode RequestTimeout} once its clock (see {@linkcode startBodyClock})
+ * runs out before the body ends.
+ */
+async function readBytes(req: Request, limit: number): Promise<Uint8Array | undefined> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
+    throw new TooLarge(`body of ${declared} bytes is over the ${limit}-byte limit`);
+  }
+  if (!req.body) return undefined;
+  const clock = clocks.get(req) ??
+    { startedAt: performance.now(), timeoutMs: DEFAULT_BODY_TIMEOUT_MS };
+  const bytes = await readLimited(req.body, limit, declaredSize(declared, limit), clock, declared);
+  return bytes.byteLength === 0 ? undefined : bytes;
+}
+
+/**
  * Every byte of `req`'s body, refusing with {@linkcode TooLarge} as soon as
  * more than `limit` bytes are announced or received, with
  * {@linkcode BadRequest} for an empty body, and with
@@ -137,15 +158,8 @@ async function readLimited(
  * runs out before the body ends.
  */
 export async function readBody(req: Request, limit: number): Promise<Uint8Array> {
-  const declared = req.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
-    throw new TooLarge(`body of ${declared} bytes is over the ${limit}-byte limit`);
-  }
-  if (!req.body) throw new BadRequest("request body is empty");
-  const clock = clocks.get(req) ??
-    { startedAt: performance.now(), timeoutMs: DEFAULT_BODY_TIMEOUT_MS };
-  const bytes = await readLimited(req.body, limit, declaredSize(declared, limit), clock, declared);
-  if (bytes.byteLength === 0) throw new BadRequest("request body is empty");
+  const bytes = await readBytes(req, limit);
+  if (bytes === undefined) throw new BadRequest("request body is empty");
   return bytes;
 }
 
@@ -155,6 +169,21 @@ export async function readBody(req: Request, limit: number): Promise<Uint8Array>
  */
 export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
   return jsonBody(await readBody(req, limit));
+}
+
+/**
+ * Reads `req`'s body as JSON when it has one: undefined for an absent body
+ * (whatever its headers announce) or an empty one, which JSON text never
+ * parses to, so a caller tells "no body" from any document, `null`
+ * included. A body that is present is read as {@linkcode readJsonBody}
+ * reads it: the same `limit`, streaming size check, deadline and refusals
+ * ({@linkcode TooLarge}, {@linkcode RequestTimeout}, {@linkcode BadRequest}
+ * for text that is not UTF-8 or not JSON).
+ */
+export async function readOptionalJsonBody(req: Request, limit: number): Promise<unknown> {
+  if (req.body === null) return undefined;
+  const bytes = await readBytes(req, limit);
+  return bytes === undefined ? undefined : jsonBody(bytes);
 }
 
 /** Largest body of a command that takes no fields: `{}` and some room. */
@@ -169,15 +198,8 @@ const MAX_EMPTY_COMMAND_BYTES = 4096;
  *   {@linkcode RequestTimeout} as {@linkcode readBody}.
  */
 export async function readEmptyCommand(req: Request): Promise<void> {
-  if (req.body === null) return;
-  let bytes: Uint8Array;
-  try {
-    bytes = await readBody(req, MAX_EMPTY_COMMAND_BYTES);
-  } catch (err) {
-    if (err instanceof BadRequest && err.message === "request body is empty") return;
-    throw err;
-  }
-  const value = jsonBody(bytes);
+  const value = await readOptionalJsonBody(req, MAX_EMPTY_COMMAND_BYTES);
+  if (value === undefined) return;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new BadRequest("body must be empty or {}: this request takes no fields", [
       { path: "$", message: "must be empty or {}" },

@@ -14,6 +14,7 @@
  * @module
  */
 import { encryptPacket } from "../core/gt7/cipher.ts";
+import { isAckDatagram } from "../core/gt7/relay_packet.ts";
 
 /** Packets per second the console sends at real time. */
 export const REAL_TIME_HZ = 60;
@@ -197,7 +198,7 @@ class AckWindow {
 
   /** Handles `data` when it is an acknowledgement; returns false for anything else. */
   take(data: Uint8Array): boolean {
-    if (data.length < 3 || data[0] !== 0x61 || data[1] !== 0x63 || data[2] !== 0x6b) return false;
+    if (!isAckDatagram(data)) return false;
     const text = new TextDecoder().decode(data);
     const match = /^ack(?: (-?\d+))?$/.exec(text);
     if (!match) return false;

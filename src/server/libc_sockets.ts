@@ -21,6 +21,15 @@ const SYMBOLS = {
   malloc_trim: { parameters: ["usize"], result: "i32" },
 } as const;
 
+/** `MSG_DONTWAIT`: a recv/sendto flag making that one call non-blocking (Linux value). */
+export const MSG_DONTWAIT = 0x40;
+
+/** `AF_INET`, the IPv4 address family (sa_family of a sockaddr_in). */
+export const AF_INET = 2;
+
+/** `AF_INET6`, the IPv6 address family (Linux value); only the port reading below needs it. */
+const AF_INET6 = 10;
+
 /** `SHUT_RDWR`: shutdown() both ways. */
 const SHUT_RDWR = 2;
 
@@ -72,7 +81,7 @@ const SO_TYPE = 3;
 const SOCK_STREAM = 1;
 
 /** `AF_INET` and `AF_INET6`: the families whose address holds a port at bytes 2-3. */
-const INET_FAMILIES = new Set([2, 10]);
+const INET_FAMILIES = new Set([AF_INET, AF_INET6]);
 
 /** Room for any socket address (sockaddr_storage is 128 bytes). */
 const ADDRESS_BYTES = 128;

@@ -8,6 +8,7 @@
  * @module
  */
 import type { PacketFormat } from "../core/gt7/format.ts";
+import { ACK_WORD } from "../core/gt7/relay_packet.ts";
 import type { WorkerCounters } from "./udp_worker_protocol.ts";
 
 /** How often a heartbeat is sent while streaming. */
@@ -97,7 +98,7 @@ export class Heartbeats {
   ack(): void {
     if (!this.#opts.acks) return;
     const id = this.#lastConsumedId;
-    this.#send(this.#encoder.encode(id === null ? "ack" : `ack ${id}`), () => {
+    this.#send(this.#encoder.encode(id === null ? ACK_WORD : `${ACK_WORD} ${id}`), () => {
       this.#opts.counters.acks++;
     });
   }

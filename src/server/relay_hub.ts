@@ -11,6 +11,7 @@
  */
 import {
   heartbeatFormat,
+  isAckDatagram,
   relayDatagram,
   relayedFormat,
   richestFormat,
@@ -166,8 +167,7 @@ export class RelayHub {
     }
     const format = heartbeatFormat(data);
     if (format === null) {
-      const isAck = data.length >= 3 && data[0] === 0x61 && data[1] === 0x63 && data[2] === 0x6b;
-      if (!isAck) this.#refusedNotAFormat++;
+      if (!isAckDatagram(data)) this.#refusedNotAFormat++;
       return false;
     }
     const key = `${from.hostname}:${from.port}`;

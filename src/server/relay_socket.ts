@@ -9,10 +9,9 @@
  *
  * @module
  */
-import { lanNets, type LocalNet } from "../core/relay_address.ts";
+import { ipv4Value, lanNets, type LocalNet } from "../core/relay_address.ts";
 import { isLoopback } from "../core/loopback.ts";
-import { ipv4Value } from "../core/relay_address.ts";
-import { openSocketLibc } from "./libc_sockets.ts";
+import { AF_INET, MSG_DONTWAIT, openSocketLibc } from "./libc_sockets.ts";
 import { RelayHub, type RelayPeer, type RelaySender, type RelayTarget } from "./relay_hub.ts";
 import { locateUdpSocket } from "./socket_buffer.ts";
 
@@ -36,9 +35,6 @@ export interface RelaySocket {
   /** Stops listening; resolves once the receive loop ended. */
   close(): Promise<void>;
 }
-
-const MSG_DONTWAIT = 0x40;
-const AF_INET = 2;
 
 /** The machine's LAN subnets, or none where the interface list can not be read. */
 export function machineNets(): LocalNet[] {

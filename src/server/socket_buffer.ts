@@ -12,6 +12,7 @@
  */
 import {
   getIntOption,
+  MSG_DONTWAIT,
   openSocketLibc,
   setIntOption,
   type SocketLibc,
@@ -107,8 +108,6 @@ export function enlargeReceiveBuffer(socket: SocketLocation | null, bytes: numbe
     libc.close();
   }
 }
-
-const MSG_DONTWAIT = 0x40;
 
 /** Reads queued datagrams without waiting (see {@linkcode openDrain}). */
 export interface Drain {

@@ -7,6 +7,7 @@ import {
   BODY_BYTES_PER_EXTRA_SECOND,
   readBody,
   readJsonBody,
+  readOptionalJsonBody,
   startBodyClock,
 } from "../../src/server/body.ts";
 import { problemOf, problemResponse, RequestTimeout } from "../../src/server/problem.ts";
@@ -62,6 +63,33 @@ Deno.test("an announced size over the limit is refused before reading", async ()
     () => readJsonBody(request(pieces("{}", 2), 101), 100),
     (err: unknown) =>
       err instanceof TooLarge && err.message === "body of 101 bytes is over the 100-byte limit",
+  );
+});
+
+Deno.test("the optional reading gives undefined for no body, and reads a present one as readJsonBody", async () => {
+  assert.equal(
+    await readOptionalJsonBody(new Request("http://x/", { method: "POST" }), 100),
+    undefined,
+  );
+  assert.equal(await readOptionalJsonBody(request([]), 100), undefined);
+  assert.equal(await readOptionalJsonBody(request([new Uint8Array(0)], 0), 100), undefined);
+  // JSON `null` is a document, not the absence of one.
+  assert.equal(await readOptionalJsonBody(request(pieces("null", 1)), 100), null);
+  assert.deepEqual(await readOptionalJsonBody(request(pieces(TEXT, 4096)), BYTES), DOC);
+  await assert.rejects(
+    () => readOptionalJsonBody(request(pieces(TEXT, 1000)), BYTES - 1),
+    (err: unknown) =>
+      err instanceof TooLarge && err.message === `body is over the ${BYTES - 1}-byte limit`,
+  );
+  await assert.rejects(
+    () => readOptionalJsonBody(request(pieces("{}", 2), 101), 100),
+    (err: unknown) =>
+      err instanceof TooLarge && err.message === "body of 101 bytes is over the 100-byte limit",
+  );
+  await assert.rejects(
+    () => readOptionalJsonBody(request(pieces('{"a":', 2)), 100),
+    (err: unknown) =>
+      err instanceof BadRequest && err.message.startsWith("body is not valid JSON: "),
   );
 });
 

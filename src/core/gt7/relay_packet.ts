@@ -78,3 +78,24 @@ export function heartbeatFormat(data: Uint8Array): PacketFormat | null {
       return null;
   }
 }
+
+/**
+ * The word every acknowledgement starts with: a logger of this project sends
+ * `ack`, or `ack <packet id>`, in ASCII to a console on loopback to pace a
+ * replay. Neither a relay nor a console takes it as a heartbeat.
+ */
+export const ACK_WORD = "ack";
+
+/** {@linkcode ACK_WORD}'s bytes, encoded once so the test below allocates nothing. */
+const ACK_BYTES = new TextEncoder().encode(ACK_WORD);
+
+/**
+ * True when `data` starts with {@linkcode ACK_WORD}'s bytes: an
+ * acknowledgement from a logger of this project (a receiver that takes
+ * numbered ones still parses the rest). Reads at most three bytes and
+ * allocates nothing, so it may run on every datagram.
+ */
+export function isAckDatagram(data: Uint8Array): boolean {
+  return data.length >= ACK_BYTES.length && data[0] === ACK_BYTES[0] &&
+    data[1] === ACK_BYTES[1] && data[2] === ACK_BYTES[2];
+}

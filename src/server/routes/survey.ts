@@ -5,28 +5,20 @@
  */
 import { Hono } from "hono";
 import type { AppFace } from "../../app/create_app.ts";
-import { BadRequest } from "../../core/errors.ts";
 import { bodyObject, markSchema, startSchema, trackSchema } from "../../app/survey_body.ts";
 import { parseBody } from "../../app/request_body.ts";
-import { readJsonBody } from "../body.ts";
+import { readOptionalJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { surveyStatusSchema } from "../../app/survey_status.ts";
-
-/** What readJsonBody says about an empty body. */
-const EMPTY_BODY = "request body is empty";
 
 /** Survey requests are a few bytes; anything larger is not one. */
 const MAX_SURVEY_BYTES = 4096;
 
 /** The JSON body of `req`, or `{}` when it has none (an empty POST is a plain command). */
 async function optionalBody(req: Request): Promise<unknown> {
-  if (req.body === null) return {};
-  try {
-    return await readJsonBody(req, MAX_SURVEY_BYTES);
-  } catch (err) {
-    if (err instanceof BadRequest && err.message === EMPTY_BODY) return {};
-    throw err;
-  }
+  const value = await readOptionalJsonBody(req, MAX_SURVEY_BYTES);
+  // Only "no body" becomes `{}`: a JSON `null` is passed on for the schema to judge.
+  return value === undefined ? {} : value;
 }
 
 /** GET /api/survey. */

@@ -3,7 +3,9 @@ import { salsa20 } from "@noble/ciphers/salsa.js";
 import { encryptPacket } from "../../../src/core/gt7/cipher.ts";
 import { NONCE_XOR, PACKET_SIZE, type PacketFormat } from "../../../src/core/gt7/format.ts";
 import {
+  ACK_WORD,
   heartbeatFormat,
+  isAckDatagram,
   relayDatagram,
   relayedFormat,
   richestFormat,
@@ -88,4 +90,18 @@ Deno.test("the richest format and the heartbeat letters", () => {
   for (const other of ["a", "D", "AB", "", "ack 12", "A\n"]) {
     assert.equal(heartbeatFormat(new TextEncoder().encode(other)), null, JSON.stringify(other));
   }
+});
+
+Deno.test("an acknowledgement is any datagram starting with the bytes 'ack', and no heartbeat", () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  assert.equal(ACK_WORD, "ack");
+  for (const ack of ["ack", "ack 12", "ack -3", "ackx"]) {
+    assert.equal(isAckDatagram(encode(ack)), true, ack);
+    assert.equal(heartbeatFormat(encode(ack)), null, ack);
+  }
+  for (const other of ["", "a", "ac", "Ack", "ACK", "xack", " ack", "A", "C"]) {
+    assert.equal(isAckDatagram(encode(other)), false, JSON.stringify(other));
+  }
+  assert.equal(isAckDatagram(new Uint8Array([0x61, 0x63, 0x6b])), true);
+  assert.equal(isAckDatagram(new Uint8Array([0x61, 0x63, 0x6c])), false);
 });
