@@ -8,7 +8,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { motecQuerySchema } from "../app/motec_export.ts";
 import type { ExportTarget, MotecSubject } from "../app/files.ts";
-import { dataOption } from "./options.ts";
+import { dataOption, idArgument } from "./options.ts";
 import { withStore } from "./with_store.ts";
 
 /** Adds `export bundle` and `export lap` to `program`. */
@@ -36,19 +36,19 @@ export function addExportCommands(program: Command): void {
       .option("--motec <dir>", "write a MoTeC i2 log (.ld and .ldx) into folder DIR")
       .option("--driver <name>", "the driver's name in a MoTeC log's header", driverName),
   ).action(async (id: string, flags: LapExportFlags) => {
-    if (!/^[1-9]\d*$/.test(id)) throw new Error(`lap id must be a positive integer, not "${id}"`);
+    const lapId = idArgument(id, "lap");
     if (flags.motec !== undefined) {
       if (flags.csv || flags.out !== undefined) {
         throw new Error(
           "--motec writes its own two files: it cannot be combined with --csv or --out",
         );
       }
-      await exportMotec("lap", Number(id), flags.motec, flags);
+      await exportMotec("lap", lapId, flags.motec, flags);
       return;
     }
     await withStore(flags.data, async (app) => {
       const wrote = await app.files.exportLap(
-        Number(id),
+        lapId,
         flags.csv ? "csv" : "json",
         target(flags.out),
       );
@@ -88,10 +88,7 @@ function addSessionExport(exportCommand: Command): void {
       .requiredOption("--motec <dir>", "write the .ld and .ldx into folder DIR")
       .option("--driver <name>", "the driver's name in the log's header", driverName),
   ).action(async (id: string, flags: { motec: string; driver?: string; data: string }) => {
-    if (!/^[1-9]\d*$/.test(id)) {
-      throw new Error(`session id must be a positive integer, not "${id}"`);
-    }
-    await exportMotec("session", Number(id), flags.motec, flags);
+    await exportMotec("session", idArgument(id, "session"), flags.motec, flags);
   });
 }
 

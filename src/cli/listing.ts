@@ -10,7 +10,7 @@ import { parseQuery } from "../app/query_params.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import { formatLapTime } from "../core/laps/lap_time.ts";
 import type { Session } from "../core/laps/session.ts";
-import { dataOption } from "./options.ts";
+import { dataOption, idArgument } from "./options.ts";
 import { formatTable } from "./table.ts";
 import { withStore } from "./with_store.ts";
 
@@ -43,17 +43,15 @@ export function addListingCommands(program: Command): void {
       .option("--order <order>", "every session: recent (latest first) or time (fastest first)")
       .option("--limit <n>", "every session: at most N laps, 1 to 1000 (default 100)"),
   ).action(async (session: string | undefined, flags: LapsFlags) => {
-    if (session !== undefined && !/^[1-9]\d*$/.test(session)) {
-      throw new Error(`session id must be a positive integer, not "${session}"`);
-    }
+    const sessionId = session === undefined ? undefined : idArgument(session, "session");
     await withStore(flags.data, async (app) => {
-      if (session !== undefined) {
+      if (sessionId !== undefined) {
         for (const f of ["track", "order", "limit"] as const) {
           if (flags[f] !== undefined) {
             throw new Error(`--${f} lists across sessions; leave it out with a session id`);
           }
         }
-        const laps = await app.sessions.laps(Number(session));
+        const laps = await app.sessions.laps(sessionId);
         print(flags.json ? JSON.stringify(laps) : sessionLapTable(laps));
         return;
       }

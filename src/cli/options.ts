@@ -68,6 +68,20 @@ export function positive(value: string): number {
   return Number(value);
 }
 
+/**
+ * The number of an id given as a command's argument (`laps 12`, `export lap
+ * 40`): digits without a leading zero, at least 1. Otherwise an `Error`
+ * saying "`what` id must be a positive integer, not "`value`"", thrown from
+ * the command's action (not as a flag parser's rejection), so it is checked
+ * before the command opens the store.
+ */
+export function idArgument(value: string, what: string): number {
+  if (!/^[1-9]\d*$/.test(value)) {
+    throw new Error(`${what} id must be a positive integer, not "${value}"`);
+  }
+  return Number(value);
+}
+
 /** A whole number 0..999. */
 export function count(value: string): number {
   if (!/^\d{1,3}$/.test(value)) throw new InvalidArgumentError("must be a whole number 0..999");

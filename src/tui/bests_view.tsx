@@ -10,7 +10,7 @@ import type { BestItem } from "../app/lap_listing.ts";
 import type { KeyHelp, ViewProps } from "./view_types.ts";
 import { fit, lapTime, plural, right } from "./format.ts";
 import { signed } from "./corner_table.tsx";
-import { scrolled } from "./corner_table.tsx";
+import { rowsAround } from "./list_window.ts";
 import { useBestsState } from "./use_bests_state.ts";
 
 /** The keys of the bests view, for the help overlay. */
@@ -54,7 +54,7 @@ export function BestsView({ app, columns, rows, inputActive, open }: ViewProps) 
       <Text wrap="truncate">
         {"  " + bestsRow(width - 2, "Circuit", "Car", "Best", "Gap", "Behind")}
       </Text>
-      {scrolled(list, s.index, Math.max(1, rows - FIXED_ROWS)).map(({ item, at }) => (
+      {rowsAround(list, s.index, Math.max(1, rows - FIXED_ROWS)).rows.map(({ item, at }) => (
         <Text
           key={`${item.circuit}:${item.car_id}`}
           wrap="truncate"

@@ -100,13 +100,3 @@ function deltaColor(row: CornerReportRow): string | undefined {
   if (row.delta_s === null || row.delta_s === 0) return undefined;
   return row.delta_s > 0 ? "yellow" : "green";
 }
-
-/** At most `size` items around `selected`, each with its index. */
-export function scrolled<T>(items: readonly T[], selected: number, size: number) {
-  const n = Math.max(1, size);
-  const start = Math.min(
-    Math.max(0, selected - Math.floor(n / 2)),
-    Math.max(0, items.length - n),
-  );
-  return items.slice(start, start + n).map((item, i) => ({ item, at: start + i }));
-}

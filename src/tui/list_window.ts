@@ -29,18 +29,28 @@ export function listWindow<T>(items: readonly T[], selected: number, size: numbe
     return { rows: items.map((item, at) => ({ item, at })), above: 0, below: 0 };
   }
   const at = Math.min(Math.max(0, selected), items.length - 1);
-  const around = (n: number) => {
-    const first = Math.min(Math.max(0, at - Math.floor(n / 2)), items.length - n);
-    return {
-      rows: items.slice(first, first + n).map((item, i) => ({ item, at: first + i })),
-      above: first,
-      below: items.length - first - n,
-    };
-  };
   // One line for a hint; when items are left out on both sides, one more.
-  const one = around(Math.max(1, lines - 1));
+  const one = rowsAround(items, at, Math.max(1, lines - 1));
   if (one.above === 0 || one.below === 0 || lines <= 2) return one;
-  return around(lines - 2);
+  return rowsAround(items, at, lines - 2);
+}
+
+/**
+ * At most `size` (at least 1) items of `items` around `selected`, each with
+ * its index, and how many are left out above and below: the window starts
+ * half a window before `selected`, never before the first item, and never
+ * so late that it would show fewer items than fit. A `selected` outside the
+ * list (e.g. -1 for "none") gives the window at the nearer end. No lines
+ * are kept for hints; `listWindow` is the one that makes room for them.
+ */
+export function rowsAround<T>(items: readonly T[], selected: number, size: number): ListWindow<T> {
+  const n = Math.max(1, size);
+  const first = Math.min(
+    Math.max(0, selected - Math.floor(n / 2)),
+    Math.max(0, items.length - n),
+  );
+  const rows = items.slice(first, first + n).map((item, i) => ({ item, at: first + i }));
+  return { rows, above: first, below: items.length - first - rows.length };
 }
 
 /** The line saying `count` rows are left out above (`up`) or below. */

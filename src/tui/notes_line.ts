@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { CoachingNotes } from "../core/analysis/coaching_notes.ts";
+import { type CoachingNotes, signedSeconds } from "../core/analysis/coaching_notes.ts";
 
 /** Notes a line shows at most. */
 export const TOP_NOTES = 3;
@@ -14,7 +14,5 @@ export const TOP_NOTES = 3;
 /** The line of `notes`: its first {@linkcode TOP_NOTES} notes, or its summary without any. */
 export function notesLine(notes: CoachingNotes, top = TOP_NOTES): string {
   if (notes.notes.length === 0) return notes.summary;
-  return notes.notes.slice(0, top).map((n) =>
-    `${n.cue} ${n.loss_s >= 0 ? "+" : "-"}${Math.abs(n.loss_s).toFixed(2)}`
-  ).join(" · ");
+  return notes.notes.slice(0, top).map((n) => `${n.cue} ${signedSeconds(n.loss_s)}`).join(" · ");
 }

@@ -12,7 +12,8 @@ import type { KeyHelp, ViewProps } from "./view_types.ts";
 import { bestLap } from "./live_model.ts";
 import { fit, INCOMPLETE_LEGEND, lapMark, lapTime, right } from "./format.ts";
 import { wrapText } from "./wrap_text.ts";
-import { clamp, useSessionsState } from "./use_sessions_state.ts";
+import { rowsAround } from "./list_window.ts";
+import { useSessionsState } from "./use_sessions_state.ts";
 
 /** The keys of the sessions view, for the help overlay. */
 export const SESSIONS_KEYS: readonly KeyHelp[] = [
@@ -80,7 +81,7 @@ export function SessionsView(
                 right("Events", 6)
               }`}
             </Text>
-            {window(s.laps, focus === "laps" ? lapIndex : -1, lapRows).map((
+            {rowsAround(s.laps, focus === "laps" ? lapIndex : -1, lapRows).rows.map((
               { item, at },
             ) => (
               <Text
@@ -151,7 +152,7 @@ function SessionsTable({ list, index, rows, width, active }: SessionsTableProps)
   return (
     <Box flexDirection="column">
       <Text>{"  " + row("Id", "Kind", "Car", "Track", "Laps", "Best")}</Text>
-      {window(list, index, rows - 1).map(({ item, at }) => (
+      {rowsAround(list, index, rows - 1).rows.map(({ item, at }) => (
         <Text key={item.id} wrap="truncate" inverse={active && at === index}>
           {(at === index ? "> " : "  ") +
             row(
@@ -184,13 +185,6 @@ export function trackCell(s: Pick<Session, "track_name" | "track_source">): stri
   const mark = SOURCE_MARK[s.track_source];
   const name = s.track_name || "unnamed";
   return mark && s.track_name ? `[${mark}] ${name}` : name;
-}
-
-/** At most `size` items around `selected`, each with its index in `items`. */
-function window<T>(items: readonly T[], selected: number, size: number) {
-  const n = Math.max(1, size);
-  const start = clamp(selected - Math.floor(n / 2), 0, Math.max(0, items.length - n));
-  return items.slice(start, start + n).map((item, i) => ({ item, at: start + i }));
 }
 
 function eventCount(lap: LapSummary): number {

@@ -18,6 +18,7 @@ import { importFraction } from "./import_progress.ts";
 import { ProgressBar } from "./bars.tsx";
 import { LinePrompt } from "./line_prompt.tsx";
 import { fit, right } from "./format.ts";
+import { rowsAround } from "./list_window.ts";
 import { wrapText } from "./wrap_text.ts";
 import { sideColumn, sideCoverageText } from "./coverage_text.ts";
 import type { Coverage } from "../core/geometry/types.ts";
@@ -157,16 +158,13 @@ function BundleTable(
   ) =>
     `${fit(t, trackWidth)} ${right(l, 13)} ${right(r, 13)} ${right(road, 6)} ${right(runs, 4)} ` +
     `${right(src, 3)}  ${fit(o, officialWidth)}`;
-  const n = Math.max(1, rows - 1);
-  const start = Math.min(Math.max(0, index - Math.floor(n / 2)), Math.max(0, list.length - n));
   return (
     <Box flexDirection="column">
       <Text>
         {"  " + row("Track", "Left       ", "Right       ", "Road", "Runs", "Src", "Official")
           .trimEnd()}
       </Text>
-      {list.slice(start, start + n).map((b, i) => {
-        const at = start + i;
+      {rowsAround(list, index, rows - 1).rows.map(({ item: b, at }) => {
         const c = b.coverage;
         // The word pads to "closed", so the percentages line up whatever follows them.
         // An open side has no share of the lap to show: it says open, and the line under the

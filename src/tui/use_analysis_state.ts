@@ -12,7 +12,7 @@ import type { CornerReportRow } from "../core/analysis/types.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
-import { clamp } from "./use_sessions_state.ts";
+import { clamp } from "./list_selection.ts";
 import {
   type AnalysisChoice,
   type AnalysisData,

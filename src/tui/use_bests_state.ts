@@ -10,7 +10,7 @@ import type { BestItem } from "../app/lap_listing.ts";
 import type { ViewMessage, ViewParam, ViewProps } from "./view_types.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
-import { clamp } from "./use_sessions_state.ts";
+import { indexOfKey, movedKey } from "./list_selection.ts";
 import { useBusVersion } from "./use_bus_version.ts";
 import { useKeys } from "./use_keys.ts";
 
@@ -54,13 +54,13 @@ export function useBestsState(
     (err) => setMessage({ text: `cannot read the bests: ${err.message}`, error: true }),
   );
 
-  const index = indexOf(list, selected.value);
+  const index = indexOfKey(list, selected.value, rowKey);
 
   useKeys((_input, key) => {
     if (!list || list.length === 0) return;
-    const at = indexOf(list, selected.get());
+    const at = indexOfKey(list, selected.get(), rowKey);
     if (key.upArrow || key.downArrow) {
-      selected.set(rowKey(list[clamp(at + (key.upArrow ? -1 : 1), 0, list.length - 1)]));
+      selected.set(movedKey(list, selected.get(), key.upArrow ? -1 : 1, rowKey));
     } else if (key.return) {
       if (!open) {
         setMessage({ text: "the analysis view is not available here", error: true });
@@ -71,11 +71,6 @@ export function useBestsState(
   }, { isActive: inputActive });
 
   return { list, index, message };
-}
-
-/** The index of the row `key` in `list`; 0 when it is not there (or with no list). */
-function indexOf(list: readonly BestItem[] | null, key: string | null): number {
-  return list ? Math.max(0, list.findIndex((b) => rowKey(b) === key)) : 0;
 }
 
 function rowKey(b: BestItem): string {

@@ -15,6 +15,7 @@ import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { useTextEntry } from "./use_text_entry.ts";
 import { useKeys } from "./use_keys.ts";
+import { clamp, indexOfKey, movedKey } from "./list_selection.ts";
 
 /** Which list the arrows move in. */
 export type SessionsFocus = "sessions" | "laps";
@@ -78,7 +79,7 @@ export function useSessionsState(
     (err) => setMessage({ text: `cannot list sessions: ${err.message}`, error: true }),
   );
 
-  const index = indexOf(list, selected.value);
+  const index = indexOfKey(list, selected.value, sessionId);
   const current = list?.[index] ?? null;
 
   useLoad(
@@ -110,7 +111,7 @@ export function useSessionsState(
   useKeys((input, key) => {
     if (draft !== null) return;
     // What the keys before this one in the same burst left, not what was last drawn.
-    const at = list?.[indexOf(list, selected.get())] ?? null;
+    const at = list?.[indexOfKey(list, selected.get(), sessionId)] ?? null;
     const lapsNow = lapsOf === at?.id ? laps : [];
     const inLaps = focusOn.get() === "laps";
     if (key.upArrow || key.downArrow) {
@@ -118,7 +119,7 @@ export function useSessionsState(
       if (inLaps) {
         lapAt.set(clamp(lapAt.get() + step, 0, lapsNow.length - 1));
       } else if (list && list.length > 0) {
-        selected.set(list[clamp(indexOf(list, selected.get()) + step, 0, list.length - 1)].id);
+        selected.set(movedKey(list, selected.get(), step, sessionId));
         lapAt.set(0);
       }
       return;
@@ -205,12 +206,6 @@ function useLapExports(
   return { exportLap, exportMotec };
 }
 
-/** The index of session `id` in `list`; 0 when it is not there (or with no list). */
-function indexOf(list: readonly Session[] | null, id: number | null): number {
-  return list ? Math.max(0, list.findIndex((s) => s.id === id)) : 0;
-}
-
-/** `v` held to [lo, hi] (lo when the range is empty). */
-export function clamp(v: number, lo: number, hi: number): number {
-  return Math.min(Math.max(v, lo), Math.max(lo, hi));
+function sessionId(s: Session): number {
+  return s.id;
 }

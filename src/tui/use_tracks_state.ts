@@ -20,6 +20,7 @@ import { useLoad } from "./use_load.ts";
 import { useTextEntry } from "./use_text_entry.ts";
 import { useBusVersion } from "./use_bus_version.ts";
 import { useKeys } from "./use_keys.ts";
+import { indexOfKey, movedKey } from "./list_selection.ts";
 
 /** What the tracks view draws. */
 export interface TracksState {
@@ -73,7 +74,7 @@ export function useTracksState(
     (err) => setMessage({ text: `cannot list bundles: ${err.message}`, error: true }),
   );
 
-  const index = indexOf(list, selected.value);
+  const index = indexOfKey(list, selected.value, bundleSlug);
   const current = list?.[index] ?? null;
 
   useLoad(
@@ -130,8 +131,7 @@ export function useTracksState(
     if (path !== null) return;
     if ((key.upArrow || key.downArrow) && list && list.length > 0) {
       const step = key.upArrow ? -1 : 1;
-      const next = indexOf(list, selected.get()) + step;
-      selected.set(list[Math.min(list.length - 1, Math.max(0, next))].slug);
+      selected.set(movedKey(list, selected.get(), step, bundleSlug));
       return;
     }
     if (busy) return;
@@ -231,9 +231,8 @@ function confirmSuggestion(
   );
 }
 
-/** The index of bundle `slug` in `list`; 0 when it is not there (or with no list). */
-function indexOf(list: readonly BundleListItem[] | null, slug: string | null): number {
-  return list ? Math.max(0, list.findIndex((b) => b.slug === slug)) : 0;
+function bundleSlug(b: BundleListItem): string {
+  return b.slug;
 }
 
 function importError(err: unknown): string {

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { listWindow, moreText } from "../../src/tui/list_window.ts";
+import { listWindow, moreText, rowsAround } from "../../src/tui/list_window.ts";
 
 const ids = (w: { rows: { at: number }[]; above: number; below: number }) => [
   w.above,
@@ -27,4 +27,20 @@ Deno.test("listWindow shows what fits around the selection and counts what is le
     }
   }
   assert.deepEqual([moreText(3, false), moreText(2, true)], ["↓ 3 more", "↑ 2 more"]);
+});
+
+Deno.test("rowsAround centres the selection and keeps the window full at the ends", () => {
+  const eight = [..."abcdefgh"];
+  assert.deepEqual(ids(rowsAround(eight, 4, 3)), [3, [3, 4, 5], 2]);
+  assert.deepEqual(ids(rowsAround(eight, 4, 4)), [2, [2, 3, 4, 5], 2]);
+  // At the ends the window stays `size` rows long.
+  assert.deepEqual(ids(rowsAround(eight, 0, 3)), [0, [0, 1, 2], 5]);
+  assert.deepEqual(ids(rowsAround(eight, 7, 3)), [5, [5, 6, 7], 0]);
+  // No selection (-1) shows the top; a selection past the end shows the bottom.
+  assert.deepEqual(ids(rowsAround(eight, -1, 3)), [0, [0, 1, 2], 5]);
+  assert.deepEqual(ids(rowsAround(eight, 12, 3)), [5, [5, 6, 7], 0]);
+  // Fewer items than fit: all of them; a size under 1 still shows one.
+  assert.deepEqual(ids(rowsAround(eight, 3, 20)), [0, [0, 1, 2, 3, 4, 5, 6, 7], 0]);
+  assert.deepEqual(ids(rowsAround(eight, 3, 0)), [3, [3], 4]);
+  assert.deepEqual(rowsAround(eight, 2, 1).rows, [{ item: "c", at: 2 }]);
 });

@@ -109,7 +109,7 @@ export function coachingNotes(
     source: report.source,
     lap_delta_s: total,
     notes_sum_s: sum,
-    summary: words.summary(signed(total), signed(sum), notes.length),
+    summary: words.summary(signedSeconds(total), signedSeconds(sum), notes.length),
     notes,
   };
 }
@@ -201,7 +201,10 @@ function noteOf(
   };
 }
 
-/** Seconds with a sign and 2 dp: "+0.42", "-0.10". */
-function signed(s: number): string {
+/**
+ * Seconds with a sign and 2 dp, as the notes write time lost or gained:
+ * "+0.42", "-0.10"; zero (and -0) is "+0.00".
+ */
+export function signedSeconds(s: number): string {
   return `${s >= 0 ? "+" : "-"}${Math.abs(s).toFixed(2)}`;
 }

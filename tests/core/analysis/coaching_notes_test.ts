@@ -5,6 +5,7 @@ import {
   coachingNotes,
   NOTE_MIN_S,
   type NotedLap,
+  signedSeconds,
   THROTTLE_ON_PCT,
   throttleOnPoint,
 } from "../../../src/core/analysis/coaching_notes.ts";
@@ -320,3 +321,10 @@ function referenceLap(): AnalysedLap {
   }
   return { id: 11, time_ms: 0, samples: s as unknown as LapSamples };
 }
+
+Deno.test("signedSeconds writes time lost or gained with its sign and 2 dp", () => {
+  assert.deepEqual(
+    [0.42, -0.1, 0, -0, 1.234, -12.3].map(signedSeconds),
+    ["+0.42", "-0.10", "+0.00", "+0.00", "+1.23", "-12.30"],
+  );
+});
