@@ -120,7 +120,7 @@ function fullDiskMessage(path: string, why: string): string {
 }
 
 /** `n` bytes in KiB or MB, for a driver. */
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   return n < 2 ** 20 ? `${Math.ceil(n / 1024)} KiB` : `${(n / 2 ** 20).toFixed(1)} MB`;
 }
 
