@@ -16,6 +16,7 @@ import { carName } from "../core/catalog/cars.ts";
 import { createSession, getSession, updateSession } from "../storage/sessions.ts";
 import { type NewLap, saveLap } from "../storage/laps.ts";
 import { isStoreRefusal } from "../core/store_refusal.ts";
+import { messageOf } from "../core/errors.ts";
 import type { AppDeps } from "./deps.ts";
 import { type LapKeeper, lapMemory } from "./lap_keeper.ts";
 import type { StoreHealth } from "./store_health.ts";
@@ -436,8 +437,4 @@ export class LiveService {
       this.#log.error("storing live telemetry failed", err);
     });
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
