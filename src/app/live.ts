@@ -20,6 +20,7 @@ import { messageOf } from "../core/errors.ts";
 import type { AppDeps } from "./deps.ts";
 import { type LapKeeper, lapMemory } from "./lap_keeper.ts";
 import type { StoreHealth } from "./store_health.ts";
+import { retryDelayMs } from "./store_retry.ts";
 
 const count = z.int().min(0);
 
@@ -75,11 +76,6 @@ export interface LiveOptions {
    */
   keep?: { keeper: LapKeeper; health: StoreHealth };
 }
-
-/** First wait before a refused lap is tried again, ms; it doubles up to {@linkcode RETRY_MAX_MS}. */
-export const RETRY_FIRST_MS = 1_000;
-/** Longest wait between two tries of the laps waiting for the store, ms. */
-export const RETRY_MAX_MS = 30_000;
 
 /**
  * Records telemetry frames into the store as laps, and alone holds the copy
@@ -337,7 +333,7 @@ export class LiveService {
     if (this.#retryTimer !== null || this.#stopped) return;
     // A store opened read-only takes no write until a restart: its laps wait in the spill for it.
     if (this.#keep?.health.readOnlyReason) return;
-    const delay = Math.min(RETRY_FIRST_MS * 2 ** this.#retries, RETRY_MAX_MS);
+    const delay = retryDelayMs(this.#retries);
     this.#retries++;
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = null;
