@@ -42,7 +42,7 @@ export const appEventSchema = z.discriminatedUnion("type", [
     /** What changed: the `state`, or only the `counts` (laps waiting or dropped) or whether it is writable. */
     reason: z.enum(["state", "counts"]),
     /** The state before this change (the same as `status.state` when only a count changed). */
-    previous: z.enum(["ok", "low", "full", "read_only"]),
+    previous: storeHealthSchema.shape.state,
     status: storeHealthSchema,
   }),
   z.strictObject({

@@ -10,6 +10,7 @@
  * @module
  */
 import type { SessionKind } from "../core/laps/session.ts";
+import { messageOf } from "../core/errors.ts";
 import type { NewLap } from "../storage/laps.ts";
 import type { SpilledLap, SpillEntry, SpillPort } from "../storage/spill.ts";
 import { readSpill } from "./spill_reading.ts";
@@ -208,8 +209,4 @@ export class LapKeeper {
       }
     }
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

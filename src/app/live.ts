@@ -16,9 +16,11 @@ import { carName } from "../core/catalog/cars.ts";
 import { createSession, getSession, updateSession } from "../storage/sessions.ts";
 import { type NewLap, saveLap } from "../storage/laps.ts";
 import { isStoreRefusal } from "../core/store_refusal.ts";
+import { messageOf } from "../core/errors.ts";
 import type { AppDeps } from "./deps.ts";
 import { type LapKeeper, lapMemory } from "./lap_keeper.ts";
 import type { StoreHealth } from "./store_health.ts";
+import { retryDelayMs } from "./store_retry.ts";
 
 const count = z.int().min(0);
 
@@ -74,11 +76,6 @@ export interface LiveOptions {
    */
   keep?: { keeper: LapKeeper; health: StoreHealth };
 }
-
-/** First wait before a refused lap is tried again, ms; it doubles up to {@linkcode RETRY_MAX_MS}. */
-export const RETRY_FIRST_MS = 1_000;
-/** Longest wait between two tries of the laps waiting for the store, ms. */
-export const RETRY_MAX_MS = 30_000;
 
 /**
  * Records telemetry frames into the store as laps, and alone holds the copy
@@ -336,7 +333,7 @@ export class LiveService {
     if (this.#retryTimer !== null || this.#stopped) return;
     // A store opened read-only takes no write until a restart: its laps wait in the spill for it.
     if (this.#keep?.health.readOnlyReason) return;
-    const delay = Math.min(RETRY_FIRST_MS * 2 ** this.#retries, RETRY_MAX_MS);
+    const delay = retryDelayMs(this.#retries);
     this.#retries++;
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = null;
@@ -436,8 +433,4 @@ export class LiveService {
       this.#log.error("storing live telemetry failed", err);
     });
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Log } from "./log.ts";
+import { messageOf } from "../core/errors.ts";
 
 /** A spill folder as reading it back needs it. */
 export interface SpillReader<E, T> {
@@ -47,9 +48,7 @@ export function readSpill<E, T>(
     } catch (err) {
       onLost();
       log.error(
-        `a spilled ${what} in ${spill.dir} cannot be read and is lost (${
-          err instanceof Error ? err.message : String(err)
-        })`,
+        `a spilled ${what} in ${spill.dir} cannot be read and is lost (${messageOf(err)})`,
       );
       spill.remove(entry);
       continue;

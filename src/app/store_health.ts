@@ -11,6 +11,7 @@
  * @module
  */
 import type { DiskProbe } from "../storage/disk_space.ts";
+import { messageOf } from "../core/errors.ts";
 import type { EventBus } from "./bus.ts";
 import type { KeeperCounts } from "./lap_keeper.ts";
 import type { SurveyKeeperCounts } from "./survey_keeper.ts";
@@ -91,7 +92,7 @@ export class StoreHealth {
 
   /** A write was refused with `err`'s message: the store is full until a write goes through. */
   refused(err: unknown): void {
-    this.#refusal = err instanceof Error ? err.message : String(err);
+    this.#refusal = messageOf(err);
     this.#freeAtRefusal = this.#deps.disk?.freeBytes() ?? null;
     this.check();
   }

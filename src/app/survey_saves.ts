@@ -22,6 +22,7 @@ import { readBundleTable, updateBundle } from "../storage/bundles.ts";
 import { getCarWidth, rememberCarWidth } from "../storage/car_widths.ts";
 import type { AppDeps } from "./deps.ts";
 import type { SurveySave } from "./survey_status.ts";
+import { retryDelayMs } from "./store_retry.ts";
 import { type CircuitRef, type RunSnapshot, SurveyKeeper } from "./survey_keeper.ts";
 
 export type { CircuitRef, RunSnapshot } from "./survey_keeper.ts";
@@ -186,7 +187,7 @@ export class SurveySaves {
 
   #scheduleRetry(): void {
     if (this.#retryTimer !== null || this.#closed) return;
-    const delay = Math.min(1_000 * 2 ** this.#retries++, 30_000);
+    const delay = retryDelayMs(this.#retries++);
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = null;
       this.#background(() => this.#retryRefused());

@@ -5,9 +5,10 @@
  * @module
  */
 import { z } from "zod";
+import { PACKET_FORMATS } from "../core/gt7/format.ts";
 
 const count = z.int().min(0);
-const packetFormat = z.enum(["A", "B", "~", "C"]);
+const packetFormat = z.enum(PACKET_FORMATS);
 
 /**
  * What became of datagrams, counted the same way live (the UDP client) and

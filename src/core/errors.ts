@@ -15,6 +15,14 @@ export interface Issue {
   message: string;
 }
 
+/**
+ * The text of anything thrown, for a report or a log line: an Error's
+ * message (never its stack), anything else as `String` makes it.
+ */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** Base of every user-facing error. */
 export abstract class UserError extends Error {
   /** A short, stable, human title (the problem document's `title`). */

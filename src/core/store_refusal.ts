@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { UserError } from "./errors.ts";
+import { messageOf, UserError } from "./errors.ts";
 
 /** What SQLite, Deno KV and the OS say when there is no room or the file is read-only. */
 const REFUSAL =
@@ -15,8 +15,7 @@ const REFUSAL =
 /** True when `err` says the store refused a write for want of room or because it is read-only. */
 export function isStoreRefusal(err: unknown): boolean {
   if (err instanceof StoreRefused) return true;
-  const message = err instanceof Error ? err.message : String(err);
-  return REFUSAL.test(message);
+  return REFUSAL.test(messageOf(err));
 }
 
 /**

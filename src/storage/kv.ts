@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { isStoreRefusal } from "../core/store_refusal.ts";
+import { messageOf } from "../core/errors.ts";
 import { diskProbe } from "./disk_space.ts";
 
 /** File name of the database inside the data directory. */
@@ -93,7 +94,7 @@ export async function openStore(dataDir: string, opts: OpenStoreOptions = {}): P
     return kv;
   } catch (err) {
     if (err instanceof StoreUnavailable) throw err;
-    const why = err instanceof Error ? err.message : String(err);
+    const why = messageOf(err);
     if (/locked|busy/i.test(why)) throw locked();
     if (isStoreRefusal(err)) {
       const full = fullDiskMessage(path, why);
@@ -120,7 +121,7 @@ function fullDiskMessage(path: string, why: string): string {
 }
 
 /** `n` bytes in KiB or MB, for a driver. */
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   return n < 2 ** 20 ? `${Math.ceil(n / 1024)} KiB` : `${(n / 2 ** 20).toFixed(1)} MB`;
 }
 
@@ -142,7 +143,7 @@ async function openReadOnly(path: string, full: string): Promise<Deno.Kv> {
     await kv.get(["meta", "opened_at"]);
   } catch (err) {
     kv?.close();
-    const why = err instanceof Error ? err.message : String(err);
+    const why = messageOf(err);
     throw new StoreUnavailable(`${full}. It cannot be opened read-only either (${why}).`, {
       cause: err,
     });
@@ -258,8 +259,4 @@ export function checkpointStore(path: string): string | null {
   } finally {
     db.close();
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -74,7 +74,7 @@ export function spillDirFor(storePath: string, base: string | null = null): stri
  * default place is the shared temporary directory, where another user could
  * otherwise make the folder first and plant laps or links in it.
  */
-export function assertPrivate(path: string): void {
+function assertPrivate(path: string): void {
   const info = Deno.lstatSync(path);
   if (!info.isDirectory) throw new Error(`spill folder ${path} is not a folder`);
   let uid: number | null = null;
@@ -192,7 +192,7 @@ export function listSpillFiles(
 }
 
 /** Removes file `path`; one already gone is fine. */
-export function removeQuietly(path: string): void {
+function removeQuietly(path: string): void {
   try {
     Deno.removeSync(path);
   } catch {

@@ -92,12 +92,13 @@ export function coachingNotes(
   const list = corners.corners;
   const spans = refSpans!;
   const index = new Map(list.map((c, j) => [c.n, j]));
+  const entries = list.map((c) => c.entry_m);
   const notes: CoachingNote[] = [];
   for (const row of report.corners) {
     const loss = row.delta_s!;
     if (!(Math.abs(loss) >= NOTE_MIN_S)) continue;
     const j = index.get(row.n)!;
-    const figures = figuresOf(mine, theirs, row, spans, j, list.map((c) => c.entry_m));
+    const figures = figuresOf(mine, theirs, row, spans, j, entries);
     const events = eventsIn(lap.events ?? [], row);
     notes.push(noteOf(row, loss, figures, events, words));
   }

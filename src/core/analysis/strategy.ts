@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { median } from "../median.ts";
 import type { FuelStrategy, RaceStrategy } from "./strategy_schema.ts";
 
 export type { FuelStrategy, RaceStrategy } from "./strategy_schema.ts";
@@ -58,14 +59,6 @@ export interface RaceState {
 
 /** Slack for comparing fuel figures: fuel that finishes the race exactly finishes it. */
 const EPSILON = 1e-9;
-
-/** The median of `values`: the middle one, or the mean of the two middle ones; null when empty. */
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 /**
  * The green laps of `laps` (see the module) in car `carId`, in their order.

@@ -50,11 +50,6 @@ export function isVote(count: number, lastRun: number): boolean {
   return isVoteCount(count) && isRunCounter(lastRun) && countFitsRun(count, lastRun);
 }
 
-/** The side code a table stores for `side` ("L" 0, "R" 1), or -1 for anything else. */
-export function sideCode(side: unknown): number {
-  return side === "L" ? 0 : side === "R" ? 1 : -1;
-}
-
 /** True for a table's side code. */
 export function isSideCode(code: number): boolean {
   return code === 0 || code === 1;

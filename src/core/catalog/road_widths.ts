@@ -48,5 +48,14 @@ export function roadWidthM(c: OfficialConfiguration): number {
  * most {@linkcode MAX_NEAR_M}.
  */
 export function nearDistanceM(c: OfficialConfiguration): number {
-  return Math.min(MAX_NEAR_M, roadWidthM(c) / 2 + NEAR_MARGIN_M);
+  return nearDistanceOfWidthM(roadWidthM(c));
+}
+
+/**
+ * The near distance of a road `width_m` metres wide, shipped or surveyed:
+ * half of it plus {@linkcode NEAR_MARGIN_M}, at most {@linkcode MAX_NEAR_M}.
+ * The caller checks the width.
+ */
+export function nearDistanceOfWidthM(width_m: number): number {
+  return Math.min(MAX_NEAR_M, width_m / 2 + NEAR_MARGIN_M);
 }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { median } from "../median.ts";
 import type { CompiledTrack } from "./types.ts";
 
 /**
@@ -19,8 +20,5 @@ export function medianRoadWidthM(track: Pick<CompiledTrack, "centerline">): numb
   for (const run of track.centerline) {
     for (const v of run) if (Number.isFinite(v[3]) && v[3] > 0) widths.push(v[3]);
   }
-  if (widths.length === 0) return null;
-  widths.sort((a, b) => a - b);
-  const mid = widths.length >> 1;
-  return widths.length % 2 === 1 ? widths[mid] : (widths[mid - 1] + widths[mid]) / 2;
+  return median(widths);
 }

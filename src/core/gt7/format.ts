@@ -5,11 +5,11 @@
  * @module
  */
 
-/** A packet format, named by its heartbeat letter. */
-export type PacketFormat = "A" | "B" | "~" | "C";
-
 /** Every packet format, smallest first. */
-export const PACKET_FORMATS: readonly PacketFormat[] = ["A", "B", "~", "C"];
+export const PACKET_FORMATS = ["A", "B", "~", "C"] as const;
+
+/** A packet format, named by its heartbeat letter. */
+export type PacketFormat = (typeof PACKET_FORMATS)[number];
 
 /** Byte size of a packet of each format. */
 export const PACKET_SIZE: Readonly<Record<PacketFormat, number>> = {

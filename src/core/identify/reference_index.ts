@@ -8,7 +8,7 @@
  */
 import { decodeReferenceLine, type ReferenceLine } from "../catalog/reference_lines.ts";
 import { REFERENCE_LINE_ROWS } from "../catalog/reference_lines_data.ts";
-import { MAX_NEAR_M, NEAR_MARGIN_M, nearDistanceM } from "../catalog/road_widths.ts";
+import { NEAR_MARGIN_M, nearDistanceM, nearDistanceOfWidthM } from "../catalog/road_widths.ts";
 
 /**
  * A lap position within this of one of a line's points is on the line,
@@ -157,15 +157,15 @@ export type RoadWidths = ReadonlyMap<string, number>;
 const NO_WIDTHS: RoadWidths = new Map();
 
 /**
- * The near distance of a road `width_m` wide: half of it plus
- * {@linkcode NEAR_MARGIN_M}, at most {@linkcode MAX_NEAR_M}. Throws for a
- * width that is not a positive finite number.
+ * The near distance of a road `width_m` wide, as
+ * {@linkcode nearDistanceOfWidthM} gives it. Throws for a width that is not
+ * a positive finite number.
  */
 export function surveyedNearM(width_m: number): number {
   if (!(width_m > 0) || !Number.isFinite(width_m)) {
     throw new Error(`width_m must be a positive finite number of metres, got ${width_m}`);
   }
-  return Math.min(MAX_NEAR_M, width_m / 2 + NEAR_MARGIN_M);
+  return nearDistanceOfWidthM(width_m);
 }
 
 /** Throws for more than 65,535 lines or a cell that is not positive. */

@@ -173,7 +173,11 @@ function cellEnds(tail: string): string[] {
   return ends;
 }
 
-function commentSuffix(lap: CsvLap): string {
+/**
+ * What follows a lap's `Lap <n> - M:SS.mmm` in a comment: ` - ` and its
+ * coverage note when it is incomplete, else nothing.
+ */
+export function commentSuffix(lap: CsvLap): string {
   const note = coverageNote(lap, lap.samples.t.length);
   return note ? ` - ${note}` : "";
 }

@@ -8,8 +8,8 @@
  */
 import type { LapSamples } from "../laps/columns.ts";
 import type { LapSummary } from "../laps/lap.ts";
-import { coverageNote, type LapCoverage } from "../laps/coverage.ts";
-import { lapTimeText } from "../laps/csv.ts";
+import type { LapCoverage } from "../laps/coverage.ts";
+import { commentSuffix, lapTimeText } from "../laps/csv.ts";
 import { MOTEC_FREQUENCY_HZ } from "./channels.ts";
 
 /** The lap fields and samples a log is written from. */
@@ -83,8 +83,7 @@ export function fastestLapIndex(laps: readonly MotecLap[]): number | null {
  * the coverage note (`- incomplete: 120 of 5942 samples missing, ...`).
  */
 export function lapLine(lap: MotecLap): string {
-  const note = coverageNote(lap, lap.samples.t.length);
-  return `Lap ${lap.number} - ${lapTimeText(lap.time_ms)}${note ? ` - ${note}` : ""}`;
+  return `Lap ${lap.number} - ${lapTimeText(lap.time_ms)}${commentSuffix(lap)}`;
 }
 
 /**

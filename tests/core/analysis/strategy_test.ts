@@ -1,8 +1,8 @@
 /**
  * Fuel and race strategy against numbers worked out by hand: which laps
- * count, medians of odd and even counts, laps and minutes to empty, the pit
- * lap of races in laps and in minutes, fuel that finishes exactly, and no
- * laps at all.
+ * count, laps and minutes to empty, the pit lap of races in laps and in
+ * minutes, fuel that finishes exactly, and no laps at all (the median itself:
+ * tests/core/median_test.ts).
  */
 import { strict as assert } from "node:assert";
 import {
@@ -10,7 +10,6 @@ import {
   greenLaps,
   type LapStats,
   lapStats,
-  median,
   raceLaps,
   raceStrategy,
   type StrategyLap,
@@ -46,14 +45,6 @@ const STINT = [
   lap(8, 52.6, 50.2, 0),
   lap(9, 50.2, 47.7, 90_000, { car_id: 1234 }),
 ];
-
-Deno.test("median: the middle value, the mean of the two middle ones, null for none", () => {
-  assert.equal(median([3, 1, 2]), 2);
-  // Even count: sorted 1, 2, 3, 4 -> (2 + 3) / 2.
-  assert.equal(median([4, 1, 3, 2]), 2.5);
-  assert.equal(median([7]), 7);
-  assert.equal(median([]), null);
-});
 
 Deno.test("green laps leave out pit laps, out-laps, incomplete and untimed laps, other cars", () => {
   assert.deepEqual(greenLaps(STINT, CAR).map((l) => l.number), [1, 2, 3, 6]);
