@@ -14,6 +14,8 @@ import {
   type MotecExportOptions,
   motecQuerySchema,
 } from "../../app/motec_export.ts";
+import { encodeLd } from "../../core/motec/ld_writer.ts";
+import { encodeLdx } from "../../core/motec/ldx_writer.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { idPathSchema } from "../params.ts";
 
@@ -52,7 +54,8 @@ export function motecOperations(base: "laps" | "sessions") {
 
 /**
  * Adds GET /{base}/{id}/export.ld and GET /{base}/{id}/export.ldx to `r`,
- * answering `make`'s log of `id` (query `driver`, optional).
+ * answering `make`'s log of `id` (query `driver`, optional). Each route
+ * encodes only the file it answers: the other would be thrown away.
  */
 export function motecRoutes(
   r: Hono,
@@ -61,20 +64,20 @@ export function motecRoutes(
 ): void {
   const ops = motecOperations(base);
   mount(r, ops.ld, async ({ params, query }) => {
-    const log = await make(params.id, { driver: query.driver ?? "" });
-    return new Response(log.ld, {
+    const { basename, log } = await make(params.id, { driver: query.driver ?? "" });
+    return new Response(encodeLd(log), {
       headers: {
         "content-type": "application/octet-stream",
-        "content-disposition": `attachment; filename="${log.basename}.ld"`,
+        "content-disposition": `attachment; filename="${basename}.ld"`,
       },
     });
   });
   mount(r, ops.ldx, async ({ params, query }) => {
-    const log = await make(params.id, { driver: query.driver ?? "" });
-    return new Response(log.ldx, {
+    const { basename, log } = await make(params.id, { driver: query.driver ?? "" });
+    return new Response(encodeLdx(log), {
       headers: {
         "content-type": "application/xml; charset=utf-8",
-        "content-disposition": `attachment; filename="${log.basename}.ldx"`,
+        "content-disposition": `attachment; filename="${basename}.ldx"`,
       },
     });
   });
