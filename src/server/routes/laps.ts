@@ -183,7 +183,7 @@ export function lapRoutes(app: AppFace): Hono {
       },
     });
   });
-  motecRoutes(r, "laps", (id, opts) => app.laps.exportMotec(id, opts));
+  motecRoutes(r, motec, (id, opts) => app.laps.exportMotec(id, opts));
   mount(r, importLap, async (_, c) => {
     const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES);
     return c.json(await app.laps.importFile(json), 201);

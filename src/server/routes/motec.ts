@@ -53,16 +53,17 @@ export function motecOperations(base: "laps" | "sessions") {
 }
 
 /**
- * Adds GET /{base}/{id}/export.ld and GET /{base}/{id}/export.ldx to `r`,
- * answering `make`'s log of `id` (query `driver`, optional). Each route
- * encodes only the file it answers: the other would be thrown away.
+ * Mounts `ops` (the caller's {@linkcode motecOperations}, the same objects
+ * its OpenAPI list holds) on `r`: GET /{base}/{id}/export.ld and
+ * GET /{base}/{id}/export.ldx, answering `make`'s log of `id` (query
+ * `driver`, optional). Each route encodes only the file it answers: the
+ * other would be thrown away.
  */
 export function motecRoutes(
   r: Hono,
-  base: "laps" | "sessions",
+  ops: ReturnType<typeof motecOperations>,
   make: (id: number, opts: MotecExportOptions) => Promise<MotecExport>,
 ): void {
-  const ops = motecOperations(base);
   mount(r, ops.ld, async ({ params, query }) => {
     const { basename, log } = await make(params.id, { driver: query.driver ?? "" });
     return new Response(encodeLd(log), {

@@ -102,7 +102,7 @@ export function sessionRoutes(app: AppFace): Hono {
   mount(r, listSessions, async (_, c) => c.json(await app.sessions.list()));
   mount(r, getSession, async ({ params }, c) => c.json(await app.sessions.get(params.id)));
   mount(r, sessionLaps, async ({ params }, c) => c.json(await app.sessions.laps(params.id)));
-  motecRoutes(r, "sessions", (id, opts) => app.laps.exportSessionMotec(id, opts));
+  motecRoutes(r, motec, (id, opts) => app.laps.exportSessionMotec(id, opts));
   mount(
     r,
     patchSession,
