@@ -11,6 +11,9 @@ export const idPathSchema = z.string({ error: "must be a positive integer" })
   .regex(/^[1-9][0-9]{0,14}$/, "must be a positive integer").transform(Number)
   .meta({ description: "a positive integer id" });
 
+/** The path parameters of every `/{id}` route: one positive integer {@linkcode idPathSchema}. */
+export const idParams = z.object({ id: idPathSchema });
+
 /**
  * Refuses a query that gives a parameter more than once (`limit=1&limit=50`):
  * which one counts would be a guess, so it is a 400 naming the parameter,

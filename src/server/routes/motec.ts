@@ -8,7 +8,6 @@
  * @module
  */
 import type { Hono } from "hono";
-import { z } from "zod";
 import {
   type MotecExport,
   type MotecExportOptions,
@@ -17,9 +16,7 @@ import {
 import { encodeLd } from "../../core/motec/ld_writer.ts";
 import { encodeLdx } from "../../core/motec/ldx_writer.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { idPathSchema } from "../params.ts";
-
-const idParams = z.object({ id: idPathSchema });
+import { idParams } from "../params.ts";
 
 /** The two MoTeC operations of `base` (laps: one lap; sessions: every lap of one). */
 export function motecOperations(base: "laps" | "sessions") {
