@@ -13,6 +13,8 @@ import { BUNDLE_FORMAT } from "../core/bundle/types.ts";
 import type { CaptureFile } from "../core/gt7/capture_file.ts";
 import { LAP_FILE_FORMAT } from "../core/laps/lap_file.ts";
 import type { Lap } from "../core/laps/lap.ts";
+import { encodeLd } from "../core/motec/ld_writer.ts";
+import { encodeLdx } from "../core/motec/ldx_writer.ts";
 import type { BundleImportResult, BundleService } from "./bundles.ts";
 import { lapExportBase } from "./export_names.ts";
 import type { CaptureImportProgress, CaptureImportResult } from "./capture_import.ts";
@@ -247,16 +249,19 @@ export async function exportMotecFiles(
   dir: string,
   opts: MotecExportOptions = {},
 ): Promise<[ld: string, ldx: string]> {
-  const log: MotecExport = subject === "lap"
+  const { basename, log }: MotecExport = subject === "lap"
     ? await laps.exportMotec(id, opts)
     : await laps.exportSessionMotec(id, opts);
-  const ld = resolve(join(dir, `${log.basename}.ld`));
-  const ldx = resolve(join(dir, `${log.basename}.ldx`));
+  // Both encoded from the one load, before anything touches the folder.
+  const ldBytes = encodeLd(log);
+  const ldxText = encodeLdx(log);
+  const ld = resolve(join(dir, `${basename}.ld`));
+  const ldx = resolve(join(dir, `${basename}.ldx`));
   const part = `.partial-${Deno.pid}`;
   await Deno.mkdir(dir, { recursive: true });
   try {
-    await Deno.writeFile(ld + part, log.ld);
-    await Deno.writeTextFile(ldx + part, log.ldx);
+    await Deno.writeFile(ld + part, ldBytes);
+    await Deno.writeTextFile(ldx + part, ldxText);
     await Deno.rename(ld + part, ld);
     await Deno.rename(ldx + part, ldx);
   } catch (err) {

@@ -126,7 +126,7 @@ export class LapExchange {
     };
   }
 
-  /** Lap `id` as a MoTeC i2 log (.ld and .ldx); NotFound when unknown. */
+  /** Lap `id` as a MoTeC i2 log (what its .ld and .ldx are encoded from); NotFound when unknown. */
   exportMotec(id: number, opts: MotecExportOptions = {}): Promise<MotecExport> {
     return exportLapMotec(this.#sessions, id, opts);
   }

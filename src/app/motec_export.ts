@@ -1,15 +1,15 @@
 /**
  * MoTeC i2 logs of stored laps: one lap, or every stored lap of a session in
- * driving order, as a `.ld` log and the `.ldx` beside it. Both files share a
- * base name, which is how i2 pairs them.
+ * driving order, as the log a `.ld` and the `.ldx` beside it are encoded
+ * from. Both files share a base name, which is how i2 pairs them. The log is
+ * returned unencoded so a caller encodes only the file it needs: an HTTP
+ * response carries one of the two, the CLI writes both from one load.
  *
  * @module
  */
 import { carName } from "../core/catalog/cars.ts";
 import type { Lap } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
-import { encodeLd } from "../core/motec/ld_writer.ts";
-import { encodeLdx } from "../core/motec/ldx_writer.ts";
 import type { MotecLog } from "../core/motec/log.ts";
 import { NotFound } from "../core/errors.ts";
 import type { SessionService } from "./sessions.ts";
@@ -19,14 +19,16 @@ import { z } from "zod";
 /** The event every log names: the game the laps were driven in. */
 export const MOTEC_EVENT = "Gran Turismo 7";
 
-/** A MoTeC export: the base file name and both files' contents. */
+/**
+ * A MoTeC export: the base file name and the log both files are encoded
+ * from (`encodeLd` for the `.ld`, `encodeLdx` for the `.ldx`, in
+ * src/core/motec), each lap loaded with its samples.
+ */
 export interface MotecExport {
   /** File name without extension: {@linkcode lapExportBase} or {@linkcode sessionExportBase}. */
   basename: string;
-  /** The `.ld` log. */
-  ld: Uint8Array<ArrayBuffer>;
-  /** The `.ldx` text (UTF-8 when written; it is ASCII). */
-  ldx: string;
+  /** The laps in driving order and the header's words. */
+  log: MotecLog;
 }
 
 /** Options of a MoTeC export. */
@@ -87,5 +89,5 @@ function build(
     event: MOTEC_EVENT,
     session: `Session ${session.id}`,
   };
-  return { basename, ld: encodeLd(log), ldx: encodeLdx(log) };
+  return { basename, log };
 }

@@ -4,12 +4,19 @@
  * @module
  */
 import { z } from "zod";
-import { badParam } from "../app/query_params.ts";
+import { badParam, idParamSchema } from "../app/query_params.ts";
 
-/** A positive integer id in a path: validates every `{id}` and is published in the OpenAPI document. */
-export const idPathSchema = z.string({ error: "must be a positive integer" })
-  .regex(/^[1-9][0-9]{0,14}$/, "must be a positive integer").transform(Number)
-  .meta({ description: "a positive integer id" });
+/**
+ * A positive integer id in a path: validates every `{id}` and is published
+ * in the OpenAPI document. The query's {@linkcode idParamSchema} itself, so
+ * a path id and a query id keep one rule, message and description; its
+ * "is required" for an absent value cannot arise here, since a route only
+ * matches with its `{id}` segment present.
+ */
+export const idPathSchema = idParamSchema;
+
+/** The path parameters of every `/{id}` route: one positive integer {@linkcode idPathSchema}. */
+export const idParams = z.object({ id: idPathSchema });
 
 /**
  * Refuses a query that gives a parameter more than once (`limit=1&limit=50`):

@@ -13,14 +13,12 @@ import { bestItemSchema, lapListItemSchema, lapListQuerySchema } from "../../app
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { idPathSchema } from "../params.ts";
+import { idParams } from "../params.ts";
 import { coachingNotesSchema } from "../../core/analysis/coaching_notes_schema.ts";
 import { lapSchema } from "../openapi/session_schemas.ts";
 import { lapDeletionSchema } from "../../app/sessions.ts";
 import { lapImportResultSchema } from "../../app/lap_exchange.ts";
 import { motecOperations, motecRoutes } from "./motec.ts";
-
-const idParams = z.object({ id: idPathSchema });
 
 /** GET /api/laps. */
 export const listLaps = declareRoute({
@@ -183,7 +181,7 @@ export function lapRoutes(app: AppFace): Hono {
       },
     });
   });
-  motecRoutes(r, "laps", (id, opts) => app.laps.exportMotec(id, opts));
+  motecRoutes(r, motec, (id, opts) => app.laps.exportMotec(id, opts));
   mount(r, importLap, async (_, c) => {
     const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES);
     return c.json(await app.laps.importFile(json), 201);

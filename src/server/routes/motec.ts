@@ -8,16 +8,15 @@
  * @module
  */
 import type { Hono } from "hono";
-import { z } from "zod";
 import {
   type MotecExport,
   type MotecExportOptions,
   motecQuerySchema,
 } from "../../app/motec_export.ts";
+import { encodeLd } from "../../core/motec/ld_writer.ts";
+import { encodeLdx } from "../../core/motec/ldx_writer.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { idPathSchema } from "../params.ts";
-
-const idParams = z.object({ id: idPathSchema });
+import { idParams } from "../params.ts";
 
 /** The two MoTeC operations of `base` (laps: one lap; sessions: every lap of one). */
 export function motecOperations(base: "laps" | "sessions") {
@@ -51,30 +50,32 @@ export function motecOperations(base: "laps" | "sessions") {
 }
 
 /**
- * Adds GET /{base}/{id}/export.ld and GET /{base}/{id}/export.ldx to `r`,
- * answering `make`'s log of `id` (query `driver`, optional).
+ * Mounts `ops` (the caller's {@linkcode motecOperations}, the same objects
+ * its OpenAPI list holds) on `r`: GET /{base}/{id}/export.ld and
+ * GET /{base}/{id}/export.ldx, answering `make`'s log of `id` (query
+ * `driver`, optional). Each route encodes only the file it answers: the
+ * other would be thrown away.
  */
 export function motecRoutes(
   r: Hono,
-  base: "laps" | "sessions",
+  ops: ReturnType<typeof motecOperations>,
   make: (id: number, opts: MotecExportOptions) => Promise<MotecExport>,
 ): void {
-  const ops = motecOperations(base);
   mount(r, ops.ld, async ({ params, query }) => {
-    const log = await make(params.id, { driver: query.driver ?? "" });
-    return new Response(log.ld, {
+    const { basename, log } = await make(params.id, { driver: query.driver ?? "" });
+    return new Response(encodeLd(log), {
       headers: {
         "content-type": "application/octet-stream",
-        "content-disposition": `attachment; filename="${log.basename}.ld"`,
+        "content-disposition": `attachment; filename="${basename}.ld"`,
       },
     });
   });
   mount(r, ops.ldx, async ({ params, query }) => {
-    const log = await make(params.id, { driver: query.driver ?? "" });
-    return new Response(log.ldx, {
+    const { basename, log } = await make(params.id, { driver: query.driver ?? "" });
+    return new Response(encodeLdx(log), {
       headers: {
         "content-type": "application/xml; charset=utf-8",
-        "content-disposition": `attachment; filename="${log.basename}.ldx"`,
+        "content-disposition": `attachment; filename="${basename}.ldx"`,
       },
     });
   });

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
 import { parseSessionPatch, sessionPatchSchema } from "../../app/session_patch.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { idPathSchema } from "../params.ts";
+import { idParams } from "../params.ts";
 import { sessionDeletionSchema } from "../../app/sessions.ts";
 import { sessionSchema } from "../../core/laps/session.ts";
 import { lapSummarySchema } from "../../core/laps/lap.ts";
@@ -20,8 +20,6 @@ import { motecOperations, motecRoutes } from "./motec.ts";
  * 4 bytes each in UTF-8, 6 as a JSON escape); anything larger is not one.
  */
 const MAX_PATCH_BYTES = 16_384;
-
-const idParams = z.object({ id: idPathSchema });
 
 /** GET /api/sessions. */
 export const listSessions = declareRoute({
@@ -102,7 +100,7 @@ export function sessionRoutes(app: AppFace): Hono {
   mount(r, listSessions, async (_, c) => c.json(await app.sessions.list()));
   mount(r, getSession, async ({ params }, c) => c.json(await app.sessions.get(params.id)));
   mount(r, sessionLaps, async ({ params }, c) => c.json(await app.sessions.laps(params.id)));
-  motecRoutes(r, "sessions", (id, opts) => app.laps.exportSessionMotec(id, opts));
+  motecRoutes(r, motec, (id, opts) => app.laps.exportSessionMotec(id, opts));
   mount(
     r,
     patchSession,

@@ -11,15 +11,13 @@ import type { AppFace } from "../../app/create_app.ts";
 import { createTrackSchema } from "../../app/track_request.ts";
 import { readEmptyCommand } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { idPathSchema } from "../params.ts";
+import { idParams } from "../params.ts";
 import { lapIdentifySchema, trackDeletionSchema } from "../openapi/track_schemas.ts";
 import { trackEntrySchema } from "../../app/track_entries.ts";
 import { createTrackResultSchema, identifyResultSchema } from "../../app/tracks.ts";
 
 /** A signature request is a few bytes; anything larger is not one. */
 const MAX_TRACK_BYTES = 4096;
-
-const idParams = z.object({ id: idPathSchema });
 
 /** GET /api/tracks. */
 export const listTracks = declareRoute({
