@@ -35,6 +35,22 @@ export function lapExportBase(
   }`;
 }
 
+/** The two lap export formats. */
+export type LapExportKind = "json" | "csv";
+
+/**
+ * The file name a lap's export gets in a folder or a download:
+ * {@linkcode lapExportBase} and the kind as extension, such as
+ * `sim-datalogger-lap-12-suzuka-circuit-s3-20261124-100102.json`.
+ */
+export function lapExportFilename(
+  lap: Pick<Lap, "id" | "session_id" | "finished_at">,
+  track: string,
+  kind: LapExportKind,
+): string {
+  return `${lapExportBase(lap, track)}.${kind}`;
+}
+
 /**
  * A session's export name without extension:
  * `sim-datalogger-session-<id>-<circuit>-<yyyymmdd-hhmmss>`, the time the

@@ -16,7 +16,7 @@ import type { Lap } from "../core/laps/lap.ts";
 import { encodeLd } from "../core/motec/ld_writer.ts";
 import { encodeLdx } from "../core/motec/ldx_writer.ts";
 import type { BundleImportResult, BundleService } from "./bundles.ts";
-import { lapExportBase } from "./export_names.ts";
+import type { LapExportKind } from "./export_names.ts";
 import type { CaptureImportProgress, CaptureImportResult } from "./capture_import.ts";
 import { importContent, jsonBytes, parseJsonBytes, readInChunks } from "./file_content.ts";
 import type { LapExchange, LapImportResult } from "./lap_exchange.ts";
@@ -32,9 +32,6 @@ export type ExportTarget =
   | { path: string }
   /** Onto this stream, which stays open (standard output). */
   | { stream: WritableStream<Uint8Array> };
-
-/** The two lap export formats. */
-export type LapExportKind = "json" | "csv";
 
 /** What an import was, and what it did. */
 export type FileImportResult =
@@ -74,25 +71,12 @@ export function bundleFilename(slug: string): string {
   return `sim-datalogger-bundle-${slug}.json`;
 }
 
-/**
- * The file name a lap's export gets in a folder: {@linkcode lapExportBase}
- * and the kind as extension, such as
- * `sim-datalogger-lap-12-suzuka-circuit-s3-20261124-100102.json`.
- */
-export function lapExportFilename(
-  lap: Pick<Lap, "id" | "session_id" | "finished_at">,
-  track: string,
-  kind: LapExportKind,
-): string {
-  return `${lapExportBase(lap, track)}.${kind}`;
-}
-
 /** What the file service calls on the other services. */
 export interface FileServices {
   bundles: Pick<BundleService, "export" | "importBytes">;
   laps: Pick<
     LapExchange,
-    | "exportFile"
+    | "exportNamedFile"
     | "exportCsv"
     | "importFile"
     | "importCapture"
@@ -202,7 +186,7 @@ export class FileService {
   /**
    * Writes lap `id` to `to`: as the version 2 lap file the API serves
    * (`json`), or as MoTeC CSV streamed line by line (`csv`); into a folder
-   * under {@linkcode lapExportFilename}. Returns the file written (absolute when written
+   * under the name the lap exchange gives it (export_names.ts). Returns the file written (absolute when written
    * into a folder), or null for a stream.
    *
    * @throws {NotFound} for an unknown lap, and the file system's error when
@@ -210,12 +194,11 @@ export class FileService {
    */
   async exportLap(id: number, kind: LapExportKind, to: ExportTarget): Promise<string | null> {
     if (kind === "json") {
-      const doc = await this.#laps.exportFile(id);
-      const name = lapExportFilename(doc.lap, doc.lap.track_name, "json");
-      return await write(to, name, [JSON.stringify(doc) + "\n"]);
+      const { filename, file } = await this.#laps.exportNamedFile(id);
+      return await write(to, filename, [JSON.stringify(file) + "\n"]);
     }
     const csv = await this.#laps.exportCsv(id);
-    return await write(to, lapExportFilename(csv.lap, csv.venue, "csv"), csv.lines);
+    return await write(to, csv.filename, csv.lines);
   }
 
   /** Writes a MoTeC i2 log into `dir`; see {@linkcode exportMotecFiles}. */

@@ -16,7 +16,7 @@ import {
   toLapFile,
 } from "../core/laps/lap_file.ts";
 import { lapCsvLines } from "../core/laps/csv.ts";
-import { lapExportBase } from "./export_names.ts";
+import { lapExportFilename } from "./export_names.ts";
 import type { CaptureFile } from "../core/gt7/capture_file.ts";
 import { z } from "zod";
 import { lapSummarySchema } from "../core/laps/lap.ts";
@@ -100,7 +100,7 @@ export class LapExchange {
     const session = await getSession(this.#deps.kv, lap.session_id);
     const track = session?.track_name ?? "";
     return {
-      filename: `${lapExportBase(lap, track)}.json`,
+      filename: lapExportFilename(lap, track, "json"),
       file: toLapFile(lap, {
         track_name: track,
         car_name: session?.car_name ?? carName(lap.car_id),
@@ -114,7 +114,7 @@ export class LapExchange {
     const session = await getSession(this.#deps.kv, lap.session_id);
     const venue = session?.track_name ?? "";
     return {
-      filename: `${lapExportBase(lap, venue)}.csv`,
+      filename: lapExportFilename(lap, venue, "csv"),
       lines: lapCsvLines(lap, { carName: carName(lap.car_id), venue }),
       lap: {
         id: lap.id,
