@@ -7,6 +7,7 @@
  * @module
  */
 import { PAGE_FILES } from "../routes/pages.ts";
+import { webFileMediaType } from "../routes/web_files.ts";
 import type { Operation } from "./operation.ts";
 
 /** What each page file is, for its summary. */
@@ -16,12 +17,6 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   "/compare":
     "The compare page (?laps=ID,ID&ref=ID&vs=ID&map=speed&from=M&to=M, read by its script): charts, map, corners, sectors",
 };
-
-function mediaType(name: string): string {
-  if (name.endsWith(".html")) return "text/html";
-  if (name.endsWith(".css")) return "text/css";
-  return "text/javascript";
-}
 
 /**
  * GET of every analysis page file, tagged with the status routes as the live
@@ -34,5 +29,5 @@ export const PAGE_OPERATIONS: readonly Operation[] = Object.entries(PAGE_FILES).
   path,
   tag: "status",
   summary: SUMMARIES[path] ?? `The analysis pages' ${name}`,
-  ok: { type: mediaType(name), description: "embedded in the binary" },
+  ok: { type: webFileMediaType(name), description: "embedded in the binary" },
 }));

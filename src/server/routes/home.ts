@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { Hono } from "hono";
-import { WEB_ASSETS } from "../web_assets.ts";
+import type { Hono } from "hono";
+import { webFileRoutes } from "./web_files.ts";
 import type { Operation } from "../openapi/operation.ts";
 
 const JS = { type: "text/javascript", description: "an ES module, embedded in the binary" };
@@ -37,14 +37,8 @@ export const HOME_OPERATIONS: readonly Operation[] = Object.entries(FILES).map((
  * a page older than the logger it talks to.
  */
 export function homeRoutes(): Hono {
-  const r = new Hono();
-  for (const [path, [name]] of Object.entries(FILES)) {
-    const asset = WEB_ASSETS[name];
-    r.get(path, (c) => {
-      c.header("Content-Type", asset.type);
-      c.header("Cache-Control", "no-cache");
-      return c.body(asset.body);
-    });
-  }
-  return r;
+  return webFileRoutes(
+    Object.fromEntries(Object.entries(FILES).map(([path, [name]]) => [path, name])),
+    { etag: false },
+  );
 }

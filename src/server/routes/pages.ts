@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { Hono } from "hono";
-import { WEB_ASSETS } from "../web_assets.ts";
+import type { Hono } from "hono";
+import { webFileRoutes } from "./web_files.ts";
 
 /** The paths the analysis pages' files answer on, and which file each is. */
 export const PAGE_FILES: Readonly<Record<string, string>> = {
@@ -27,43 +27,13 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
 };
 
 /**
- * A strong validator of an embedded body: FNV-1a over its UTF-16 code units,
- * computed once per file at startup (the bodies never change while the
- * logger runs). Synchronous, so the routes are ready when `pageRoutes` returns.
- */
-function etagOf(body: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < body.length; i++) {
-    h ^= body.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return `"${h.toString(16).padStart(8, "0")}-${body.length.toString(16)}"`;
-}
-
-/**
  * GET for every path of {@linkcode PAGE_FILES}: the file with its content
- * type, `no-cache` so a browser revalidates and never runs a page older than
- * the logger it talks to, and a strong `ETag` so that revalidation is a 304
+ * type, `no-cache`, and a strong `ETag` so that revalidation is a 304
  * without a body: the browser then keeps its cached copy and the V8 code
- * cache of the scripts, which a refetched body would throw away. The query string (`/compare?laps=1,2&ref=1`) is the
- * page's own state, read by its script; the server ignores it.
+ * cache of the scripts, which a refetched body would throw away. The query
+ * string (`/compare?laps=1,2&ref=1`) is the page's own state, read by its
+ * script; the server ignores it.
  */
 export function pageRoutes(): Hono {
-  const r = new Hono();
-  for (const [path, name] of Object.entries(PAGE_FILES)) {
-    const asset = WEB_ASSETS[name];
-    if (asset === undefined) throw new Error(`web_assets.ts lacks ${name}: run \`deno task web\``);
-    const etag = etagOf(asset.body);
-    r.get(path, (c) => {
-      c.header("Cache-Control", "no-cache");
-      c.header("ETag", etag);
-      const asked = c.req.header("If-None-Match");
-      if (asked !== undefined && asked.split(",").some((t) => t.trim() === etag)) {
-        return c.body(null, 304);
-      }
-      c.header("Content-Type", asset.type);
-      return c.body(asset.body);
-    });
-  }
-  return r;
+  return webFileRoutes(PAGE_FILES, { etag: true });
 }
