@@ -12,7 +12,6 @@ import { serialiseBundle } from "../core/bundle/serialise.ts";
 import { BUNDLE_FORMAT } from "../core/bundle/types.ts";
 import type { CaptureFile } from "../core/gt7/capture_file.ts";
 import { LAP_FILE_FORMAT } from "../core/laps/lap_file.ts";
-import type { Lap } from "../core/laps/lap.ts";
 import { encodeLd } from "../core/motec/ld_writer.ts";
 import { encodeLdx } from "../core/motec/ldx_writer.ts";
 import type { BundleImportResult, BundleService } from "./bundles.ts";
