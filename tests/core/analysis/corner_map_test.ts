@@ -24,19 +24,23 @@ function pointsOf(path: Path, step = 2): { x: number[]; z: number[] } {
 
 const DEG = Math.PI / 180;
 
-Deno.test("the 84 reference lines: the map's count is the catalogue's within one on >= 78", () => {
+Deno.test("the 84 reference lines: a map never exceeds the catalogue's count, and meets it on >= 80", () => {
   const lines = referenceLines();
   assert.equal(lines.length, 84);
-  const off = lines.map((l) => {
+  const diff = lines.map((l) => {
     const map = referenceCornerMap(l.configuration)!;
-    return Math.abs(map.corners.length - l.configuration.turns);
+    return map.corners.length - l.configuration.turns;
   });
-  const within1 = off.filter((d) => d <= 1).length;
-  const within2 = off.filter((d) => d <= 2).length;
-  assert.ok(within1 >= 78, `within one on ${within1} of 84`);
-  assert.ok(within2 >= 82, `within two on ${within2} of 84`);
-  // The figures docs/analysis.md reports (scripts/corner_counts.ts prints the table).
-  assert.deepEqual([off.filter((d) => d === 0).length, within1, within2], [80, 83, 84]);
+  // By construction: bends are merged or dropped down to the count, never added, so a map can
+  // only fall short, where its line offers fewer candidate bends.
+  assert.deepEqual(diff.filter((d) => d > 0), []);
+  // Floors, not the figures of the day (docs/analysis.md's table has them): finding more
+  // candidates on the four short lines raises them. The exact count is no sign the corners are
+  // the right ones; published_numbering_test.ts checks that turn by turn.
+  const within = (k: number) => diff.filter((d) => -d <= k).length;
+  assert.ok(within(0) >= 80, `exactly the catalogue's count on ${within(0)} of 84`);
+  assert.ok(within(1) >= 83, `within one on ${within(1)} of 84`);
+  assert.equal(within(2), 84);
 });
 
 Deno.test("a stadium's map: two right-handers, numbered from the start, apexes mid-bend", () => {
