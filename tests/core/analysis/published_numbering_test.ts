@@ -8,8 +8,9 @@
  * A published turn's stretch is where the reference line bends for it
  * (metres along the line from its start, read off the line's heading and
  * rounded to 5 m); a turn that follows another the same way begins where
- * the curvature eases between them. The numbers and directions are the
- * sources' named in each table. Suzuka is tested in circuit_corners_test.ts.
+ * the curvature eases between them. Numbers and directions are as the
+ * source named above each table gives them; the stretches only place them
+ * on GT7's line. Suzuka is tested in circuit_corners_test.ts.
  */
 import { strict as assert } from "node:assert";
 import { referenceCornerMap } from "../../../src/core/analysis/circuit_corners.ts";
