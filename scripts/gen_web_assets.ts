@@ -14,6 +14,9 @@ export const WEB_FILES = [
   "live.css",
   "live.js",
   "cues.js",
+  "live_sectors.js",
+  // The pages' icon, so a browser's request for one is answered (no console error).
+  "favicon.svg",
   // The analysis pages (issue 28, docs/analysis_pages.md) and the chart
   // library they use, vendored: uPlot 1.6.32 (MIT, see NOTICE).
   "pages.html",
@@ -55,6 +58,7 @@ export function renderAssets(sources: Record<string, string>): string {
 function contentType(name: string): string {
   if (name.endsWith(".html")) return "text/html; charset=utf-8";
   if (name.endsWith(".css")) return "text/css; charset=utf-8";
+  if (name.endsWith(".svg")) return "image/svg+xml";
   return "text/javascript; charset=utf-8";
 }
 

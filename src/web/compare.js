@@ -157,6 +157,8 @@ export async function showCompare(ctx) {
   const [cmp, rows] = await Promise.all([cmpP, rowsP]);
   if (rows instanceof Error) throw rows;
   if (signal.aborted) return "aborted";
+  $("laps-legend").hidden = false;
+  $("layout").hidden = false;
   /** @type {Map<number, any>} */
   const byId = new Map(rows.map((/** @type {any} */ r) => [r.id, r]));
   const fetched = performance.timeOrigin + performance.now();
@@ -200,7 +202,7 @@ export async function showCompare(ctx) {
   $("title").textContent = `${track || "unnamed circuit"} · ${refRow?.car_name ?? ""}`;
   drawLegend(laps, styles, byId, vsId);
 
-  /** @type {{ n: number, entry_m: number, exit_m: number }[]} */
+  /** @type {import("./shared_charts.js").CornerWindow[]} */
   const windows = [];
   const grid = cmp.distance;
   const ch = (/** @type {string} */ name) => laps.map((l) => l.channels[name] ?? null);
@@ -306,7 +308,17 @@ export async function showCompare(ctx) {
     const band = bandOnGrid(cons, grid);
     speedChart.setData([...speedChart.data.slice(0, -2), band.hi, band.lo], false);
   }
-  windows.push(...(refCorners?.corners ?? []));
+  // Each corner with the time the compared lap lost there, so the charts keep the numbers of
+  // the corners that matter when there is no room for all.
+  const lostAt = new Map(
+    (vsCorners?.corners ?? []).map((/** @type {any} */ c) => [c.n, c.delta_s ?? null]),
+  );
+  windows.push(
+    ...(refCorners?.corners ?? []).map((/** @type {any} */ c) => ({
+      ...c,
+      lost_s: lostAt.get(c.n) ?? null,
+    })),
+  );
   for (const c of made.charts) c.redraw(false, false);
   const mapLaps = laps.map((l, i) => ({
     x: l.channels.pos_x ?? nulls,
@@ -372,6 +384,9 @@ function clearView() {
   $("title").textContent = "Compare";
   $("corners-title").textContent = "Corners";
   $("sectors-title").textContent = "Sectors";
+  // Hidden until the comparison is in: a refusal or a message stands alone, over no empty panels.
+  $("laps-legend").hidden = true;
+  $("layout").hidden = true;
 }
 
 /**
@@ -447,17 +462,19 @@ function drawCorners(report, windows, vsId, refId, zoom, full) {
   for (const c of report.corners) {
     const w = windows.find((x) => x.n === c.n) ?? c;
     const offset = c.brake_m !== null && c.ref_brake_m !== null ? c.brake_m - c.ref_brake_m : null;
+    // The time lost comes right after the corner: on a phone the table scrolls sideways in its
+    // box, and what the table is for must not be off-screen.
     const tr = el("tr", { "data-corner": c.n, tabIndex: 0 }, [
       el("td", {}, [`T${c.n}${c.name ? ` ${c.name}` : ""}`]),
+      el("td", { class: c.delta_s > 0 ? "lost" : c.delta_s < 0 ? "gained" : "" }, [
+        signed(c.delta_s),
+      ]),
+      el("td", {}, [fixed(c.time_s, 3)]),
       el("td", {}, [fixed(c.entry_kmh)]),
       el("td", {}, [fixed(c.min_kmh)]),
       el("td", {}, [fixed(c.exit_kmh)]),
       el("td", {}, [fixed(c.brake_m, 0)]),
       el("td", {}, [offset === null ? "—" : `${offset > 0 ? "+" : ""}${offset.toFixed(1)}`]),
-      el("td", {}, [fixed(c.time_s, 3)]),
-      el("td", { class: c.delta_s > 0 ? "lost" : c.delta_s < 0 ? "gained" : "" }, [
-        signed(c.delta_s),
-      ]),
     ]);
     const go = () => {
       zoom(

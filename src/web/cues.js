@@ -15,7 +15,8 @@ export const SPEECH_LEAD_S = 0.3;
 export const TONE_STEPS_S = [1.0, 0.5, 0.05];
 
 /**
- * A lap time as m:ss.mmm (or ss.mmm under a minute); "--:--.---" for null.
+ * A lap time as m:ss.mmm, under a minute too (`0:05.083`, as the analysis
+ * pages and the dashboard write it); "--:--.---" for null.
  * @param {number | null | undefined} ms
  * @returns {string}
  */
@@ -24,7 +25,7 @@ export function lapTime(ms) {
   const whole = Math.round(ms);
   const m = Math.floor(whole / 60000);
   const s = ((whole % 60000) / 1000).toFixed(3).padStart(6, "0");
-  return m > 0 ? `${m}:${s}` : s;
+  return `${m}:${s}`;
 }
 
 /**
@@ -173,4 +174,17 @@ export function sectorClass(ms, bestMs) {
   if (ms === null || bestMs === null) return "";
   if (ms <= bestMs) return "pb";
   return ms - bestMs <= 200 ? "good" : "slow";
+}
+
+/**
+ * The line shown before a corner the last lap lost time at, from the
+ * frame's `cue` (src/app/live_cue.ts: present only from 300 m before the
+ * corner's braking point until the car reaches it): its cue and the time
+ * lost there, "Turn 4: brake later (0.21 s lost)"; null without a cue.
+ * @param {{ text: string, loss_s: number } | null | undefined} cue
+ * @returns {string | null}
+ */
+export function cueLine(cue) {
+  if (!cue) return null;
+  return `${cue.text} (${cue.loss_s.toFixed(2)} s lost)`;
 }

@@ -13,14 +13,15 @@ import {
   biggestLoss,
   brakeCues,
   brakeFill,
+  cueLine,
   gap,
   lapSentence,
   lapTime,
   pitLap,
-  sectorClass,
   shiftLights,
   TONE_STEPS_S,
 } from "./cues.js";
+import { noSectors, sectorCells, sectorFrame, sectorLapStored } from "./live_sectors.js";
 
 /** Seconds without a frame before the page says telemetry stopped. */
 const STALE_S = 2;
@@ -77,12 +78,10 @@ let sessionId = /** @type {number | null} */ (null);
 /** The reference lap the header describes, and what it says of it. */
 let refDescribed = /** @type {number | null} */ (null);
 let refWhence = "";
-/** Sector splits of the lap being driven and the best seen, ms (index 0 = sector 1). */
-let splits = /** @type {(number | null)[]} */ ([]);
-let sectorStart = 0;
+/** Sector splits as this page timed them (live_sectors.js). */
+let sectors = noSectors();
+/** The personal best per sector at this circuit in this car, ms (index 0 = sector 1). */
 let sectorBest = /** @type {(number | null)[]} */ ([]);
-const localBest = /** @type {(number | null)[]} */ ([]);
-let lastSplits = /** @type {(number | null)[]} */ ([]);
 
 // ---- the stream ----
 
@@ -170,17 +169,21 @@ async function loadSession() {
     $("where").textContent = s ? `session ${s.id}: ${track} · ${s.car_name}` : "no session yet";
     sessionId = s?.id ?? null;
     refDescribed = null;
-    sectorBest = [];
+    // The bests shown stay until the new ones are in: each lap reloads them, and emptying them
+    // meanwhile would draw the sectors uncoloured for a moment.
+    /** @type {(number | null)[]} */
+    let best = [];
     if (s?.track_name) {
       const q = new URLSearchParams({ track: s.track_name, car: String(s.car_id) });
       const r = await fetch(`/api/analysis/sectors?${q}`);
       if (r.ok) {
         const body = await r.json();
-        sectorBest = body.sectors.map((/** @type {any} */ x) =>
+        best = body.sectors.map((/** @type {any} */ x) =>
           x.best_s === null ? null : Math.round(x.best_s * 1000)
         );
       }
     }
+    sectorBest = best;
   } catch {
     // The watchdog reconnects; the next open reloads this.
   }
@@ -209,23 +212,8 @@ async function describeReference(id) {
 
 /** @param {any} f */
 function onFrame(f) {
-  const p = previous;
   previous = f;
-  if (p && (f.lap !== p.lap || f.sector !== p.sector)) {
-    if (p.sector !== null) {
-      const split = (f.lap !== p.lap ? p.lap_clock_ms + 1000 / 60 : f.lap_clock_ms) - sectorStart;
-      splits[p.sector - 1] = Math.round(split);
-      const k = p.sector - 1;
-      if (localBest[k] == null || split < /** @type {number} */ (localBest[k])) {
-        localBest[k] = Math.round(split);
-      }
-    }
-    sectorStart = f.lap !== p.lap ? 0 : f.lap_clock_ms;
-    if (f.lap !== p.lap) {
-      lastSplits = splits;
-      splits = [];
-    }
-  }
+  sectors = sectorFrame(sectors, f);
   if (settings.speak && speaking) {
     for (const cue of brakeCues(f, settings.mode, cued)) {
       if (cue.kind === "speak") say(cue.text, true);
@@ -237,6 +225,7 @@ function onFrame(f) {
 /** @param {any} event */
 async function onLap(event) {
   const lap = event.lap;
+  if (lap) sectors = sectorLapStored(sectors, lap.number, lap.time_ms);
   const refMs = previous?.delta?.reference_lap_ms ?? null;
   const refId = previous?.delta?.reference_lap_id ?? null;
   loadSession();
@@ -303,7 +292,7 @@ function draw() {
   cls("fuel", `cell${f.fuel_laps_left !== null && f.fuel_laps_left < 2 ? " low" : ""}`);
   f.tyre_temp_c.forEach((/** @type {number} */ c, /** @type {number} */ i) => {
     text(`tyre-${i}`, `${Math.round(c)}°`);
-    cls(`tyre-${i}`, c < 60 ? "cold" : c > 100 ? "hot" : "ok");
+    cls(`tyre-box-${i}`, `tyre ${c < 60 ? "cold" : c > 100 ? "hot" : "ok"}`);
   });
   stats.drawn++;
   stats.packet = f.packet_id;
@@ -340,25 +329,25 @@ function drawBrake(f) {
   cls("brake-bar", state);
   cls("brake-box", `cell${state === "now" ? " now" : ""}`);
   text("brake-label", next ? `${next.name} ${Math.round(next.distance_m)} m` : "no brake marker");
+  // The corner the last lap lost most at, shown over the straight before it.
+  const cue = cueLine(f.cue);
+  const cueEl = $("cue");
+  if (cueEl.hidden !== (cue === null)) cueEl.hidden = cue === null;
+  text("cue", cue ?? "");
 }
 
 /** @param {any} f */
 function drawSectors(f) {
-  const n = Math.max(3, sectorBest.length, f.sector ?? 0);
+  const cells = sectorCells(sectors, f, sectorBest);
   const box = $("sectors");
-  if (box.childElementCount !== n) {
-    box.replaceChildren(...Array.from({ length: n }, () => document.createElement("div")));
+  if (box.childElementCount !== cells.length) {
+    box.replaceChildren(...cells.map(() => document.createElement("div")));
   }
-  for (let k = 0; k < n; k++) {
-    const mine = splits[k] ?? (f.sector !== null && k + 1 < f.sector ? null : lastSplits[k]) ??
-      null;
-    const best = sectorBest[k] ?? localBest[k] ?? null;
+  cells.forEach((cell, k) => {
     const el = /** @type {HTMLElement} */ (box.children[k]);
-    const label = `S${k + 1} ${mine === null ? "--.--" : (mine / 1000).toFixed(2)}`;
-    if (el.textContent !== label) el.textContent = label;
-    const c = `${sectorClass(mine, best)}${f.sector === k + 1 ? " now" : ""}`;
-    if (el.className !== c) el.className = c;
-  }
+    if (el.textContent !== cell.text) el.textContent = cell.text;
+    if (el.className !== cell.cls) el.className = cell.cls;
+  });
 }
 
 // ---- speech and tones ----

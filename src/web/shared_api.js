@@ -19,7 +19,7 @@ export const LAP_COLOURS = ["#e8e8e8", "#ff5c5c", "#4db8ff", "#ffc21a", "#5ee07a
 
 /**
  * GET `path` of this logger's API as JSON. A refusal throws an Error whose
- * message is the problem's detail and its issues' paths, as the API wrote them.
+ * message is {@linkcode problemText} of the answer.
  * @param {string} path such as `/api/laps?limit=1000`
  * @returns {Promise<any>}
  */
@@ -30,11 +30,25 @@ export async function api(path) {
   if (started !== undefined) delete early[path];
   const res = await (started ?? fetch(path, { headers: { accept: "application/json" } }));
   const body = await res.json().catch(() => null);
-  if (!res.ok) {
-    const issues = (body?.errors ?? []).map((/** @type {any} */ e) => `${e.path}: ${e.message}`);
-    throw new Error(`${res.status} ${body?.detail ?? body?.title ?? path} ${issues.join("; ")}`);
-  }
+  if (!res.ok) throw new Error(problemText(res.status, body, path));
   return body;
+}
+
+/**
+ * A refusal in one line: the status and the problem's detail (its title,
+ * or the path, without one), then each of its issues the detail does not
+ * already say ("400 laps[0] must be a positive integer", once).
+ * @param {number} status
+ * @param {any} problem the answer's body, null when it was not JSON
+ * @param {string} path
+ * @returns {string}
+ */
+export function problemText(status, problem, path) {
+  const detail = String(problem?.detail ?? problem?.title ?? path);
+  const extra = (problem?.errors ?? [])
+    .filter((/** @type {any} */ e) => !detail.includes(`${e.path} ${e.message}`))
+    .map((/** @type {any} */ e) => `${e.path}: ${e.message}`);
+  return [`${status} ${detail}`, ...extra].join("; ");
 }
 
 /**

@@ -17,7 +17,8 @@ import { download } from "./shared_api.js";
 const uPlot = /** @type {any} */ (globalThis).uPlot;
 
 /**
- * @typedef {{ n: number, entry_m: number, exit_m: number }} CornerWindow
+ * @typedef {{ n: number, entry_m: number, exit_m: number, lost_s?: number | null }} CornerWindow
+ * A corner's window on the reference; `lost_s`: time the compared lap lost there (null: unknown).
  * @typedef {{ label: string, colour: string }} LapStyle
  * @typedef {{
  *   key: string, title: string, unit: string,
@@ -230,10 +231,53 @@ function shadeCorners(u, corners) {
   ctx.restore();
 }
 
+/** Rows of corner numbers a chart stacks at its top before it leaves one out. */
+export const LABEL_ROWS = 3;
+
 /**
- * Writes each corner's number at the top of its window, left to right,
- * leaving out a number that would overlap the one before (a narrow chart
- * or a zoomed-out lap of many corners): zooming in shows them all.
+ * Where the corner numbers go: each label (`mid`: its centre, `half`: half
+ * its width, px; `lost_s`: time lost there, or null) in the first of `rows`
+ * rows where it keeps `gap` px from every label already there, the labels
+ * of most time lost placed first, then left to right. A label finds no row
+ * only when the `rows` labels it would overlap each lost at least as much,
+ * so the corner where the most time went is always labelled. Labels
+ * outside [`left`, `right`] are not placed. Returns the placed labels left
+ * to right, each with its row (0 = top).
+ * @template {{ n: number, mid: number, half: number, lost_s?: number | null }} L
+ * @param {L[]} labels
+ * @param {number} left
+ * @param {number} right
+ * @param {number} gap
+ * @param {number} rows
+ * @returns {(L & { row: number })[]}
+ */
+export function placeCornerLabels(labels, left, right, gap, rows) {
+  const lost = (/** @type {L} */ l) => l.lost_s ?? -Infinity;
+  const order = labels
+    .filter((l) => l.mid >= left && l.mid <= right)
+    .sort((a, b) => lost(b) - lost(a) || a.mid - b.mid);
+  /** @type {[number, number][][]} */
+  const taken = Array.from({ length: rows }, () => []);
+  /** @type {(L & { row: number })[]} */
+  const placed = [];
+  for (const l of order) {
+    const from = l.mid - l.half - gap;
+    const to = l.mid + l.half + gap;
+    const row = taken.findIndex((spans) => spans.every(([a, b]) => to <= a || from >= b));
+    if (row < 0) continue;
+    taken[row].push([l.mid - l.half, l.mid + l.half]);
+    placed.push({ ...l, row });
+  }
+  return placed.sort((a, b) => a.mid - b.mid);
+}
+
+/**
+ * Writes each corner's number at the top of its window, in up to
+ * {@linkcode LABEL_ROWS} rows so that close corners (Suzuka's esses, a
+ * narrow chart) keep their numbers; where even that is too little room,
+ * the numbers of least time lost are left out (see
+ * {@linkcode placeCornerLabels}); zooming in shows them all. The chart
+ * keeps what it wrote as `u.cornerLabels` (number and row, left to right).
  * @param {any} u
  * @param {CornerWindow[]} corners
  */
@@ -241,22 +285,29 @@ export function labelCorners(u, corners) {
   const { ctx, bbox } = u;
   ctx.save();
   ctx.fillStyle = "rgba(255,255,255,0.55)";
-  ctx.font = `${Math.round(10 * devicePixelRatio)}px system-ui, sans-serif`;
+  const px = Math.round(10 * devicePixelRatio);
+  ctx.font = `${px}px system-ui, sans-serif`;
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
-  const gap = 3 * devicePixelRatio;
-  let free = -Infinity;
-  const placed = corners
-    .map((c) => ({ n: c.n, mid: u.valToPos((c.entry_m + c.exit_m) / 2, "x", true) }))
-    .sort((a, b) => a.mid - b.mid);
-  for (const { n, mid } of placed) {
-    if (mid < bbox.left || mid > bbox.left + bbox.width) continue;
-    const text = `T${n}`;
-    const half = ctx.measureText(text).width / 2;
-    if (mid - half < free) continue;
-    ctx.fillText(text, mid, bbox.top + 2);
-    free = mid + half + gap;
-  }
+  const labels = corners.map((c) => {
+    const text = `T${c.n}`;
+    return {
+      n: c.n,
+      text,
+      lost_s: c.lost_s ?? null,
+      mid: u.valToPos((c.entry_m + c.exit_m) / 2, "x", true),
+      half: ctx.measureText(text).width / 2,
+    };
+  });
+  const placed = placeCornerLabels(
+    labels,
+    bbox.left,
+    bbox.left + bbox.width,
+    3 * devicePixelRatio,
+    LABEL_ROWS,
+  );
+  for (const l of placed) ctx.fillText(l.text, l.mid, bbox.top + 2 + l.row * (px + 1));
+  u.cornerLabels = placed.map((l) => ({ n: l.n, row: l.row }));
   ctx.restore();
 }
 

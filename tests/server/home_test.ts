@@ -17,7 +17,11 @@ Deno.test("GET / is the live page; its script, cue rules and style answer with t
       ["/", "text/html; charset=utf-8", "live.html"],
       ["/live.js", "text/javascript; charset=utf-8", "live.js"],
       ["/cues.js", "text/javascript; charset=utf-8", "cues.js"],
+      ["/live_sectors.js", "text/javascript; charset=utf-8", "live_sectors.js"],
       ["/live.css", "text/css; charset=utf-8", "live.css"],
+      // The icon every page links, and where browsers ask for one unasked (else a 404 logged).
+      ["/favicon.svg", "image/svg+xml", "favicon.svg"],
+      ["/favicon.ico", "image/svg+xml", "favicon.svg"],
     ];
     for (const [path, type, name] of want) {
       const res = await fetch(`${url}${path}`);
@@ -29,9 +33,16 @@ Deno.test("GET / is the live page; its script, cue rules and style answer with t
     // Nothing from elsewhere: every script and style the page names is one of these.
     const html = WEB_ASSETS["live.html"].body;
     const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]).sort();
-    assert.deepEqual(refs, ["/live.css", "/live.js"]);
+    assert.deepEqual(refs, ["/favicon.svg", "/live.css", "/live.js"]);
     const imports = [...WEB_ASSETS["live.js"].body.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
-    assert.deepEqual(imports, ["./cues.js"]);
+    assert.deepEqual(imports, ["./cues.js", "./live_sectors.js"]);
+    // Both documents link the icon.
+    for (const page of ["live.html", "pages.html"]) {
+      assert.match(
+        WEB_ASSETS[page].body,
+        /<link rel="icon" href="\/favicon.svg" type="image\/svg\+xml">/,
+      );
+    }
     const res = await fetch(`${url}/`, { method: "POST" });
     assert.equal(res.status, 405);
     await res.body?.cancel();

@@ -13,7 +13,9 @@ import {
 
 Deno.test("times and gaps read as a driver reads them", () => {
   assert.equal(lapTime(92_456), "1:32.456");
-  assert.equal(lapTime(9_050), "09.050");
+  assert.equal(lapTime(9_050), "0:09.050");
+  assert.equal(lapTime(5_083), "0:05.083");
+  assert.equal(lapTime(59_999.6), "1:00.000");
   assert.equal(lapTime(null), "--:--.---");
   assert.equal(gap(-1204), "-1.20");
   assert.equal(gap(310), "+0.31");

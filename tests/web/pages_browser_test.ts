@@ -531,6 +531,113 @@ Deno.test({
           }
         });
 
+        await t.step("on a phone (390x844) the corner table's time lost is on screen", async () => {
+          const page = await openPage(browser, cmpUrl, { width: 390, height: 844 });
+          await page.$eval("#corners", (e) => e.scrollIntoView({ block: "center" }));
+          const seen = await page.evaluate(() => {
+            const head = document.querySelector("#corners thead th:nth-child(2)")!;
+            const cell = document.querySelector("#corners tbody tr td:nth-child(2)")!;
+            const box = document.getElementById("corners-box")!.getBoundingClientRect();
+            const r = cell.getBoundingClientRect();
+            return {
+              head: head.textContent,
+              inView: r.left >= Math.max(0, box.left) && r.right <= Math.min(innerWidth, box.right),
+              text: /^[+-]?\d+\.\d{3}$/.test(cell.textContent ?? ""),
+            };
+          });
+          assert.deepEqual(seen, { head: "lost", inView: true, text: true });
+          await page.close();
+        });
+
+        await t.step("no page logs a console error, the icon included", async () => {
+          for (const path of ["/", "/laps", `/compare?laps=${laps.suzuka.slice(0, 2).join(",")}`]) {
+            const page = await browser.newPage();
+            await page.setViewport({ width: 1400, height: 1000 });
+            const errors: string[] = [];
+            page.on("console", (m) => {
+              if (m.type() === "error") errors.push(`${m.text()} ${m.location().url ?? ""}`);
+            });
+            page.on("pageerror", (e) => errors.push(String(e)));
+            page.on("response", (r) => {
+              if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`);
+            });
+            await page.goto(`${url}${path}`);
+            if (path === "/") {
+              await page.waitForFunction(() =>
+                (window as unknown as { liveStats: { connects: number } }).liveStats.connects >= 1
+              );
+            } else await waitReady(page);
+            // What a browser asks for by itself, whatever the page links.
+            const icon = await page.evaluate(async () => {
+              const r = await fetch("/favicon.ico");
+              return [r.status, r.headers.get("content-type")];
+            });
+            assert.deepEqual(icon, [200, "image/svg+xml"], path);
+            assert.equal(
+              await page.$eval("link[rel=icon]", (l) => l.getAttribute("href")),
+              "/favicon.svg",
+              path,
+            );
+            assert.deepEqual(errors, [], path);
+            await page.close();
+          }
+        });
+
+        await t.step("a bad lap id reads once, with no empty panels", async () => {
+          for (
+            const [ids, said] of [
+              ["0,1", "400 laps[0] must be a positive integer"],
+              [`${laps.suzuka[0]},999999`, "404 "],
+            ] as const
+          ) {
+            const page = await browser.newPage();
+            await page.setViewport({ width: 1400, height: 1000 });
+            await page.goto(`${url}/compare?laps=${ids}`);
+            await page.waitForSelector("body[data-ready]");
+            const shown = await page.evaluate(() => {
+              const visible = (id: string) => {
+                const e = document.getElementById(id)!;
+                return e.getClientRects().length > 0;
+              };
+              return {
+                state: document.body.dataset.ready,
+                message: document.getElementById("message")!.textContent ?? "",
+                layout: visible("layout"),
+                legend: visible("laps-legend"),
+              };
+            });
+            assert.deepEqual({ ...shown, message: "" }, {
+              state: "error",
+              message: "",
+              layout: false,
+              legend: false,
+            }, ids);
+            assert.ok(shown.message.startsWith(said), shown.message);
+            // Said once: no part of it twice.
+            const words = shown.message.split(/[ ;:]+/).filter((w) => /\[|\d{3,}|must/.test(w));
+            assert.deepEqual(words, [...new Set(words)], shown.message);
+            await page.close();
+          }
+        });
+
+        await t.step("Suzuka's charts number every corner", async () => {
+          const pair = laps.suzuka.slice(0, 2);
+          const page = await openPage(
+            browser,
+            `${url}/compare?laps=${pair.join(",")}&ref=${pair[0]}`,
+          );
+          const corners = (await json(`${url}/api/analysis/corners?lap=${pair[0]}`)).body.corners;
+          const labelled = await page.evaluate(() =>
+            (window as unknown as {
+              comparePage: { charts: { key: string; cornerLabels: { n: number }[] }[] };
+            }).comparePage.charts.map((c) => ({ key: c.key, n: c.cornerLabels.map((l) => l.n) }))
+          );
+          const all = corners.map((c: { n: number }) => c.n);
+          assert.equal(all.length, 20);
+          for (const chart of labelled) assert.deepEqual(chart.n, all, chart.key);
+          await page.close();
+        });
+
         await t.step("a full list says how to reach older laps", async () => {
           const real = (await json(`${url}/api/laps?limit=1000`)).body;
           // 1,000 rows, as a larger store answers: the real rows again under other ids.

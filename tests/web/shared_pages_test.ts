@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { strict as assert } from "node:assert";
-import { fixed, lapTime, signed } from "../../src/web/shared_api.js";
-import { labelCorners } from "../../src/web/shared_charts.js";
+import { fixed, lapTime, problemText, signed } from "../../src/web/shared_api.js";
+import { labelCorners, placeCornerLabels } from "../../src/web/shared_charts.js";
 import { deltaColour, speedColour } from "../../src/web/shared_map.js";
 // Type-only: `deno check` of this file checks the pages' scripts (// @ts-check)
 // against the DOM, without running them (they draw on load).
@@ -30,33 +30,143 @@ Deno.test("map colours: grey at no delta, red for time lost, green for time gain
   assert.equal(speedColour(-3), speedColour(0));
 });
 
-Deno.test("corner numbers on a chart: left to right, one overlapping the one before left out", () => {
+/** A fake uPlot over a plot `width` px wide from x = 56, for a lap of `len` m; 6 px a character. */
+function fakeChart(width: number, len: number) {
+  const drawn: [string, number, number][] = [];
+  const ctx = {
+    save() {},
+    restore() {},
+    measureText: (t: string) => ({ width: 6 * t.length }),
+    fillText: (t: string, x: number, y: number) => drawn.push([t, x, y]),
+  };
+  const u = {
+    ctx,
+    bbox: { left: 56, top: 0, width, height: 100 },
+    valToPos: (m: number) => 56 + (m * width) / len,
+    cornerLabels: [] as { n: number; row: number }[],
+  };
+  return { u, drawn };
+}
+
+/** With devicePixelRatio 1, as a plain screen has it. */
+function atRatio1(fn: () => void) {
   const g = globalThis as { devicePixelRatio?: number };
   const had = g.devicePixelRatio;
   g.devicePixelRatio = 1;
   try {
-    const drawn: [string, number][] = [];
-    const ctx = {
-      save() {},
-      restore() {},
-      measureText: (t: string) => ({ width: 6 * t.length }),
-      fillText: (t: string, x: number) => drawn.push([t, x]),
-    };
-    // 1 px a metre from x = 100; the plot is 300 px wide.
-    const u = {
-      ctx,
-      bbox: { left: 100, top: 0, width: 300, height: 100 },
-      valToPos: (m: number) => 100 + m,
-    };
-    labelCorners(u, [
-      { n: 3, entry_m: 40, exit_m: 60 }, // "T3" centred at 150, given out of order
-      { n: 1, entry_m: 0, exit_m: 20 }, // "T1" at 110: 12 px wide, 104..116
-      { n: 2, entry_m: 10, exit_m: 30 }, // "T2" at 120: would start at 114, over T1
-      { n: 4, entry_m: 55, exit_m: 75 }, // "T4" at 165: starts at 159, past T3's 156 + 3
-      { n: 5, entry_m: 400, exit_m: 420 }, // outside the plot
-    ]);
-    assert.deepEqual(drawn, [["T1", 110], ["T3", 150], ["T4", 165]]);
+    fn();
   } finally {
     g.devicePixelRatio = had;
   }
+}
+
+/**
+ * Suzuka's corner windows, metres into the lap, as GET /api/analysis/corners
+ * gives them for the fixture capture's lap (gt7/suzuka-full-lap.A.gt7.gz,
+ * corners of the circuit's map).
+ */
+const SUZUKA: [number, number, number][] = [
+  [1, 601, 992],
+  [2, 1001, 1162],
+  [3, 1166, 1299],
+  [4, 1302, 1456],
+  [5, 1460, 1653],
+  [6, 1656, 1941],
+  [7, 1941, 2055],
+  [8, 2055, 2147],
+  [9, 2218, 2346],
+  [10, 2379, 2517],
+  [11, 2680, 2819],
+  [12, 2836, 2985],
+  [13, 3028, 3360],
+  [14, 3360, 3619],
+  [15, 3698, 3835],
+  [16, 3835, 4130],
+  [17, 4857, 5155],
+  [18, 5273, 5375],
+  [19, 5377, 5452],
+  [20, 5455, 5722],
+];
+
+Deno.test("corner numbers on a chart: close ones stack in rows, none overlaps in a row", () => {
+  atRatio1(() => {
+    // 1 px a metre from x = 56; the plot is 300 px wide.
+    const { u, drawn } = fakeChart(300, 300);
+    labelCorners(u, [
+      { n: 3, entry_m: 40, exit_m: 60 }, // "T3" centred at 106, given out of order
+      { n: 1, entry_m: 0, exit_m: 20 }, // "T1" at 66: 12 px wide, 60..72
+      { n: 2, entry_m: 10, exit_m: 30 }, // "T2" at 76: would start at 70, over T1: next row
+      { n: 4, entry_m: 55, exit_m: 75 }, // "T4" at 121: starts at 115, past T3's 112 + 3
+      { n: 5, entry_m: 400, exit_m: 420 }, // outside the plot
+    ]);
+    // Rows are 11 px apart below the plot's top (+2).
+    assert.deepEqual(drawn, [["T1", 66, 2], ["T2", 76, 13], ["T3", 106, 2], ["T4", 121, 2]]);
+    assert.deepEqual(u.cornerLabels, [
+      { n: 1, row: 0 },
+      { n: 2, row: 1 },
+      { n: 3, row: 0 },
+      { n: 4, row: 0 },
+    ]);
+  });
+});
+
+Deno.test("Suzuka's 20 corners are all labelled on a 700 px chart, and on a phone's 320 px", () => {
+  const windows = SUZUKA.map(([n, entry_m, exit_m]) => ({ n, entry_m, exit_m }));
+  atRatio1(() => {
+    for (const width of [700, 320]) {
+      const { u, drawn } = fakeChart(width, 5750);
+      labelCorners(u, windows);
+      // Every number, T8, T12 and T19 (the esses' exit, the hairpin's approach, the chicane) too.
+      assert.deepEqual(
+        drawn.map(([t]) => t),
+        SUZUKA.map(([n]) => `T${n}`),
+        `${width} px`,
+      );
+    }
+  });
+});
+
+Deno.test("with no room for all, the corners where the most time went keep their numbers", () => {
+  // Suzuka squeezed into 120 px, one row: T12 lost the most, then T8, then T19.
+  const lost: Record<number, number> = { 12: 0.41, 8: 0.2, 19: 0.12, 3: -0.05 };
+  const labels = SUZUKA.map(([n, a, b]) => ({
+    n,
+    mid: ((a + b) / 2) * (120 / 5750),
+    half: 6 * `T${n}`.length / 2,
+    lost_s: lost[n] ?? null,
+  }));
+  const placed = placeCornerLabels(labels, 0, 120, 3, 1);
+  const kept = placed.map((l) => l.n);
+  // T12 and T19 are labelled; T8 is too close to T12, which lost more, to be.
+  for (const n of [12, 19]) assert.ok(kept.includes(n), `T${n} left out: ${kept}`);
+  assert.ok(placed.length < SUZUKA.length);
+  // Left to right, none overlapping another (3 px apart at least).
+  for (let i = 1; i < placed.length; i++) {
+    const a = placed[i - 1], b = placed[i];
+    assert.ok(b.mid - b.half >= a.mid + a.half + 3, `T${a.n} and T${b.n} overlap`);
+  }
+  // Each number left out would overlap one kept whose corner lost at least as much.
+  const rank = (l: { lost_s: number | null }) => l.lost_s ?? -Infinity;
+  for (const l of labels.filter((l) => !kept.includes(l.n))) {
+    const blocker = placed.find((p) =>
+      Math.abs(p.mid - l.mid) < p.half + l.half + 3 && rank(p) >= rank(l)
+    );
+    assert.ok(blocker, `T${l.n} left out with room for it`);
+  }
+  // A label outside the plot is never placed.
+  assert.deepEqual(placeCornerLabels([{ n: 1, mid: 130, half: 6 }], 0, 120, 3, 3), []);
+});
+
+Deno.test("a refusal reads once: the status and the detail, an issue only when it adds to it", () => {
+  const problem = {
+    status: 400,
+    detail: "laps[0] must be a positive integer",
+    errors: [{ path: "laps[0]", message: "must be a positive integer" }],
+  };
+  assert.equal(problemText(400, problem, "/api/x"), "400 laps[0] must be a positive integer");
+  assert.equal(
+    problemText(400, { detail: "2 problems", errors: [{ path: "ref", message: "is bad" }] }, "/x"),
+    "400 2 problems; ref: is bad",
+  );
+  assert.equal(problemText(502, null, "/api/laps"), "502 /api/laps");
 });

@@ -11,6 +11,7 @@ import { webFileRoutes } from "./web_files.ts";
 import type { Operation } from "../openapi/operation.ts";
 
 const JS = { type: "text/javascript", description: "an ES module, embedded in the binary" };
+const ICON = { type: "image/svg+xml", description: "an SVG icon, embedded in the binary" };
 
 /** The paths the page's files answer on: the file, and the document's summary and answer. */
 const FILES: Record<string, [name: string, summary: string, ok: Operation["ok"]]> = {
@@ -20,10 +21,18 @@ const FILES: Record<string, [name: string, summary: string, ok: Operation["ok"]]
   }],
   "/live.js": ["live.js", "The live page's script", JS],
   "/cues.js": ["cues.js", "The live page's cue rules (an ES module live.js imports)", JS],
+  "/live_sectors.js": [
+    "live_sectors.js",
+    "The live page's sector timing (an ES module live.js imports)",
+    JS,
+  ],
   "/live.css": ["live.css", "The live page's style", {
     type: "text/css",
     description: "embedded in the binary",
   }],
+  // Every page links the icon; browsers also ask for /favicon.ico by themselves.
+  "/favicon.svg": ["favicon.svg", "The pages' icon", ICON],
+  "/favicon.ico": ["favicon.svg", "The pages' icon, where browsers look for it unasked", ICON],
 };
 
 /** The live page's files as operations of the OpenAPI document: exactly what {@linkcode homeRoutes} serves. */
@@ -32,8 +41,9 @@ export const HOME_OPERATIONS: readonly Operation[] = Object.entries(FILES).map((
 ) => ({ method: "get", path, tag: "status", summary, ok }));
 
 /**
- * GET /, /live.js, /cues.js and /live.css: the live page's files, each with
- * its content type; `no-cache` so a phone always revalidates and never runs
+ * GET /, /live.js, /cues.js, /live_sectors.js and /live.css: the live
+ * page's files, and /favicon.svg (also at /favicon.ico) the icon of every
+ * page, each with its content type; `no-cache` so a phone always revalidates and never runs
  * a page older than the logger it talks to.
  */
 export function homeRoutes(): Hono {
