@@ -43,7 +43,8 @@ const NOT_RUN: Record<string, string> = {
   "npx --yes deno@2.9.6 task ok": "the gate itself: this test is one of its tests",
   "npx --yes deno@2.9.6 task hardening":
     "CI's second step (about six minutes); the gate must not run it",
-  "npx --yes deno@2.9.6 task bench": "minutes of benchmarks, figures in docs/performance.md",
+  "npx --yes deno@2.9.6 task bench":
+    "minutes of benchmarks, figures in docs/performance.md; tests/tools/bench_run_test.ts checks what it runs",
   "npx --yes deno@2.9.6 task compile": "downloads a Deno runtime, so it needs internet access",
   "npm i -g deno@2.9.6": "installs globally; the test runs the deno it installs instead",
 };
