@@ -151,7 +151,12 @@ async function highestCleanRate(): Promise<string> {
 /** The default run's figure: the target rate itself, one run, no search. */
 async function targetRate(): Promise<string> {
   const o = await trial(TARGET_RATE, CONFIRM_SECONDS);
-  const met = clean(o, TARGET_RATE) ? "met" : "NOT MET";
+  // Nothing lost but a short rate means the sender, not the logger, fell behind (a loaded machine).
+  const met = clean(o, TARGET_RATE)
+    ? "met"
+    : o.lost === 0 && o.missing === 0
+    ? "not reached by the sender, nothing lost"
+    : "NOT MET";
   return `UDP receive at the target ${TARGET_RATE} packets/s over ${CONFIRM_SECONDS} s: ${met}; ` +
     `${describe(o)} (BENCH_LONG=1 searches for the highest rate without loss)`;
 }
