@@ -9,14 +9,17 @@
  * imported before the out-lap goes on, and a real HTTP client reads
  * GET /api/events. The delay runs from the packet that ends lap 1 reaching
  * the logger to the client parsing the event. Figures (median and worst of
- * five drives) are printed before the Deno.bench table.
+ * three drives, five under BENCH_LONG=1) are printed before the Deno.bench
+ * table.
  *
  * @module
  */
 import { driveNamedOverSse } from "../tests/e2e/_naming_over_sse.ts";
+import { LONG } from "./_long.ts";
 
 const TARGET_MS = 200;
-const DRIVES = 5;
+/** Each drive is some 10 s of paced UDP: three by default, five under BENCH_LONG=1. */
+const DRIVES = LONG ? 5 : 3;
 
 const delays: number[] = [];
 for (let i = 0; i < DRIVES; i++) {
@@ -35,7 +38,7 @@ console.log(
 
 Deno.bench({
   name: "one drive: two laps over UDP, named over SSE",
-  n: 3,
+  n: LONG ? 3 : 1,
   warmup: 0,
   async fn() {
     const drive = await driveNamedOverSse();

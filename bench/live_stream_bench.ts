@@ -20,7 +20,8 @@
  * (/proc/net/tcp, Linux), the first sign visible to the server that the
  * client stopped reading (src/server/stalled_peers.ts drops it 1 s after).
  *
- * Knob: LIVE_BENCH_SECONDS (console seconds per run, default 20).
+ * Knob: LIVE_BENCH_SECONDS (console seconds per run, default 10; 20 under
+ * BENCH_LONG=1).
  *
  * @module
  */
@@ -32,10 +33,11 @@ import { syntheticFrames } from "../src/core/synthetic/drive.ts";
 import { startHttp } from "../src/server/http.ts";
 import { probing } from "../src/server/stalled_peers.ts";
 import { readTcpRows } from "../src/server/proc_sockets.ts";
+import { benchLength } from "./_long.ts";
 
 const CLIENTS = 50;
 const HZ = 60;
-const SECONDS = Number(Deno.env.get("LIVE_BENCH_SECONDS") ?? 20);
+const SECONDS = benchLength("LIVE_BENCH_SECONDS", 10, 20);
 
 const frames: Frame[] = [];
 for (const f of syntheticFrames({ seed: 7, laps: 1 })) {

@@ -21,7 +21,7 @@
  * - Per packet (Deno.bench): one C packet relayed to the eight targets, by
  *   sendto(2) through FFI (what the worker uses) and by Deno's send.
  *
- * Knobs: RELAY_BENCH_SECONDS (default 20), RELAY_BENCH_RATE (CPU runs, default
+ * Knobs: RELAY_BENCH_SECONDS (default 10; 20 under BENCH_LONG=1), RELAY_BENCH_RATE (CPU runs, default
  * 60; the share added is scaled to 60 Hz), RELAY_BENCH_ONLY=cpu|load|packet.
  *
  * @module
@@ -40,8 +40,9 @@ import { benchLogger, drain, send, startSender } from "./_sender_thread.ts";
 import { importBody, importBundles } from "./_import_body.ts";
 import { stallProbe } from "./_stall_probe.ts";
 import type { AppCount } from "./_relay_apps.ts";
+import { benchLength } from "./_long.ts";
 
-const SECONDS = Number(Deno.env.get("RELAY_BENCH_SECONDS") ?? 20);
+const SECONDS = benchLength("RELAY_BENCH_SECONDS", 10, 20);
 /** Packet rate of the CPU runs; the added share is scaled to 60 Hz, so a higher rate lifts it out of the noise. */
 const RATE = Number(Deno.env.get("RELAY_BENCH_RATE") ?? 60);
 const ONLY = Deno.env.get("RELAY_BENCH_ONLY");

@@ -10,6 +10,7 @@ import { createApp } from "../src/app/create_app.ts";
 import type { Lap } from "../src/core/laps/lap.ts";
 import { SyntheticDrive } from "../src/core/synthetic/drive.ts";
 import { diskProbe } from "../src/storage/disk_space.ts";
+import { join } from "node:path";
 import { fileSpill } from "../src/storage/spill.ts";
 
 const kv = await Deno.openKv(":memory:");
@@ -27,7 +28,8 @@ if (lap === null) throw new Error("the drive stored no lap");
 const { id: _id, session_id: _s, counts_for_best: _c, ...newLap } = lap as Lap;
 
 const dir = Deno.makeTempDirSync({ prefix: "spill-bench-" });
-const spill = fileSpill(dir);
+// A folder inside this user's own: the spill refuses one whose holder others can write (/tmp).
+const spill = fileSpill(join(dir, "spill"));
 const probe = diskProbe(dir, false);
 let seq = 0;
 const keepOne = () => {

@@ -14,7 +14,9 @@ import { TuiNotices } from "../tui/notices.ts";
 import { startLogger } from "./logger_process.ts";
 import { dataOption, positive, type ServerFlags, serverOptions, speed } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
+import { relayLines } from "./relay_lines.ts";
 import {
+  apiUrl,
   exportsDir,
   livePageLines,
   livePageUrl,
@@ -95,8 +97,12 @@ async function runDemo(flags: DemoFlags): Promise<void> {
         `a new session every ${ENDLESS_PASS_LAPS} laps`
       : `demo: ${source.description} at ${pace}`,
   );
-  console.log(`demo: API on ${logger.http.url} (try ${logger.http.url}/api/sessions)`);
+  const api = apiUrl(flags, logger.http.port);
+  console.log(`demo: API on ${api} (try ${api}/api/sessions)`);
   for (const line of livePageLines(flags, logger.http.port)) console.log(line);
+  for (const line of relayLines(logger.udp.status().relay?.listen ?? null, flags.forward)) {
+    console.log(line);
+  }
   if (created) console.log(`demo: ${created}`);
   console.log(`demo: exports go to ${exportsDir(flags.data)}`);
   const recording = recordNotice(flags);

@@ -19,6 +19,7 @@ import { type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts"
 import { shutdownSignal, untilShutdown } from "./signals.ts";
 import { lanAddresses, pageUrl } from "../server/lan_address.ts";
 import { qrLines } from "./qr_text.ts";
+import { relayLines } from "./relay_lines.ts";
 import { isLoopback } from "../core/loopback.ts";
 
 /** The folder the dashboard's exports go to: `exports` in the data directory. */
@@ -111,6 +112,16 @@ export function livePageUrl(flags: ServerFlags, port: number, addresses = lanAdd
 }
 
 /**
+ * The API's address to print: where the live page is (see
+ * {@linkcode livePageUrl}) without its final slash, so a logger bound to
+ * every interface names the address other machines reach, never
+ * `http://0.0.0.0:PORT`, which no browser opens.
+ */
+export function apiUrl(flags: ServerFlags, port: number, addresses = lanAddresses()): string {
+  return livePageUrl(flags, port, addresses).replace(/\/$/, "");
+}
+
+/**
  * The lines telling the driver where to open the live page; when it is
  * reachable from other machines, with a QR code of its address.
  */
@@ -144,7 +155,8 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     udpPort: flags.udpPort,
     format: flags.format,
   });
-  console.log(`sim-datalogger: API on ${logger.http.url}, telemetry on UDP ${logger.udp.port}`);
+  const api = apiUrl(flags, logger.http.port);
+  console.log(`sim-datalogger: API on ${api}, telemetry on UDP ${logger.udp.port}`);
   for (const line of livePageLines(flags, logger.http.port)) console.log(line);
   const notices = new TuiNotices();
   // The dashboard's screen hides the lines above, so what they say is shown
@@ -163,14 +175,7 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
   const recording = recordNotice(flags);
   if (recording) console.log(recording);
   const relay = logger.udp.status().relay;
-  if (relay?.listen) {
-    console.log(
-      `relaying the console's packets to apps that heartbeat UDP ${relay.listen} (at most 8)`,
-    );
-  }
-  for (const target of flags.forward) {
-    console.log(`forwarding every packet to ${target.hostname}:${target.port} as ${target.format}`);
-  }
+  for (const line of relayLines(relay?.listen ?? null, flags.forward)) console.log(line);
   if (!flags.console) {
     console.log(
       "no --console given: listening only; pass --console <PlayStation IP> to start the stream",

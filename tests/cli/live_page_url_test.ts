@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import qrcode from "qrcode-generator";
 import { createProgram } from "../../src/cli/program.ts";
 import type { ServerFlags } from "../../src/cli/options.ts";
-import { livePageLines, livePageUrl, serverSettings } from "../../src/cli/start.ts";
+import { apiUrl, livePageLines, livePageUrl, serverSettings } from "../../src/cli/start.ts";
 import { qrLines } from "../../src/cli/qr_text.ts";
 import { lanAddresses, pageUrl } from "../../src/server/lan_address.ts";
 
@@ -53,6 +53,15 @@ Deno.test("the page's URL: the bound address, the first LAN address when bound t
     "live page on the network: http://192.168.1.23:9000/ (scan with a phone on the same Wi-Fi)",
   );
   assert.deepEqual(shown.slice(1), qrLines("http://192.168.1.23:9000/"));
+});
+
+Deno.test("the API's printed address: the LAN address when bound to all, never 0.0.0.0", () => {
+  const lan = ["192.168.1.23", "10.0.0.2"];
+  assert.equal(apiUrl(FLAGS, 8765, lan), "http://127.0.0.1:8765");
+  assert.equal(apiUrl({ ...FLAGS, lan: true }, 8765, lan), "http://192.168.1.23:8765");
+  assert.equal(apiUrl({ ...FLAGS, host: "0.0.0.0" }, 8765, lan), "http://192.168.1.23:8765");
+  assert.equal(apiUrl({ ...FLAGS, lan: true }, 8765, []), "http://127.0.0.1:8765");
+  assert.equal(apiUrl({ ...FLAGS, host: "10.0.0.2" }, 9000, lan), "http://10.0.0.2:9000");
 });
 
 Deno.test("LAN addresses: IPv4 only, never loopback or link-local, each once", () => {

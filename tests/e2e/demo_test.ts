@@ -1,9 +1,11 @@
 /**
  * The demo drives until quit (a new session every pass), stops after
- * `--laps N` when asked, and takes the logger's API flags.
+ * `--laps N` when asked, and takes the logger's API flags, saying what
+ * `start` says of them (the LAN address, the relay).
  */
 import { strict as assert } from "node:assert";
 import { cli, MAIN } from "../_cli.ts";
+import { lanAddresses } from "../../src/server/lan_address.ts";
 import { run } from "./_running.ts";
 
 /** The demo at full speed on a free port, with `extra` flags. */
@@ -62,4 +64,36 @@ Deno.test("demo refuses more laps than a drive makes, and a bad logger flag by i
   const cors = await out("--cors", "*", "--port", "0");
   assert.notEqual(cors.code, 0);
   assert.match(cors.stderr, /--cors.*must be one origin/);
+});
+
+Deno.test("demo --lan names the LAN address, and --relay/--forward say what start says", async () => {
+  const demo = startDemo("--laps", "1", "--lan", "--relay", "0", "--forward", "127.0.0.1:9:B");
+  let stopped = false;
+  try {
+    // What a phone on the network opens: this machine's LAN address, or loopback without one.
+    const host = lanAddresses()[0] ?? "127.0.0.1";
+    const [, port] = await demo.waitFor(/^demo: API on http:\/\/[^:]+:(\d+) /);
+    const api = `http://${host}:${port}`;
+    // Its first event line comes once the demo handles Ctrl-C.
+    await demo.waitFor(/^session 1 started/);
+    const end = await demo.stop("SIGINT");
+    stopped = true;
+    assert.equal(end.code, 0, end.stderr);
+    const said = demo.lines.filter((l) => /^demo: API on|^live page|^relaying|^forwarding/.test(l));
+    assert.equal(said[0], `demo: API on ${api} (try ${api}/api/sessions)`);
+    assert.equal(
+      said[1],
+      host === "127.0.0.1"
+        ? `live page: ${api}/`
+        : `live page on the network: ${api}/ (scan with a phone on the same Wi-Fi)`,
+    );
+    assert.match(
+      said[2],
+      /^relaying the console's packets to apps that heartbeat UDP 127\.0\.0\.1:\d+ \(at most 8\)$/,
+    );
+    assert.equal(said[3], "forwarding every packet to 127.0.0.1:9 as B");
+    assert.equal(said.length, 4, said.join("\n"));
+  } finally {
+    if (!stopped) await demo.stop("SIGKILL");
+  }
 });

@@ -1,8 +1,8 @@
 /**
  * Every command line in the README's code blocks, run as written on a fresh
- * clone of this repository (`git clone` of it into a temporary folder, with
- * `shared` linked beside the clone so `../shared/fixtures` resolves as it does
- * here), each checked to exit 0 and do what the README says.
+ * clone of this repository (`git clone` of it into a temporary folder with
+ * nothing beside it: a user's clone has no `../shared`, so no README command
+ * may name it), each checked to exit 0 and do what the README says.
  *
  * How "as written" is kept:
  * - `npx --yes deno@2.9.6 task X ARGS` runs as `DENO task X ARGS`, where DENO
@@ -22,12 +22,15 @@
  *   but for the hand-made replay, whose two blocks go together.
  * - A few commands are not run, each for the reason in NOT_RUN; the test
  *   checks what can be checked of them instead.
+ * - The capture the README replays and imports is the one its demo line
+ *   records (`--record my.rec`): every command but the loggers waits for the
+ *   recording to end, and the laps replayed, imported, listed and exported
+ *   are checked against the laps the demo drove.
  */
 import { strict as assert } from "node:assert";
 import { existsSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SHARED_FIXTURES } from "../_fixtures.ts";
 import { DB_FILE } from "../../src/storage/kv.ts";
 import { startTestConsole, type TestConsole } from "./_fake_console.ts";
 import { run, type Running } from "./_running.ts";
@@ -40,7 +43,8 @@ const NOT_RUN: Record<string, string> = {
   "npx --yes deno@2.9.6 task ok": "the gate itself: this test is one of its tests",
   "npx --yes deno@2.9.6 task hardening":
     "CI's second step (about six minutes); the gate must not run it",
-  "npx --yes deno@2.9.6 task bench": "minutes of benchmarks, figures in docs/performance.md",
+  "npx --yes deno@2.9.6 task bench":
+    "minutes of benchmarks, figures in docs/performance.md; tests/tools/bench_run_test.ts checks what it runs",
   "npx --yes deno@2.9.6 task compile": "downloads a Deno runtime, so it needs internet access",
   "npm i -g deno@2.9.6": "installs globally; the test runs the deno it installs instead",
 };
@@ -91,10 +95,19 @@ function freeUdpPort(): number {
   return port;
 }
 
+/** The capture the README's demo line records, shared by the scenes that replay or import it. */
+interface Recording {
+  /** Its file name, as the README writes it. */
+  file: string;
+  /** The times (m:ss.mmm) of the laps the demo drove while recording; rejects if it failed. */
+  lapTimes: PromiseWithResolvers<string[]>;
+}
+
 /** What running the commands needs. */
 interface Scene {
   deno: string;
   clone: string;
+  recording: Recording;
   /** Environment of the current code block (its own store folder). */
   env: Record<string, string>;
   /** The logger of the hand-made replay, while it runs. */
@@ -203,6 +216,50 @@ async function loggerWithConsole(
   }
 }
 
+/** The lap times (m:ss.mmm, in order) of the `lap N  m:ss.mmm ...` lines of a logger's output. */
+function lapLines(lines: readonly string[]): string[] {
+  return lines.flatMap((l) => /^lap \d+ +(\d+:\d{2}\.\d{3}) /.exec(l)?.[1] ?? []);
+}
+
+/** A lap time as a regular expression's source (its dot a dot). */
+const literal = (time: string) => time.replace(".", "\\.");
+
+/** Milliseconds of a lap time written m:ss.mmm. */
+function ms(time: string): number {
+  const [m, rest] = time.split(":");
+  return Number(m) * 60_000 + Math.round(Number(rest) * 1000);
+}
+
+/**
+ * The README's demo line with `--record FILE`: it drives its laps, says the
+ * drive is over, stops on Ctrl-C, and leaves FILE a record file. Hands the
+ * lap times it drove to the scenes waiting for FILE.
+ */
+async function recordDemo(s: Scene, args: string[]): Promise<void> {
+  const file = args[args.indexOf("--record") + 1];
+  assert.equal(file, s.recording.file, "the file the README replays and imports");
+  const { running, url } = await started(s, [...args, "--port", "0"]);
+  let done = false;
+  try {
+    await running.waitFor(/^demo: the drive is over/, 120_000);
+    const laps = await getJson<{ time_ms: number }[]>(`${url}/api/laps`);
+    await stopped(running, "SIGINT");
+    done = true;
+    const times = lapLines(running.lines);
+    assert.equal(times.length, 3, running.lines.join("\n"));
+    assert.deepEqual(laps.map((l) => l.time_ms).sort(), times.map(ms).sort());
+    const head = (await Deno.readFile(join(s.clone, file))).subarray(0, 8);
+    assert.equal(new TextDecoder().decode(head), "SDLREC01", "a record file");
+    s.recording.lapTimes.resolve(times);
+  } catch (err) {
+    // The scenes waiting for the capture fail with it rather than wait forever.
+    s.recording.lapTimes.reject(err);
+    throw err;
+  } finally {
+    if (!done) await running.stop("SIGKILL");
+  }
+}
+
 /** Runs one README command as the module doc says and checks what the README says of it. */
 async function check(s: Scene, line: string): Promise<void> {
   const w = words(line);
@@ -212,6 +269,11 @@ async function check(s: Scene, line: string): Promise<void> {
   else throw new Error(`"${line}": neither the npx form nor the service form`);
   const [, task, ...rest] = args;
   const tail = rest.join(" ");
+  // The other commands read the recorded capture, or what was imported from it: they wait for
+  // the recording to end (the loggers record or replay into a store of their own).
+  const recorded: string[] = ["demo", "start", "serve"].includes(task)
+    ? []
+    : await s.recording.lapTimes.promise;
 
   switch (`${task} ${tail}`.trim()) {
     case "demo":
@@ -235,6 +297,8 @@ async function check(s: Scene, line: string): Promise<void> {
       }
       return;
     }
+    case "demo --speed 20 --laps 3 --record my.rec":
+      return await recordDemo(s, args);
     case "start --console 192.168.1.23":
       return await loggerWithConsole(s, args, "SIGINT");
     case "start --console 192.168.1.23 --relay 33739":
@@ -257,15 +321,17 @@ async function check(s: Scene, line: string): Promise<void> {
       s.replayLogger = { running, url, port };
       return;
     }
-    case "replay ../shared/fixtures/gt7/suzuka-full-lap.A.gt7.gz --speed 10": {
+    case "replay my.rec --speed 20": {
       const logger = s.replayLogger;
       assert.ok(logger, "the replay's logger runs first, as the README says");
       try {
         const out = await once(s, [...args, "--port", String(logger.port)]);
         assert.match(out.stdout, /^replay: sent \d+ packets/m);
-        await logger.running.waitFor(/^lap 1 +1:39\.036/);
+        // The laps the demo drove, at the times it drove them.
+        await logger.running.waitFor(new RegExp(`^lap 3 +${literal(recorded[2])} `));
+        assert.deepEqual(lapLines(logger.running.lines), recorded);
         const laps = await getJson<{ time_ms: number }[]>(`${logger.url}/api/laps`);
-        assert.deepEqual(laps.map((l) => l.time_ms), [99036]);
+        assert.deepEqual(laps.map((l) => l.time_ms).sort(), recorded.map(ms).sort());
         await stopped(logger.running, "SIGINT");
       } finally {
         s.replayLogger = null;
@@ -273,46 +339,65 @@ async function check(s: Scene, line: string): Promise<void> {
       }
       return;
     }
-    case "import ../shared/fixtures/gt7/suzuka-full-lap.A.gt7.gz": {
+    case "import my.rec": {
       const { stdout } = await once(s, args);
-      assert.match(stdout, /^imported .*1 lap stored.* in new session 1$/m);
-      assert.match(stdout, /^new lap ids: 1 \(session 1\)$/m);
-      assert.match(stdout, /^session 1 identified as "Suzuka Circuit"$/m);
+      assert.match(
+        stdout,
+        /^imported my\.rec \(record file\): [\d,]+ packets read, 0 rejected, 3 laps stored \(0 incomplete\) in new session 1$/m,
+      );
+      assert.match(stdout, /^new lap ids: 1-3 \(session 1\)$/m);
+      // The demo's generated circuit is no real one: the README says it stays unnamed.
+      assert.doesNotMatch(stdout, /identified as/);
       return;
     }
     case "sessions": {
       const { stdout } = await once(s, args);
-      assert.match(stdout, /^ *1 +imported .*Suzuka Circuit +1 +1:39\.036$/m);
+      const best = [...recorded].sort((a, b) => ms(a) - ms(b))[0];
+      assert.match(
+        stdout,
+        new RegExp(`^ *1 +imported .* +- +3 +${literal(best)}$`, "m"),
+      );
       return;
     }
     case "laps 1": {
       const { stdout } = await once(s, args);
-      assert.match(stdout, /^ *1 +1 +1:39\.036 /m);
+      // Below the header: lap id, lap number and time of each lap the demo drove.
+      const rows = stdout.trim().split("\n").slice(1).map((l) => l.trim().split(/ +/).slice(0, 3));
+      assert.deepEqual(rows, recorded.map((t, k) => [String(k + 1), String(k + 1), t]));
       return;
     }
     case "export lap 1 --csv --out lap-1.csv": {
       await once(s, args);
       const csv = await Deno.readTextFile(join(s.clone, "lap-1.csv"));
       assert.ok(csv.startsWith('"Format","MoTeC CSV File"\r\n'));
-      assert.match(csv, /"Venue","Suzuka Circuit"/);
+      assert.match(
+        csv,
+        new RegExp(`^"Comment","Lap 1 - ${literal(recorded[0])}"\r$`, "m"),
+      );
+      assert.match(csv, /^"Venue",""\r$/m);
       return;
     }
     case "export lap 1 --out lap-1.json": {
       await once(s, args);
       const doc = JSON.parse(await Deno.readTextFile(join(s.clone, "lap-1.json")));
       assert.equal(doc.format, "sim-datalogger-lap");
-      assert.equal(doc.lap.time_ms, 99036);
-      assert.equal(doc.lap.track_name, "Suzuka Circuit");
+      assert.equal(doc.lap.time_ms, ms(recorded[0]));
+      assert.equal(doc.lap.car_name, "NSX Gr.3");
       return;
     }
     case "import lap-1.json": {
       const { stdout } = await once(s, args);
-      assert.match(stdout, /^imported lap 1 \(1:39\.036, 5942 samples\) as lap 2 in new session 2/);
+      assert.match(
+        stdout,
+        new RegExp(
+          `^imported lap 1 \\(${literal(recorded[0])}, \\d+ samples\\) as lap 4 in new session 2`,
+        ),
+      );
       const listed = JSON.parse((await once(s, ["task", "sessions", "--json"])).stdout);
       assert.equal(
-        listed.find((x: SessionItem) => x.id === 2)?.track_name,
-        "Suzuka Circuit",
-        "the lap file brought its circuit back",
+        listed.find((x: SessionItem & { car_name: string }) => x.id === 2)?.car_name,
+        "NSX Gr.3",
+        "the lap file brought its car back",
       );
       return;
     }
@@ -329,8 +414,7 @@ async function check(s: Scene, line: string): Promise<void> {
 
 Deno.test({
   name: "every command in the README runs as written on a fresh clone and does what it says",
-  // Needs git, npx and the shared captures beside the checkout (in CI they must be there).
-  ignore: !existsSync(SHARED_FIXTURES) && Deno.env.get("CI") !== "true",
+  // Needs git and npx; no capture from beside the checkout, as a user's clone has none.
   async fn() {
     const readme = await Deno.readTextFile(join(ROOT, "README.md"));
     const commands = readmeCommands(readme);
@@ -339,6 +423,7 @@ Deno.test({
     const prose = readme.replace(/^ *```\w*\n[\s\S]*?^ *```$/gm, "");
     assert.deepEqual(prose.match(/`deno task [^`]*`/g), null, "prose shows the npx form only");
     for (const { line } of commands) {
+      assert.ok(!line.includes("../shared"), `"${line}" needs no ../shared, which a clone lacks`);
       assert.ok(
         line.startsWith(NPX) || line in NOT_RUN || line.startsWith("deno task serve "),
         `"${line}" is in the npx form (or the service form, after npm i -g deno@2.9.6)`,
@@ -357,6 +442,17 @@ Deno.test({
     const skipped = commands.filter((c) => c.line in NOT_RUN).map((c) => c.line);
     assert.deepEqual(skipped.sort(), Object.keys(NOT_RUN).sort(), "each NOT_RUN line is in it");
 
+    // The capture the README replays and imports is one its own demo line records.
+    const recording: Recording = { file: "my.rec", lapTimes: Promise.withResolvers() };
+    recording.lapTimes.promise.catch(() => {});
+    const recorder = commands.filter((c) => c.line.includes(`--record ${recording.file}`));
+    assert.equal(recorder.length, 1, `one README line records ${recording.file}`);
+    assert.ok(
+      commands.some((c) => c.line.endsWith(`task import ${recording.file}`)) &&
+        commands.some((c) => / task replay my\.rec /.test(c.line)),
+      `the README replays and imports ${recording.file}`,
+    );
+
     const deno = await npxDeno();
     const tmp = await Deno.makeTempDir({ prefix: "readme-" });
     const clone = join(tmp, "repo");
@@ -367,7 +463,7 @@ Deno.test({
         stderr: "piped",
       }).output();
       assert.equal(cloned.code, 0, new TextDecoder().decode(cloned.stderr));
-      await Deno.symlink(dirname(SHARED_FIXTURES.replace(/\/$/, "")), join(tmp, "shared"));
+      assert.ok(!existsSync(join(tmp, "shared")), "nothing beside the clone");
       // What any first command does on a fresh clone (fill node_modules from Deno's cache), done
       // once here so the scenes below, which run side by side, do not all do it at once.
       const cached = await new Deno.Command(deno, { args: ["cache", "main.ts"], cwd: clone })
@@ -393,6 +489,7 @@ Deno.test({
         const s: Scene = {
           deno,
           clone,
+          recording,
           env: { XDG_DATA_HOME: data, NO_COLOR: "1" },
           replayLogger: null,
         };
