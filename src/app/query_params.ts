@@ -90,6 +90,20 @@ export const idParamSchema = z.string({ error: required(POSITIVE) })
   .transform(Number)
   .meta({ description: "a positive integer id" });
 
+/** A car id: 0 and up; the limit of an id's digits as {@linkcode idParamSchema}. */
+const CAR_ID = /^(0|[1-9][0-9]{0,14})$/;
+const CAR_RULE = "must be a whole number from 0 up (0: a car the recording tool did not name)";
+
+/**
+ * A car id as a filter: any whole number from 0, since laps from tools that
+ * do not record the car are stored as car 0, and an unknown car is a car;
+ * "is required" when absent.
+ */
+export const carParamSchema = z.string({ error: required(CAR_RULE) })
+  .regex(CAR_ID, CAR_RULE)
+  .transform(Number)
+  .meta({ description: "a car id: 0 (not recorded) or a positive integer" });
+
 /**
  * A comma-separated list of 1 to `max` distinct positive integer ids; a
  * fault in one id is reported at `[i]` (`laps[1]`), an empty one (`1,,2`)
