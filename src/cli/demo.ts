@@ -116,12 +116,15 @@ async function runDemo(flags: DemoFlags): Promise<void> {
       (err) => notices.post(`demo: the drive failed: ${(err as Error).message}`, { sticky: true }),
     );
     const quit = shutdownSignal();
+    // Raw text on the terminal would break the dashboard's screen: reports go to its notice line.
+    const undivert = logger.log.divert((line) => notices.post(line));
     await runTui(logger.app, {
       signal: quit.signal,
       outDir: exportsDir(flags.data),
       apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
       notices,
     });
+    undivert();
     drive.abort();
     try {
       await over.catch(() => {});

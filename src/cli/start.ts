@@ -182,12 +182,15 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     const stop = shutdownSignal();
     // Loaded only here: `serve` never draws, and the dashboard's modules cost it ~15 MB resident.
     const { runTui } = await import("../tui/run_tui.tsx");
+    // Raw text on the terminal would break the dashboard's screen: reports go to its notice line.
+    const undivert = onScreen ? logger.log.divert((line) => notices.post(line)) : () => {};
     await runTui(logger.app, {
       signal: stop.signal,
       outDir: exportsDir(flags.data),
       apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
       notices,
     });
+    undivert();
     try {
       await logger.close();
     } finally {
