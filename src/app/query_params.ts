@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { BadRequest } from "../core/errors.ts";
-import { TRACK_NAME_RULE, trackNameProblem } from "../core/track_name.ts";
+import { trackNameSchema } from "../core/track_name.ts";
 
 /** A request's query: parameter name to raw value. */
 export type RawQuery = Readonly<Record<string, string | undefined>>;
@@ -139,11 +139,8 @@ export function choiceParamSchema<const T extends readonly [string, ...string[]]
   return z.enum(choices, { error: required(`must be one of ${choices.join(", ")}`) });
 }
 
-/** A circuit name (trimmed), held to the one rule of src/core/track_name.ts. */
-export const trackParamSchema = z.string({ error: "is required" })
-  .refine((v) => trackNameProblem(v) === null, TRACK_NAME_RULE)
-  .transform((v) => v.trim())
-  .meta({ description: `a circuit name: ${TRACK_NAME_RULE}` });
+/** A circuit name (trimmed): the one schema of src/core/track_name.ts. */
+export const trackParamSchema = trackNameSchema;
 
 /** The query parameter name of a zod issue path: `laps`, `laps[1]`. */
 function paramPath(path: readonly PropertyKey[]): string {

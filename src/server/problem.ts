@@ -82,6 +82,7 @@ export function statusOf(err: UserError): number {
   if (err instanceof Conflict) return 409;
   if (err instanceof TooLarge) return 413;
   if (err instanceof StoreRefused) return err.status;
+  // A damaged record (StoredUnreadable) is the server's state, not the request's fault.
   return 500;
 }
 
