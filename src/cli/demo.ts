@@ -20,6 +20,7 @@ import {
   livePageUrl,
   newStoreNotice,
   recordNotice,
+  reportOnNotices,
   serverSettings,
 } from "./start.ts";
 
@@ -116,8 +117,7 @@ async function runDemo(flags: DemoFlags): Promise<void> {
       (err) => notices.post(`demo: the drive failed: ${(err as Error).message}`, { sticky: true }),
     );
     const quit = shutdownSignal();
-    // Raw text on the terminal would break the dashboard's screen: reports go to its notice line.
-    const undivert = logger.log.divert((line) => notices.post(line));
+    const undivert = reportOnNotices(logger.log, notices);
     await runTui(logger.app, {
       signal: quit.signal,
       outDir: exportsDir(flags.data),

@@ -115,7 +115,8 @@ for (
 
 Deno.test("a request that fails inside the server is reported to the app's log, not the console", async () => {
   await withServer(async (port, app, reports) => {
-    app.sessions.list = () => Promise.reject(new TypeError("the store fell over\n  at somewhere"));
+    app.sessions.listing = () =>
+      Promise.reject(new TypeError("the store fell over\n  at somewhere"));
     let status = 0;
     let problem: unknown = null;
     const printed = await printedBy(async () => {
