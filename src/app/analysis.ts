@@ -56,6 +56,7 @@ import type { CornerMap } from "../core/analysis/corner_map.ts";
 import type { AppDeps } from "./deps.ts";
 import {
   badParam,
+  carParamSchema,
   idListParamSchema,
   idParamSchema,
   intParamSchema,
@@ -105,7 +106,7 @@ const lapSourceShape = {
   session: idParamSchema.meta({
     description: `a session id: the laps of that session, named or not (${ONE_SOURCE})`,
   }).optional(),
-  car: idParamSchema,
+  car: carParamSchema,
 };
 
 /** Where a sectors or consistency question's laps come from. */

@@ -8,7 +8,7 @@
  * @module
  */
 import { bundleCleanupWarnings } from "./log.ts";
-import { NotFound } from "../core/errors.ts";
+import { NotFound, StoredUnreadable } from "../core/errors.ts";
 import type { BundleMarks } from "../core/analysis/sector_plan.ts";
 import { readBundleBytes } from "../core/bundle/bundle_bytes.ts";
 import type { BundleTable } from "../core/bundle/edge_table.ts";
@@ -22,7 +22,13 @@ import type { BundleV4 } from "../core/bundle/types.ts";
 import { tableBundleOf } from "../core/bundle/table_convert.ts";
 import { upgradeImported } from "../core/bundle/upgrade.ts";
 import { validateBundleTable, validateTrackOverride } from "../core/bundle/validate.ts";
-import { listBundleHeads, readBundle, readBundleTable, updateBundle } from "../storage/bundles.ts";
+import {
+  readBundle,
+  readBundleTable,
+  scanBundleHeads,
+  type UnreadableRecord,
+  updateBundle,
+} from "../storage/bundles.ts";
 import {
   BundleAuthoring,
   type CornersBody,
@@ -47,10 +53,11 @@ import type { SurveyService } from "./survey.ts";
 const EMPTY = new Uint8Array(0);
 
 export type { BundleImportResult, BundleListItem } from "./bundle_answers.ts";
+export type { UnreadableRecord } from "../storage/bundles.ts";
 
 /** Options of {@linkcode BundleService.import}. */
 export interface ImportOptions {
-  /** A name that replaces the document's `meta.track` (trimmed, cut to 80 characters). */
+  /** A name that replaces the document's `meta.track` (trimmed; the one circuit-name rule). */
   track?: string;
 }
 
@@ -83,18 +90,46 @@ export class BundleService {
    * current generation is cached.
    */
   async list(): Promise<BundleListItem[]> {
-    const heads = await listBundleHeads(this.#deps.kv);
-    const coverage = await Promise.all(heads.map((h) => this.#geometry.coverage(h)));
-    return heads.map((h, i) => ({
-      slug: h.slug,
-      track: h.track,
-      edges: h.edges,
-      runs: h.runs,
-      sources: h.sources,
-      updated_at: h.updated_at,
-      official: h.official,
-      coverage: coverage[i],
+    return (await this.listing()).bundles;
+  }
+
+  /**
+   * {@linkcode list}, and the stored bundles it left out because they cannot
+   * be read (a damaged head or document, or a track name a release before
+   * the rule let in), each with why. One unreadable bundle never hides the
+   * others; each is reported to the log as a warning too.
+   */
+  async listing(): Promise<{ bundles: BundleListItem[]; unreadable: UnreadableRecord[] }> {
+    const { heads, unreadable } = await scanBundleHeads(this.#deps.kv);
+    const rows = await Promise.all(heads.map(async (h) => {
+      try {
+        return await this.#geometry.coverage(h);
+      } catch (err) {
+        if (!(err instanceof StoredUnreadable)) throw err;
+        unreadable.push({ slug: h.slug, reason: err.message });
+        return undefined;
+      }
     }));
+    const bundles: BundleListItem[] = [];
+    heads.forEach((h, i) => {
+      const coverage = rows[i];
+      if (coverage === undefined) return;
+      bundles.push({
+        slug: h.slug,
+        track: h.track,
+        edges: h.edges,
+        runs: h.runs,
+        sources: h.sources,
+        updated_at: h.updated_at,
+        official: h.official,
+        coverage,
+      });
+    });
+    unreadable.sort((a, b) => a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+    for (const u of unreadable) {
+      this.#deps.log.warn(`bundle "${u.slug}" left out of the list: ${u.reason}`);
+    }
+    return { bundles, unreadable };
   }
 
   /**

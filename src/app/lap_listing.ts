@@ -15,9 +15,9 @@ import { readBests } from "../storage/bests.ts";
 import { allRows, circuitOf, type LapRow, lapRows, sessionRows } from "../storage/lap_index.ts";
 import { getSessions, listSessions } from "../storage/sessions.ts";
 import {
+  carParamSchema,
   choiceParamSchema,
   idListParamSchema,
-  idParamSchema,
   intParamSchema,
   trackParamSchema,
 } from "./query_params.ts";
@@ -102,7 +102,7 @@ export function lapListQuery(q: LapListInput): LapListQuery {
 /** The query of `GET /api/laps`: the route validates with it and the API publishes it. */
 export const lapListQuerySchema = z.object({
   track: trackParamSchema.optional(),
-  car: idParamSchema.optional(),
+  car: carParamSchema.optional(),
   complete: choiceParamSchema(["true", "false"]).optional(),
   order: choiceParamSchema(LAP_ORDERS).default("recent"),
   limit: intParamSchema(1, MAX_LAP_LIMIT).prefault(String(DEFAULT_LAP_LIMIT)),

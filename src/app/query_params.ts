@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { BadRequest } from "../core/errors.ts";
-import { TRACK_NAME_RULE, trackNameProblem } from "../core/track_name.ts";
+import { trackNameSchema } from "../core/track_name.ts";
 
 /** A request's query: parameter name to raw value. */
 export type RawQuery = Readonly<Record<string, string | undefined>>;
@@ -90,6 +90,20 @@ export const idParamSchema = z.string({ error: required(POSITIVE) })
   .transform(Number)
   .meta({ description: "a positive integer id" });
 
+/** A car id: 0 and up; the limit of an id's digits as {@linkcode idParamSchema}. */
+const CAR_ID = /^(0|[1-9][0-9]{0,14})$/;
+const CAR_RULE = "must be a whole number from 0 up (0: a car the recording tool did not name)";
+
+/**
+ * A car id as a filter: any whole number from 0, since laps from tools that
+ * do not record the car are stored as car 0, and an unknown car is a car;
+ * "is required" when absent.
+ */
+export const carParamSchema = z.string({ error: required(CAR_RULE) })
+  .regex(CAR_ID, CAR_RULE)
+  .transform(Number)
+  .meta({ description: "a car id: 0 (not recorded) or a positive integer" });
+
 /**
  * A comma-separated list of 1 to `max` distinct positive integer ids; a
  * fault in one id is reported at `[i]` (`laps[1]`), an empty one (`1,,2`)
@@ -125,11 +139,8 @@ export function choiceParamSchema<const T extends readonly [string, ...string[]]
   return z.enum(choices, { error: required(`must be one of ${choices.join(", ")}`) });
 }
 
-/** A circuit name (trimmed), held to the one rule of src/core/track_name.ts. */
-export const trackParamSchema = z.string({ error: "is required" })
-  .refine((v) => trackNameProblem(v) === null, TRACK_NAME_RULE)
-  .transform((v) => v.trim())
-  .meta({ description: `a circuit name: ${TRACK_NAME_RULE}` });
+/** A circuit name (trimmed): the one schema of src/core/track_name.ts. */
+export const trackParamSchema = trackNameSchema;
 
 /** The query parameter name of a zod issue path: `laps`, `laps[1]`. */
 function paramPath(path: readonly PropertyKey[]): string {

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { BadRequest } from "../core/errors.ts";
 import { issuesFromZod } from "../core/bundle/issues.ts";
-import { isTrackName, TRACK_NAME_RULE } from "../core/track_name.ts";
+import { trackNameSchema } from "../core/track_name.ts";
 
 /**
  * `raw` parsed by `schema`.
@@ -41,12 +41,8 @@ export function parseFields<T>(schema: z.ZodType<T>, raw: unknown): T {
   return result.data;
 }
 
-const TRACK_RULE = `track ${TRACK_NAME_RULE}`;
-
-/** A circuit name in a body, trimmed and held to the one rule of src/core/track_name.ts. */
-export const trackLabelSchema = z.string({ error: TRACK_RULE })
-  .transform((s) => s.trim())
-  .check(z.refine((s: string) => isTrackName(s), TRACK_RULE));
+/** A circuit name in a body, trimmed: the one schema of src/core/track_name.ts. */
+export const trackLabelSchema = trackNameSchema;
 
 /**
  * The track name `name` (a body's `name` field) would be stored as: trimmed
@@ -55,14 +51,8 @@ export const trackLabelSchema = z.string({ error: TRACK_RULE })
  * @throws {BadRequest} with the issue at `$.name` otherwise.
  */
 export function validTrackName(name: unknown): string {
-  if (typeof name !== "string") {
-    throw new BadRequest("name must be a string", [{
-      path: "$.name",
-      message: "must be a string",
-    }]);
-  }
-  if (!isTrackName(name)) {
-    throw new BadRequest(`name ${TRACK_NAME_RULE}`, [{ path: "$.name", message: TRACK_NAME_RULE }]);
-  }
-  return name.trim();
+  const result = trackNameSchema.safeParse(name);
+  if (result.success) return result.data;
+  const message = result.error.issues[0].message;
+  throw new BadRequest(`name ${message}`, [{ path: "$.name", message }]);
 }

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { BadRequest } from "../core/errors.ts";
 import { jsonPath } from "../core/bundle/issues.ts";
 import { NOTES_RULE, notesProblem } from "../core/laps/session.ts";
-import { isTrackName, TRACK_NAME_RULE } from "../core/track_name.ts";
+import { trackNameSchema } from "../core/track_name.ts";
 
 /** What a session change sets; absent fields stay as they are. */
 export interface SessionPatch {
@@ -27,10 +27,7 @@ export const PATCH_FIELDS = ["name", "notes", "bests_excluded"] as const;
  * is published as the API's request body (src/server/openapi).
  */
 export const sessionPatchSchema = z.strictObject({
-  name: z.string({ error: "must be a string" })
-    .refine(isTrackName, TRACK_NAME_RULE)
-    .transform((s) => s.trim())
-    .optional(),
+  name: trackNameSchema.optional(),
   notes: z.string({ error: NOTES_RULE }).refine((s) => notesProblem(s) === null, NOTES_RULE)
     .optional(),
   bests_excluded: z.boolean({ error: "must be true or false" }).optional(),

@@ -7,10 +7,10 @@
  * @module
  */
 import { z } from "zod";
-import { Conflict, NotFound } from "../core/errors.ts";
+import { Conflict, NotFound, StoredUnreadable } from "../core/errors.ts";
 import type { Lap, LapSummary } from "../core/laps/lap.ts";
 import { type Session, sessionSchema, touchSession } from "../core/laps/session.ts";
-import { getSession, listSessions } from "../storage/sessions.ts";
+import { getSession, scanSessions, storedSessionFault } from "../storage/sessions.ts";
 import { deleteLap, getLap, getLapSummary, listLaps } from "../storage/laps.ts";
 import { removeSession } from "../storage/session_removal.ts";
 import type { AppDeps } from "./deps.ts";
@@ -50,7 +50,7 @@ export type SessionDeletion = z.output<typeof sessionDeletionSchema>;
 
 /** Session and lap reads, laps across sessions, and a driver's changes to sessions and laps. */
 export class SessionService {
-  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now">;
+  readonly #deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">;
   readonly #live: Pick<LiveService, "updateSession" | "session">;
 
   /**
@@ -58,23 +58,40 @@ export class SessionService {
    * session's copy, and deletions refuse `live`'s session.
    */
   constructor(
-    deps: Pick<AppDeps, "kv" | "bus" | "now">,
+    deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">,
     live: Pick<LiveService, "updateSession" | "session">,
   ) {
     this.#deps = deps;
     this.#live = live;
   }
 
-  /** Every session, newest first. */
-  list(): Promise<Session[]> {
-    return listSessions(this.#deps.kv);
+  /** Every readable session, newest first. */
+  async list(): Promise<Session[]> {
+    return (await this.listing()).sessions;
   }
 
-  /** Session `id`; {@linkcode NotFound} when it does not exist. */
+  /**
+   * {@linkcode list}, and the ids of stored sessions it left out because
+   * they cannot be read, each with why (reported to the log as well).
+   */
+  async listing(): Promise<{ sessions: Session[]; unreadable: { id: string; reason: string }[] }> {
+    const listed = await scanSessions(this.#deps.kv);
+    for (const u of listed.unreadable) {
+      this.#deps.log.warn(`session ${u.id} left out of the list: ${u.reason}`);
+    }
+    return listed;
+  }
+
+  /**
+   * Session `id`; {@linkcode NotFound} when it does not exist,
+   * {@linkcode StoredUnreadable} naming it when its record cannot be read.
+   */
   async get(id: number): Promise<Session> {
     const s = await getSession(this.#deps.kv, id);
-    if (!s) throw new NotFound(`session ${id} not found`);
-    return s;
+    if (s) return s;
+    const fault = await storedSessionFault(this.#deps.kv, id);
+    if (fault !== null) throw new StoredUnreadable(`stored session ${id} is unreadable: ${fault}`);
+    throw new NotFound(`session ${id} not found`);
   }
 
   /** The laps of session `id`, oldest first; {@linkcode NotFound} for an unknown session. */

@@ -6,15 +6,13 @@
  * @module
  */
 import { z } from "zod";
-import { isTrackName, TRACK_NAME_RULE } from "../core/track_name.ts";
+import { trackNameSchema } from "../core/track_name.ts";
 
 const POSITIVE = "must be a positive integer";
 
 /** `{name, lap_id}`: a circuit name (trimmed, the one rule of track_name.ts) and a lap id. */
 export const createTrackSchema = z.object({
-  name: z.string({ error: "must be a string" })
-    .refine(isTrackName, TRACK_NAME_RULE)
-    .transform((s) => s.trim()),
+  name: trackNameSchema,
   lap_id: z.int({ error: POSITIVE }).min(1, POSITIVE).max(Number.MAX_SAFE_INTEGER, POSITIVE),
 }, { error: "must be an object with name and lap_id" });
 

@@ -22,6 +22,7 @@ import {
   livePageUrl,
   newStoreNotice,
   recordNotice,
+  reportOnNotices,
   serverSettings,
 } from "./start.ts";
 
@@ -122,12 +123,14 @@ async function runDemo(flags: DemoFlags): Promise<void> {
       (err) => notices.post(`demo: the drive failed: ${(err as Error).message}`, { sticky: true }),
     );
     const quit = shutdownSignal();
+    const undivert = reportOnNotices(logger.log, notices);
     await runTui(logger.app, {
       signal: quit.signal,
       outDir: exportsDir(flags.data),
       apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
       notices,
     });
+    undivert();
     drive.abort();
     try {
       await over.catch(() => {});

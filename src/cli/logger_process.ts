@@ -10,6 +10,7 @@ import { isLoopback } from "../core/loopback.ts";
 import type { PacketFormat } from "../core/gt7/format.ts";
 import { type App, createApp } from "../app/create_app.ts";
 import { closeStore, openStore, storePath } from "../storage/kv.ts";
+import { RoutedLog } from "../app/log.ts";
 import { consoleLog } from "../server/console_log.ts";
 import { memoryTidy } from "../server/memory_tidy.ts";
 import { type HttpServer, startHttp } from "../server/http.ts";
@@ -54,6 +55,11 @@ export interface LoggerOptions {
 /** A running logger. */
 export interface Logger {
   app: App;
+  /**
+   * The application's log (`app.log`): standard error until a dashboard
+   * diverts it to its notice line for as long as it draws.
+   */
+  log: RoutedLog;
   http: HttpServer;
   udp: UdpClient;
   /**
@@ -105,12 +111,13 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
   const kv = await openStore(opts.data, { readOnlyFallback: true });
   let app: App;
   let http: HttpServer | null = null;
+  const log = new RoutedLog(consoleLog);
   try {
     // Compiled geometry follows every bundle change, so maps and coverage are ready when asked.
     app = await createApp({
       kv,
       now: opts.now,
-      log: consoleLog,
+      log,
       watchGeometry: true,
       watchStore: true,
       storePath: storePath(kv),
@@ -158,6 +165,7 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
     let closing: Promise<void> | null = null;
     return {
       app,
+      log,
       http,
       udp,
       close() {

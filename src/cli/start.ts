@@ -13,6 +13,7 @@ import { describeEvent } from "../server/console_output.ts";
 import { TuiNotices } from "../tui/notices.ts";
 import { type StoreHealthStatus, storeSentence } from "../app/store_health.ts";
 import type { App } from "../app/create_app.ts";
+import type { RoutedLog } from "../app/log.ts";
 import { type LoggerOptions, startLogger } from "./logger_process.ts";
 import { tuiMode } from "../tui/tui_mode.ts";
 import { type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts";
@@ -68,6 +69,16 @@ export function postStoreNotices(
   return app.bus.subscribe((event) => {
     if (event.type === "store") post(event.status);
   });
+}
+
+/**
+ * Sends every report of `log` (the logger's, the HTTP server's included) to
+ * the dashboard's notice line as a passing notice, one line each, instead of
+ * standard error, where raw text would break the dashboard's screen. Returns
+ * the function that ends it (call it once the dashboard is gone).
+ */
+export function reportOnNotices(log: RoutedLog, notices: TuiNotices): () => void {
+  return log.divert((line) => notices.post(line));
 }
 
 /**
@@ -187,12 +198,14 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     const stop = shutdownSignal();
     // Loaded only here: `serve` never draws, and the dashboard's modules cost it ~15 MB resident.
     const { runTui } = await import("../tui/run_tui.tsx");
+    const undivert = onScreen ? reportOnNotices(logger.log, notices) : () => {};
     await runTui(logger.app, {
       signal: stop.signal,
       outDir: exportsDir(flags.data),
       apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
       notices,
     });
+    undivert();
     try {
       await logger.close();
     } finally {

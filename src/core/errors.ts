@@ -47,6 +47,17 @@ export class ImportRejected extends UserError {
   }
 }
 
+/**
+ * A stored record cannot be read back: a damaged store, or a record a rule
+ * refuses that a release before the rule let in. Not the caller's fault and
+ * nothing a retry mends: its own route answers a problem (500) whose detail
+ * names the record and what is wrong with it; a listing leaves it out and
+ * says so, and answers the rest.
+ */
+export class StoredUnreadable extends UserError {
+  readonly title = "Stored record unreadable";
+}
+
 /** The request itself is malformed (bad parameter, bad JSON). */
 export class BadRequest extends UserError {
   readonly title = "Bad request";

@@ -10,7 +10,7 @@
  */
 import { BadRequest, TooLarge } from "../core/errors.ts";
 import { jsonBody } from "../core/json_body.ts";
-import { RequestTimeout } from "./problem.ts";
+import { BodyIncomplete, RequestTimeout } from "./problem.ts";
 
 /** Largest accepted body for document imports: 64 MiB. */
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
@@ -99,14 +99,16 @@ async function readLimited(
   });
   try {
     for (;;) {
-      const next = await reader.read();
-      if (late) {
-        const seconds = ((performance.now() - clock.startedAt) / 1000).toFixed(1);
-        const of = declared !== null && /^\d+$/.test(declared) ? ` of ${declared}` : "";
-        throw new RequestTimeout(
-          `request body not complete after ${seconds} s: ${size}${of} bytes received`,
-        );
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (err) {
+        // The stream fails when the client closed or reset its side mid-body (Deno says
+        // BadResource): the client's fault, answered as such, never a 500 with a trace.
+        if (late) throw lateBody(clock, size, declared);
+        throw new BodyIncomplete(declared, { cause: err });
       }
+      if (late) throw lateBody(clock, size, declared);
       const { done, value } = next;
       if (done) break;
       if (size + value.byteLength > limit) {
@@ -129,6 +131,15 @@ async function readLimited(
   return buffer.subarray(0, size);
 }
 
+/** The refusal of a body whose clock ran out with `size` bytes in. */
+function lateBody(clock: BodyClock, size: number, declared: string | null): RequestTimeout {
+  const seconds = ((performance.now() - clock.startedAt) / 1000).toFixed(1);
+  const of = declared !== null && /^\d+$/.test(declared) ? ` of ${declared}` : "";
+  return new RequestTimeout(
+    `request body not complete after ${seconds} s: ${size}${of} bytes received`,
+  );
+}
+
 /**
  * Every byte of `req`'s body, or undefined when it has none or an empty one:
  * the one reading behind {@linkcode readBody} and
@@ -136,7 +147,8 @@ async function readLimited(
  * an error a caller must recognise. Refuses with {@linkcode TooLarge} as
  * soon as more than `limit` bytes are announced or received, and with
  * {@linkcode RequestTimeout} once its clock (see {@linkcode startBodyClock})
- * runs out before the body ends.
+ * runs out before the body ends, and with {@linkcode BodyIncomplete} (400)
+ * when the client ends or drops the body before all of it arrived.
  */
 async function readBytes(req: Request, limit: number): Promise<Uint8Array | undefined> {
   const declared = req.headers.get("content-length");

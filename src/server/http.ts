@@ -140,9 +140,10 @@ export function createHttpApp(app: AppFace, opts: HttpOptions = {}): Hono<Env> {
       allow.length
         ? new MethodNotAllowed(c.req.method, c.req.path, allow)
         : new NotFound(`no route for ${c.req.method} ${c.req.path}`),
+      app.log,
     );
   });
-  http.onError((err) => problemResponse(err));
+  http.onError((err) => problemResponse(err, app.log));
   return http;
 }
 

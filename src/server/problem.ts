@@ -15,6 +15,7 @@ import {
 } from "../core/errors.ts";
 import { isStoreRefusal, StoreRefused } from "../core/store_refusal.ts";
 import type { z } from "zod";
+import type { Log } from "../app/log.ts";
 import type { problemSchema } from "./openapi/problem_schema.ts";
 
 /** Authentication is missing (401) or refused (403): an HTTP matter, so it lives here. */
@@ -39,6 +40,26 @@ export class RequestTimeout extends UserError {
   readonly title = "Request timeout";
 }
 
+/**
+ * A request body that ended before all of it arrived (400): the client
+ * closed or reset its side mid-body, or sent fewer bytes than its
+ * `Content-Length`. Nothing of it is used; its answer asks for the
+ * connection to be closed, as what is left of the stream means nothing.
+ */
+export class BodyIncomplete extends BadRequest {
+  /**
+   * Creates the error for a body of the `declared` length (null: not
+   * announced). It names no count of bytes received: Deno fails the read
+   * with what it had buffered, so the count read is no count sent.
+   */
+  constructor(declared: string | null, options?: ErrorOptions) {
+    const all = declared !== null && /^\d+$/.test(declared) ? `all ${declared} bytes` : "all of it";
+    const rule = `ended before ${all} arrived: the client stopped sending it`;
+    super(`request body ${rule}; nothing was changed`, [{ path: "body", message: rule }]);
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
 /** A known path asked with a method it does not serve (405); `allow` lists those it does. */
 export class MethodNotAllowed extends UserError {
   readonly title = "Method not allowed";
@@ -61,6 +82,7 @@ export function statusOf(err: UserError): number {
   if (err instanceof Conflict) return 409;
   if (err instanceof TooLarge) return 413;
   if (err instanceof StoreRefused) return err.status;
+  // A damaged record (StoredUnreadable) is the server's state, not the request's fault.
   return 500;
 }
 
@@ -97,18 +119,22 @@ export function problemOf(err: unknown): Problem {
 }
 
 /**
- * A problem+json response for `err`: a 405 carries `Allow`, a 408 asks for
- * the connection to be closed.
+ * A problem+json response for `err`: a 405 carries `Allow`, a 408 and a
+ * cut-off body ask for the connection to be closed. A failure that is the
+ * server's (a 500) is reported to `log`, the application's log, never to
+ * the console: while the dashboard owns the terminal its notice line shows
+ * it (see src/app/log.ts's RoutedLog), and nothing a request does writes
+ * over the screen.
  */
-export function problemResponse(err: unknown): Response {
+export function problemResponse(err: unknown, log: Pick<Log, "error">): Response {
   const problem = problemOf(err);
   // A refusal of the store (507, 503) is the driver's disk, not a bug: its answer says it all.
   if (problem.status >= 500 && problem.status !== 503 && problem.status !== 507) {
-    console.error("request failed:", err);
+    log.error("request failed", err);
   }
   const headers: Record<string, string> = { "content-type": "application/problem+json" };
   if (err instanceof MethodNotAllowed) headers.allow = err.allow.join(", ");
-  if (err instanceof RequestTimeout) headers.connection = "close";
+  if (err instanceof RequestTimeout || err instanceof BodyIncomplete) headers.connection = "close";
   return new Response(JSON.stringify(problem), { status: problem.status, headers });
 }
 

@@ -26,7 +26,7 @@ import {
   sessionBestsOf,
   sessionRows,
 } from "./lap_index.ts";
-import { getSessions, normalSession } from "./sessions.ts";
+import { getSessions, listSessions } from "./sessions.ts";
 import { publicSummary, readStoredLaps } from "./stored_lap.ts";
 
 /** Version of the index layout; a store whose marker says otherwise is rebuilt. */
@@ -160,10 +160,8 @@ export function rebuildLapIndex(kv: Deno.Kv): Promise<RebuildReport> {
     await kv.delete(LAP_INDEX_MARKER);
     const pending = new Batch(kv);
     const rowsBySession = new Map<number, LapRow[]>();
-    const sessions: Session[] = [];
-    for await (const e of kv.list<Session>({ prefix: ["session"] })) {
-      sessions.push(normalSession(e.value));
-    }
+    // Readable sessions only, oldest first: an unreadable record has no id or name to index by.
+    const sessions: Session[] = (await listSessions(kv)).reverse();
     let laps = 0;
     for (const s of sessions) {
       const entries: Deno.KvEntry<unknown>[] = [];

@@ -4,9 +4,13 @@
  *
  * @module
  */
+import { StoredUnreadable } from "../core/errors.ts";
 
-/** The stored document of a bundle cannot be read back: a damaged store, not a user error. */
-export class BundleCorrupt extends Error {
+/**
+ * The stored document of a bundle cannot be read back: a damaged store, not
+ * the caller's error ({@linkcode StoredUnreadable}: its problem names the bundle).
+ */
+export class BundleCorrupt extends StoredUnreadable {
   /** Creates the error naming the bundle and what is wrong. */
   constructor(slug: string, why: string, options?: ErrorOptions) {
     super(`stored bundle "${slug}" is unreadable: ${why}`, options);

@@ -45,6 +45,7 @@ import {
   writeBlob,
 } from "./blob.ts";
 import { nextId } from "./ids.ts";
+import { TRACK_NAME_RULE, trackNameProblem } from "../core/track_name.ts";
 import { decodeJsonGeneration } from "./json_generation.ts";
 
 /** What the head of a bundle records: where its document is, and what a list shows. */
@@ -182,18 +183,73 @@ export const bundlePendingKey = (slug: string, generation: number): Deno.KvKey =
   generation,
 ];
 
-/** The head of `slug`, or null when no bundle is stored under it. */
-export async function getBundleHead(kv: Deno.Kv, slug: string): Promise<BundleHead | null> {
-  return (await kv.get<BundleHead>(bundleHeadKey(slug))).value;
+/** A stored record a reading left out, and why (for a listing to report). */
+export interface UnreadableRecord {
+  /** The record's name: a bundle's slug as its key holds it. */
+  slug: string;
+  /** What is wrong with it, in words. */
+  reason: string;
 }
 
-/** Every head, in slug order. Reads no documents. */
-export async function listBundleHeads(kv: Deno.Kv): Promise<BundleHead[]> {
-  const heads: BundleHead[] = [];
-  for await (const e of kv.list<BundleHead>({ prefix: [HEAD] })) {
-    if (e.key.length === 2) heads.push(e.value);
+/**
+ * What is wrong with `value` as the head stored under `slug`, or null when
+ * nothing is: its fields' types, its slug, and its track by the one
+ * circuit-name rule, which a head stored by an older release may break
+ * (a `?track=` override once went in unchecked).
+ */
+export function headFault(value: unknown, slug: unknown): string | null {
+  if (typeof slug !== "string") return "its key is not a bundle slug";
+  if (value === null || typeof value !== "object") return "its head is not an object";
+  const h = value as Partial<Record<keyof BundleHead, unknown>>;
+  if (h.slug !== slug) return "its head names another slug";
+  if (typeof h.track !== "string") return "its head has no track name";
+  if (trackNameProblem(h.track) !== null) return `its track name ${TRACK_NAME_RULE}, and does not`;
+  if (!Number.isSafeInteger(h.generation)) return "its head has no generation";
+  if (h.chunks === null || typeof h.chunks !== "object") return "its head names no chunks";
+  for (const field of ["edges", "runs", "sources", "json_bytes"] as const) {
+    if (typeof h[field] !== "number") return `its head's ${field} is not a number`;
   }
-  return heads;
+  if (typeof h.updated_at !== "string") return "its head's updated_at is not a string";
+  return null;
+}
+
+/**
+ * The head of `slug`, or null when no bundle is stored under it.
+ *
+ * @throws {BundleCorrupt} when what is stored there is no head (see {@linkcode headFault}).
+ */
+export async function getBundleHead(kv: Deno.Kv, slug: string): Promise<BundleHead | null> {
+  const entry = await kv.get<BundleHead>(bundleHeadKey(slug));
+  if (entry.versionstamp === null) return null;
+  const fault = headFault(entry.value, slug);
+  if (fault !== null) throw new BundleCorrupt(slug, fault);
+  return entry.value;
+}
+
+/**
+ * Every readable head, in slug order, and every unreadable one (see
+ * {@linkcode headFault}) with why. Reads no documents.
+ */
+export async function scanBundleHeads(
+  kv: Deno.Kv,
+): Promise<{ heads: BundleHead[]; unreadable: UnreadableRecord[] }> {
+  const heads: BundleHead[] = [];
+  const unreadable: UnreadableRecord[] = [];
+  for await (const e of kv.list<BundleHead>({ prefix: [HEAD] })) {
+    if (e.key.length !== 2) continue;
+    const fault = headFault(e.value, e.key[1]);
+    if (fault === null) heads.push(e.value);
+    else unreadable.push({ slug: String(e.key[1]), reason: fault });
+  }
+  return { heads, unreadable };
+}
+
+/**
+ * Every readable head, in slug order (see {@linkcode scanBundleHeads}, which
+ * also says which it left out). Reads no documents.
+ */
+export async function listBundleHeads(kv: Deno.Kv): Promise<BundleHead[]> {
+  return (await scanBundleHeads(kv)).heads;
 }
 
 /**
@@ -238,6 +294,8 @@ async function readEntry(
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
     const entry = await kv.get<BundleHead>(bundleHeadKey(slug));
     if (entry.versionstamp === null) return { entry, stored: null };
+    const fault = headFault(entry.value, slug);
+    if (fault !== null) throw new BundleCorrupt(slug, fault);
     const bundle = await readGeneration(kv, entry as Deno.KvEntry<BundleHead>);
     if (bundle !== null) return { entry, stored: { head: entry.value!, bundle } };
   }

@@ -6,7 +6,14 @@
  *
  * @module
  */
-import type { Session, SessionKind, TrackSource } from "../core/laps/session.ts";
+import {
+  type Session,
+  type SessionKind,
+  sessionSchema,
+  type TrackSource,
+} from "../core/laps/session.ts";
+import { jsonPath } from "../core/bundle/issues.ts";
+import { TRACK_NAME_RULE, trackNameProblem } from "../core/track_name.ts";
 import { withLockRetry } from "./blob.ts";
 import { nextId } from "./ids.ts";
 import { indexWrite, rankingCircuit, sessionRows, stageBests } from "./lap_index.ts";
@@ -53,10 +60,43 @@ export function normalSession(s: Session): Session {
   return { ...s, bests_excluded: s.bests_excluded ?? false, notes: s.notes ?? "" };
 }
 
-/** The session with `id`, or null. */
+/** Reads stored sessions by the session schema, tolerating fields a release before added. */
+const storedSessionSchema = sessionSchema.loose();
+
+/**
+ * What is wrong with `value` as the session stored under `id`, or null when
+ * nothing is: the session schema's first fault, another id, or a track name
+ * that breaks the one circuit-name rule (which a release before it may have
+ * let in).
+ */
+export function sessionFault(value: unknown, id: unknown): string | null {
+  const parsed = storedSessionSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `${jsonPath(issue.path)}: ${issue.message}`;
+  }
+  if (parsed.data.id !== id) return "it names another id";
+  const name = parsed.data.track_name;
+  if (name !== "" && trackNameProblem(name) !== null) {
+    return `its track name ${TRACK_NAME_RULE}, and does not`;
+  }
+  return null;
+}
+
+/**
+ * The session with `id`, or null when none is stored or the record is
+ * unreadable (see {@linkcode sessionFault}, and {@linkcode storedSessionFault}
+ * to tell the two apart): a damaged record is never half-trusted.
+ */
 export async function getSession(kv: Deno.Kv, id: number): Promise<Session | null> {
   const s = (await kv.get<Session>(sessionKey(id))).value;
-  return s ? normalSession(s) : null;
+  return s !== null && sessionFault(s, id) === null ? normalSession(s) : null;
+}
+
+/** What is wrong with the record stored as session `id`, or null when it is fine or absent. */
+export async function storedSessionFault(kv: Deno.Kv, id: number): Promise<string | null> {
+  const entry = await kv.get(sessionKey(id));
+  return entry.versionstamp === null ? null : sessionFault(entry.value, id);
 }
 
 /** Most keys one `getMany` may read. */
@@ -74,18 +114,36 @@ export async function getSessions(
   const out = new Map<number, Session>();
   for (let i = 0; i < unique.length; i += GET_MANY) {
     const batch = await kv.getMany<Session[]>(unique.slice(i, i + GET_MANY).map(sessionKey));
-    for (const e of batch) if (e.value) out.set(e.key[1] as number, normalSession(e.value));
+    for (const e of batch) {
+      if (e.value && sessionFault(e.value, e.key[1]) === null) {
+        out.set(e.key[1] as number, normalSession(e.value));
+      }
+    }
   }
   return out;
 }
 
-/** Every session, newest first. */
-export async function listSessions(kv: Deno.Kv): Promise<Session[]> {
-  const out: Session[] = [];
+/**
+ * Every readable session, newest first, and the ids of the records left
+ * out as unreadable (see {@linkcode sessionFault}) with why.
+ */
+export async function scanSessions(
+  kv: Deno.Kv,
+): Promise<{ sessions: Session[]; unreadable: { id: string; reason: string }[] }> {
+  const sessions: Session[] = [];
+  const unreadable: { id: string; reason: string }[] = [];
   for await (const e of kv.list<Session>({ prefix: ["session"] }, { reverse: true })) {
-    out.push(normalSession(e.value));
+    if (e.key.length !== 2) continue;
+    const fault = sessionFault(e.value, e.key[1]);
+    if (fault === null) sessions.push(normalSession(e.value));
+    else unreadable.push({ id: String(e.key[1]), reason: fault });
   }
-  return out;
+  return { sessions, unreadable };
+}
+
+/** Every readable session, newest first (see {@linkcode scanSessions}). */
+export async function listSessions(kv: Deno.Kv): Promise<Session[]> {
+  return (await scanSessions(kv)).sessions;
 }
 
 /**

@@ -91,7 +91,8 @@ Deno.test("bytes that are not JSON are refused as not JSON before a blank track 
     await assert.rejects(
       bytes.bundles.importBytes(utf8(JSON.stringify(v4Doc(2))), { track: " " }),
       (err: Error) =>
-        err instanceof BadRequest && /track override cannot be blank/.test(err.message),
+        err instanceof BadRequest &&
+        /^track must be 1 to 80 characters, not blank/.test(err.message),
     );
   });
 });

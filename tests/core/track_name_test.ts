@@ -1,5 +1,10 @@
 import { strict as assert } from "node:assert";
-import { isTrackName, MAX_TRACK_CHARS, trackNameProblem } from "../../src/core/track_name.ts";
+import {
+  isTrackName,
+  MAX_TRACK_CHARS,
+  trackNameProblem,
+  trackNameSchema,
+} from "../../src/core/track_name.ts";
 import { validateBundle } from "../../src/core/bundle/validate.ts";
 import { ImportRejected } from "../../src/core/errors.ts";
 import { trackLabelSchema, validTrackName } from "../../src/app/request_body.ts";
@@ -35,4 +40,16 @@ Deno.test("every place a circuit name enters refuses a control character", () =>
       e instanceof ImportRejected &&
       e.issues.some((i) => i.path === "$.meta.track" && /control characters/.test(i.message)),
   );
+});
+
+Deno.test("trackNameSchema: trimmed out; each fault with its exact words; a long name refused, never cut", () => {
+  const rule = "must be 1 to 80 characters, not blank, with no control characters";
+  assert.equal(trackNameSchema.parse("  Spa \t"), "Spa");
+  assert.equal(trackNameSchema.parse("🏁".repeat(MAX_TRACK_CHARS)), "🏁".repeat(MAX_TRACK_CHARS));
+  const fault = (value: unknown) => trackNameSchema.safeParse(value).error?.issues[0].message;
+  assert.equal(fault(undefined), "is required");
+  assert.equal(fault(7), "must be a string");
+  for (const bad of [" ", "x".repeat(81), "A\u0001B", "Spa\x1b[2J", "a\nb"]) {
+    assert.equal(fault(bad), rule, JSON.stringify(bad));
+  }
 });

@@ -46,8 +46,9 @@ async function importLap(
   timeMs: number,
   samples: LapSamples,
   track: string | null,
+  car = CAR,
 ): Promise<Lap> {
-  const lap = { number, time_ms: timeMs, car_id: CAR, samples };
+  const lap = { number, time_ms: timeMs, car_id: car, samples };
   const res = await send(`${url}/api/laps/import`, "POST", {
     format: "sim-datalogger-lap",
     version: 2,
@@ -333,7 +334,8 @@ Deno.test({
       await refused(`${base}?car=${CAR}`, ["track"], /is required/);
       await refused(`${base}?track=%20&car=${CAR}`, ["track"], /not blank/);
       await refused(`${base}?track=x`, ["car"], /is required/);
-      await refused(`${base}?track=x&car=1.5`, ["car"], /positive integer/);
+      await refused(`${base}?track=x&car=1.5`, ["car"], /whole number from 0 up/);
+      await refused(`${base}?track=x&car=-1`, ["car"], /whole number from 0 up/);
       await refused(`${base}${q}&n=3`, ["n"], /not a parameter/);
       const none = await get(`${base}?track=Monza&car=${CAR}`);
       assert.equal(none.status, 404);
@@ -342,6 +344,37 @@ Deno.test({
         (await get(`${base}?track=${encodeURIComponent(BROAD_BEAN)}&car=1`)).status,
         404,
       );
+    }, { now: NOW });
+  },
+});
+
+Deno.test({
+  name: "sectors and consistency of car 0 (a tool that does not record the car) are answered",
+  ignore: noFixtures,
+  async fn() {
+    await withServer(async (url, app) => {
+      const laps: Lap[] = [];
+      for (const [k, l] of broadBeanLaps().entries()) {
+        laps.push(await importLap(url, app, k + 1, l.time_ms, l.samples, BROAD_BEAN, 0));
+      }
+      assert.deepEqual(laps.map((l) => l.car_id), [0, 0, 0, 0]);
+      const q = `track=${encodeURIComponent(BROAD_BEAN)}&car=0`;
+      const sectors = await get(`${url}/api/analysis/sectors?${q}`);
+      assert.equal(sectors.status, 200);
+      assert.deepEqual(sectors.body, json(bestSectors([laps[1], laps[3], laps[2], laps[0]], null)));
+      const cons = await get(`${url}/api/analysis/consistency?${q}&n=3`);
+      assert.equal(cons.status, 200);
+      assert.deepEqual(cons.body.lap_ids, [laps[1].id, laps[3].id, laps[2].id]);
+      const bySession = await get(
+        `${url}/api/analysis/sectors?session=${laps[0].session_id}&car=0`,
+      );
+      assert.equal(bySession.status, 200);
+      assert.equal(bySession.body.best_lap_id, laps[0].id);
+      // Car 0's laps are not another car's.
+      const other = await get(
+        `${url}/api/analysis/sectors?track=${encodeURIComponent(BROAD_BEAN)}&car=${CAR}`,
+      );
+      assert.equal(other.status, 404);
     }, { now: NOW });
   },
 });

@@ -12,6 +12,7 @@ import {
 } from "../../src/server/body.ts";
 import { problemOf, problemResponse, RequestTimeout } from "../../src/server/problem.ts";
 import { BadRequest, TooLarge } from "../../src/core/errors.ts";
+import { silentLog } from "../../src/app/log.ts";
 
 /** A POST whose body arrives in `chunks`, with `length` as content-length when given. */
 function request(chunks: Uint8Array[], length?: number): Request {
@@ -127,7 +128,7 @@ Deno.test("a body that stops arriving is refused (408) when its clock runs out, 
   assert.ok(performance.now() - started >= 100);
   assert.match(err.message, /^request body not complete after 0\.\d s: 5 of 1000 bytes received$/);
   assert.equal(problemOf(err).status, 408);
-  const res = problemResponse(err);
+  const res = problemResponse(err, silentLog);
   assert.equal(res.headers.get("connection"), "close");
   assert.equal(res.headers.get("content-type"), "application/problem+json");
 });

@@ -116,13 +116,32 @@ Deno.test("GET /api/laps lists laps across sessions with circuit and car, filter
   }, { now: NOW });
 });
 
+Deno.test("GET /api/laps?car=0 lists the laps of a car no tool recorded: an unknown car is a car", async () => {
+  await withServer(async (url, app) => {
+    const { ids } = await seed(app);
+    const unknown = await testSession(app.kv, "Suzuka Circuit", 0);
+    const [z1] = await storeLaps(app.kv, unknown, [95_000], {
+      finished_at: "2026-11-24T10:06:00.000Z",
+    });
+    const res = await getJson(`${url}/api/laps?car=0`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(
+      res.body.map((l: { id: number; car_id: number }) => [l.id, l.car_id]),
+      [[z1.lap.id, 0]],
+    );
+    const suzuka = await getJson(`${url}/api/laps?track=Suzuka%20Circuit&car=1&order=time`);
+    assert.deepEqual(suzuka.body.map((l: { id: number }) => l.id), [ids.s2, ids.s1]);
+  }, { now: NOW });
+});
+
 Deno.test("GET /api/laps refuses a bad parameter, naming it and its rule", async () => {
   await withServer(async (url) => {
     const get = (q: string) => fetch(`${url}/api/laps?${q}`);
     await refused(get("track=%20%20"), "track", /1 to 80 characters, not blank/);
     await refused(get(`track=${"x".repeat(81)}`), "track", /1 to 80 characters/);
-    await refused(get("car=0"), "car", /positive integer/);
-    await refused(get("car=abc"), "car", /positive integer/);
+    await refused(get("car=-1"), "car", /whole number from 0 up/);
+    await refused(get("car=abc"), "car", /whole number from 0 up/);
+    await refused(get("car=1.5"), "car", /whole number from 0 up/);
     await refused(get("complete=yes"), "complete", /one of true, false/);
     await refused(get("order=fastest"), "order", /one of recent, time/);
     await refused(get("limit=0"), "limit", /from 1 to 1000/);
@@ -214,7 +233,11 @@ Deno.test("GET /api/laps refuses a bad ids list, naming the id at fault and the 
     await exactly("ids=3,4,3", "ids[2]", "repeats lap 3");
     await exactly(`ids=${upTo(101)}`, "ids", "must list at most 100 ids, got 101");
     // A fault in ids is found with the others in order: the filters before it first.
-    await exactly("car=0&ids=x", "car", "must be a positive integer");
+    await exactly(
+      "car=-1&ids=x",
+      "car",
+      "must be a whole number from 0 up (0: a car the recording tool did not name)",
+    );
     // A hundred distinct ids are taken; none is stored here.
     const full = await fetch(`${url}/api/laps?ids=${upTo(100)}`);
     assert.equal(full.status, 200);

@@ -8,6 +8,7 @@ import {
   UserError,
 } from "../../src/core/errors.ts";
 import { problemOf, problemResponse, statusOf, Unauthorized } from "../../src/server/problem.ts";
+import { silentLog } from "../../src/app/log.ts";
 
 Deno.test("statusOf: each kind of user error has its one HTTP status", () => {
   const cases: [UserError, number][] = [
@@ -32,7 +33,7 @@ Deno.test("problemOf: issues travel with their paths; anything else is a bare 50
   const unknown = problemOf(new Error("secret internals"));
   assert.equal(unknown.status, 500);
   assert.doesNotMatch(unknown.detail, /secret/);
-  const res = problemResponse(new NotFound("no lap 7"));
+  const res = problemResponse(new NotFound("no lap 7"), silentLog);
   assert.equal(res.status, 404);
   assert.equal(res.headers.get("content-type"), "application/problem+json");
   assert.equal((await res.json()).detail, "no lap 7");

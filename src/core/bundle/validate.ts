@@ -7,7 +7,7 @@
  */
 import { BadRequest, ImportRejected } from "../errors.ts";
 import { issuesFromZod } from "./issues.ts";
-import { MAX_TRACK_CHARS, RUN_LIMIT } from "./limits.ts";
+import { RUN_LIMIT } from "./limits.ts";
 import {
   bundleLegacySchema,
   bundleV1Schema,
@@ -37,6 +37,7 @@ import {
 import { reconcileSourceRuns, reconcileTableRuns, sumRuns } from "./votes.ts";
 import type { BundleTable, EdgeTable } from "./edge_table.ts";
 import { docOf, tableOfEdges, withEdges } from "./table_convert.ts";
+import { trackNameSchema } from "../track_name.ts";
 
 function copyLegacyVotes(votes: LegacyVotes): LegacyVotes {
   const out: LegacyVotes = {};
@@ -285,16 +286,17 @@ export function validateBundleTable(
 }
 
 /**
- * The `?track=` override of an import, as stored: trimmed, then cut to 80
- * characters. An overlong name is shortened, never refused.
+ * The `?track=` override of an import, as stored: trimmed, held to the one
+ * circuit-name schema (src/core/track_name.ts) like every other name. A
+ * name too long is refused, never cut: a stored name that breaks the rule
+ * would make the bundle unreadable.
  *
- * @throws {BadRequest} when nothing is left after trimming.
+ * @throws {BadRequest} "track RULE", its issue at `track`, for a blank name,
+ *   one over 80 characters or one holding a control character.
  */
 export function validateTrackOverride(raw: string): string {
-  const trimmed = raw.trim();
-  if (trimmed === "") {
-    const message = "track override cannot be blank";
-    throw new BadRequest(message, [{ path: "track", message }]);
-  }
-  return [...trimmed].slice(0, MAX_TRACK_CHARS).join("").trim();
+  const result = trackNameSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const message = result.error.issues[0].message;
+  throw new BadRequest(`track ${message}`, [{ path: "track", message }]);
 }

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { REQUIRED_COLUMNS, SAMPLE_COLUMNS, WHEEL_CODES } from "./columns.ts";
-import { isTrackName, MAX_TRACK_CHARS } from "../track_name.ts";
+import { MAX_TRACK_CHARS, trackNameSchema } from "../track_name.ts";
 
 /** The `format` of every lap file. */
 export const LAP_FILE_FORMAT = "sim-datalogger-lap";
@@ -35,7 +35,7 @@ export const MAX_GEAR_RATIOS = 16;
  * drops them as unknown keys, and a file without them reads as unknown.
  */
 const carriedName = z.string().max(MAX_TRACK_CHARS * 4).default("")
-  .refine((v) => v.trim() === "" || isTrackName(v), {
+  .refine((v) => v.trim() === "" || trackNameSchema.safeParse(v).success, {
     message:
       `must be "" or a name of 1 to ${MAX_TRACK_CHARS} characters with no control characters`,
   })

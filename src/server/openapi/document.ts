@@ -26,6 +26,8 @@ const PROBLEM_TEXT: Record<number, string> = {
   408: "the body did not arrive in time (docs/api.md, Deadlines); the connection is closed",
   409: "a conflict with the current state",
   413: "the body is over its size limit",
+  500:
+    "a stored record cannot be read back (title `Stored record unreadable`, the detail names it and why)",
   503:
     "the store is open read-only (its disk was too full to open it for writing); nothing changed",
   507: "the store's disk is full; nothing was written, send it again once space is freed",
@@ -128,6 +130,15 @@ function operation(conv: Converter, op: Operation): Json {
   const responses: Json = {
     [String(op.ok.status ?? 200)]: {
       description: op.ok.description ?? op.summary,
+      ...(op.ok.headers
+        ? {
+          headers: Object.fromEntries(
+            Object.entries(op.ok.headers).map((
+              [name, description],
+            ) => [name, { description, schema: { type: "string" } }]),
+          ),
+        }
+        : {}),
       content: content(conv, op.ok, "output"),
     },
   };

@@ -34,8 +34,11 @@ export interface Operation {
   query?: z.ZodObject;
   /** The JSON request body; `required: false` for a command that may come empty. */
   body?: Body & { required?: boolean };
-  /** The success status (200 unless said) and its body. */
-  ok: Body & { status?: number };
+  /**
+   * The success status (200 unless said), its body, and the headers it may
+   * carry (name to what it says).
+   */
+  ok: Body & { status?: number; headers?: Record<string, string> };
   /**
    * Problem statuses the route answers besides those every route may give;
    * 401/403 are added to every change (see auth.ts) and 400 to every route

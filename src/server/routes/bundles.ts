@@ -11,6 +11,8 @@ import { bundleSlugSchema } from "../../app/bundle_slug.ts";
 import { bundleLegacySchema, bundleV1Schema, bundleV4Schema } from "../../core/bundle/schema.ts";
 import { MAX_IMPORT_BYTES, readBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
+import { trackParamSchema } from "../../app/query_params.ts";
+import { TRACK_NAME_RULE } from "../../core/track_name.ts";
 import { bundleImportResultSchema, bundleListItemSchema } from "../../app/bundle_answers.ts";
 
 /** Options of {@linkcode bundleRoutes}. */
@@ -25,13 +27,26 @@ export const slugParams = z.object({ slug: bundleSlugSchema });
 /** A bundle of any version an import reads (validateBundle picks by `version`). */
 const anyBundle = z.union([bundleV4Schema, bundleLegacySchema, bundleV1Schema]);
 
+/**
+ * The header of a bundle listing that left bundles out: their slugs,
+ * comma-separated, each percent-encoded (a damaged key may hold anything).
+ */
+export const UNREADABLE_HEADER = "X-Unreadable-Bundles";
+
 /** GET /api/track-bundles. */
 export const listBundles = declareRoute({
   method: "get",
   path: "/api/track-bundles",
   tag: "bundles",
   summary: "Every stored bundle",
-  ok: { schema: z.array(bundleListItemSchema) },
+  ok: {
+    schema: z.array(bundleListItemSchema),
+    headers: {
+      [UNREADABLE_HEADER]: "present when stored bundles were left out because they cannot be " +
+        "read: their slugs, comma-separated, percent-encoded; GET each for why (a 500 problem " +
+        "naming it), the logger's log says it too",
+    },
+  },
 });
 
 /** GET /api/track-bundles/{slug}. */
@@ -42,7 +57,7 @@ export const getBundle = declareRoute({
   summary: "The bundle as a version 4 document",
   params: slugParams,
   ok: { schema: bundleV4Schema },
-  problems: [404],
+  problems: [404, 500],
 });
 
 /**
@@ -55,7 +70,9 @@ export const importBundle = declareRoute({
   tag: "bundles",
   summary: "Import a bundle of version 1 to 4",
   query: z.object({
-    track: z.string().optional().meta({ description: "a name replacing meta.track; not blank" }),
+    track: trackParamSchema.optional().meta({
+      description: `a name replacing meta.track: ${TRACK_NAME_RULE}; refused, never cut`,
+    }),
   }),
   body: { schema: anyBundle, description: "a bundle, at most 64 MiB" },
   bodyBy: "handler",
@@ -70,7 +87,13 @@ export const importBundle = declareRoute({
 export function bundleRoutes(app: AppFace, opts: BundleRouteOptions = {}): Hono {
   const limit = opts.maxImportBytes ?? MAX_IMPORT_BYTES;
   const r = new Hono();
-  mount(r, listBundles, async (_, c) => c.json(await app.bundles.list()));
+  mount(r, listBundles, async (_, c) => {
+    const { bundles, unreadable } = await app.bundles.listing();
+    if (unreadable.length) {
+      c.header(UNREADABLE_HEADER, unreadable.map((u) => encodeURIComponent(u.slug)).join(","));
+    }
+    return c.json(bundles);
+  });
   mount(r, getBundle, async ({ params }) => {
     const doc = await app.bundles.export(params.slug);
     return new Response(JSON.stringify(doc), {

@@ -18,7 +18,7 @@ export const getCompiled = declareRoute({
   summary: "Compiled geometry",
   params: slugParams,
   ok: { schema: compiledTrackSchema },
-  problems: [404],
+  problems: [404, 500],
 });
 
 /** GET /api/track-bundles/{slug}/map.svg. */
@@ -29,7 +29,7 @@ export const getMapSvg = declareRoute({
   summary: "An SVG map",
   params: slugParams,
   ok: { type: "image/svg+xml", description: "the map" },
-  problems: [404],
+  problems: [404, 500],
 });
 
 /** GET /api/track-bundles/{slug}/compiled and GET /api/track-bundles/{slug}/map.svg. */

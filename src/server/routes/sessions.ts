@@ -21,13 +21,22 @@ import { motecOperations, motecRoutes } from "./motec.ts";
  */
 const MAX_PATCH_BYTES = 16_384;
 
+/** The header of a session listing that left records out: their ids, comma-separated. */
+export const UNREADABLE_SESSIONS_HEADER = "X-Unreadable-Sessions";
+
 /** GET /api/sessions. */
 export const listSessions = declareRoute({
   method: "get",
   path: "/api/sessions",
   tag: "sessions",
   summary: "Every session, newest first",
-  ok: { schema: z.array(sessionSchema) },
+  ok: {
+    schema: z.array(sessionSchema),
+    headers: {
+      [UNREADABLE_SESSIONS_HEADER]: "present when stored sessions were left out because they " +
+        "cannot be read: their ids, comma-separated, percent-encoded; GET each for why",
+    },
+  },
 });
 
 /** GET /api/sessions/{id}. */
@@ -38,7 +47,7 @@ export const getSession = declareRoute({
   summary: "One session",
   params: idParams,
   ok: { schema: sessionSchema },
-  problems: [404],
+  problems: [404, 500],
 });
 
 /** GET /api/sessions/{id}/laps. */
@@ -97,7 +106,16 @@ export const SESSION_OPERATIONS = [
  */
 export function sessionRoutes(app: AppFace): Hono {
   const r = new Hono();
-  mount(r, listSessions, async (_, c) => c.json(await app.sessions.list()));
+  mount(r, listSessions, async (_, c) => {
+    const { sessions, unreadable } = await app.sessions.listing();
+    if (unreadable.length) {
+      c.header(
+        UNREADABLE_SESSIONS_HEADER,
+        unreadable.map((u) => encodeURIComponent(u.id)).join(","),
+      );
+    }
+    return c.json(sessions);
+  });
   mount(r, getSession, async ({ params }, c) => c.json(await app.sessions.get(params.id)));
   mount(r, sessionLaps, async ({ params }, c) => c.json(await app.sessions.laps(params.id)));
   motecRoutes(r, motec, (id, opts) => app.laps.exportSessionMotec(id, opts));

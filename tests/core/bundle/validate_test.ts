@@ -619,14 +619,19 @@ Deno.test("v1: the kind of each record must be one of the five", () => {
   refusedAt(edit((d) => delete d.edges[0].kind, v1), "$.edges[0].kind", /^required: kind/);
 });
 
-Deno.test("track override: trimmed, cut to 80 characters, blank refused", () => {
+Deno.test("track override: trimmed; blank, over-long and control characters refused, never cut", () => {
   assert.equal(validateTrackOverride("  Lago  "), "Lago");
-  assert.equal(validateTrackOverride("x".repeat(500)), "x".repeat(80));
-  assert.equal([...validateTrackOverride("é".repeat(100))].length, 80);
-  assert.throws(
-    () => validateTrackOverride("  "),
-    (e: unknown) => e instanceof BadRequest && e.message === "track override cannot be blank",
-  );
+  assert.equal(validateTrackOverride("é".repeat(80)), "é".repeat(80));
+  const rule = "must be 1 to 80 characters, not blank, with no control characters";
+  for (const bad of ["  ", "", "x".repeat(81), "é".repeat(100), "A\u0001B", "Spa\x1b[2J", "a\nb"]) {
+    assert.throws(
+      () => validateTrackOverride(bad),
+      (e: unknown) =>
+        e instanceof BadRequest && e.message === `track ${rule}` &&
+        e.issues.length === 1 && e.issues[0].path === "track" && e.issues[0].message === rule,
+      JSON.stringify(bad),
+    );
+  }
 });
 
 Deno.test("JSON paths: indexes in brackets, plain names dotted, others quoted", () => {
