@@ -1,5 +1,5 @@
 /**
- * The layer table of DESIGN.md, as data: which folder of `src/` may import
+ * The layer table of docs/architecture.md, as data: which folder of `src/` may import
  * which. The lint plugin and its tests read it from here, so the rule and
  * the document cannot drift apart silently.
  *
@@ -7,22 +7,23 @@
  */
 
 /** The folders of `src/` that form layers. */
-export type Layer = "core" | "storage" | "app" | "server" | "tui" | "cli";
+export type Layer = "core" | "storage" | "app" | "capture" | "server" | "tui" | "cli";
 
 /** For each layer, the layers its modules may import (itself included). */
 export const ALLOWED_IMPORTS: Readonly<Record<Layer, readonly Layer[]>> = {
   core: ["core"],
   storage: ["core", "storage"],
   app: ["core", "storage", "app"],
-  server: ["core", "app", "server"],
+  capture: ["core", "app", "capture"],
+  server: ["core", "app", "capture", "server"],
   tui: ["core", "app", "tui"],
-  cli: ["core", "storage", "app", "server", "tui", "cli"],
+  cli: ["core", "storage", "app", "capture", "server", "tui", "cli"],
 };
 
 /** Layers whose modules must not write to the console (a logger port or a bus event instead). */
 export const QUIET_LAYERS: readonly Layer[] = ["core", "storage", "app"];
 
-const LAYER_OF = /\/src\/(core|storage|app|server|tui|cli)\//;
+const LAYER_OF = /\/src\/(core|storage|app|capture|server|tui|cli)\//;
 
 /** The layer a file belongs to, from its path, or null outside `src/`'s layers. */
 export function layerOf(path: string): Layer | null {

@@ -1,6 +1,6 @@
 /**
  * The house rules that `deno lint` checks on every file: the layer table of
- * DESIGN.md, no console output from the quiet layers, and no function in
+ * docs/architecture.md, no console output from the quiet layers, and no function in
  * `src/` longer than {@linkcode MAX_FUNCTION_LINES} lines.
  *
  * @module

@@ -7,7 +7,7 @@
  * @module
  */
 import { decodeFrame } from "../src/core/gt7/decode.ts";
-import { openReplaySource } from "../src/server/replay_source.ts";
+import { openReplaySource } from "../src/cli/replay_source.ts";
 
 /** One request. */
 export interface BatchRequest {

@@ -13,7 +13,7 @@
  */
 import { decryptPacket } from "../src/core/gt7/cipher.ts";
 import { PACKET_SIZE, type PacketFormat } from "../src/core/gt7/format.ts";
-import { enlargeReceiveBuffer, locateUdpSocket } from "../src/server/socket_buffer.ts";
+import { enlargeReceiveBuffer, locateUdpSocket } from "../src/capture/socket_buffer.ts";
 
 /** What one app saw. */
 export interface AppCount {

@@ -9,8 +9,8 @@
  * @module
  */
 import { encryptPacket } from "../src/core/gt7/cipher.ts";
-import { openReplaySource } from "../src/server/replay_source.ts";
-import { locateUdpSocket } from "../src/server/socket_buffer.ts";
+import { openReplaySource } from "../src/cli/replay_source.ts";
+import { locateUdpSocket } from "../src/capture/socket_buffer.ts";
 
 /** What to send. */
 export interface SendJob {

@@ -13,8 +13,8 @@
  * @module
  */
 import { connectionsOn } from "../src/server/idle_connections.ts";
-import { openSocketLibc } from "../src/server/libc_sockets.ts";
-import { readTcpRows } from "../src/server/proc_sockets.ts";
+import { openSocketLibc } from "../src/capture/libc_sockets.ts";
+import { readTcpRows } from "../src/capture/proc_sockets.ts";
 
 const CONNECTIONS = 200;
 const RUNS = 50;

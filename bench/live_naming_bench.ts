@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { LiveNaming, WARM_BUDGET_MS } from "../src/app/live_naming.ts";
+import { LiveNaming, WARM_BUDGET_MS } from "../src/app/live/live_naming.ts";
 import { referenceLineOf } from "../src/core/catalog/reference_lines.ts";
 import type { Frame } from "../src/core/gt7/frame.ts";
 import { stepDefaultReferenceIndex } from "../src/core/identify/reference_index.ts";

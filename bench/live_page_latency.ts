@@ -20,10 +20,10 @@
  */
 /// <reference lib="dom" />
 import { parseArgs } from "node:util";
-import type { LiveFrameService } from "../src/app/live_frames.ts";
+import type { LiveFrameService } from "../src/app/live/live_frames.ts";
 import type { Logger } from "../src/cli/logger_process.ts";
-import { runFakeConsole } from "../src/server/fake_console.ts";
-import { openReplaySource } from "../src/server/replay_source.ts";
+import { runFakeConsole } from "../src/cli/fake_console.ts";
+import { openReplaySource } from "../src/cli/replay_source.ts";
 import { launchChromium, NO_CHROMIUM, percentile } from "../tests/e2e/_browser.ts";
 import { settle, startTestLogger } from "../tests/e2e/harness.ts";
 

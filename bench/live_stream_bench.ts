@@ -32,7 +32,7 @@ import type { Frame } from "../src/core/gt7/frame.ts";
 import { syntheticFrames } from "../src/core/synthetic/drive.ts";
 import { startHttp } from "../src/server/http.ts";
 import { probing } from "../src/server/stalled_peers.ts";
-import { readTcpRows } from "../src/server/proc_sockets.ts";
+import { readTcpRows } from "../src/capture/proc_sockets.ts";
 import { benchLength } from "./_long.ts";
 
 const CLIENTS = 50;

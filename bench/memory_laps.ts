@@ -9,7 +9,7 @@
  * the out-lap (receiving, the reference lines indexed), and just after the
  * first lap is stored. After the last lap the logger idles and is read
  * again. Each reading is the median of 5, one a second, after 3 s of quiet
- * (the logger tidies its memory 2 s after a lap: src/server/memory_tidy.ts).
+ * (the logger tidies its memory 2 s after a lap: src/capture/memory_tidy.ts).
  *
  * Prints "steady memory after 100 laps: N MB (target <= 130 MB)" and "first
  * stored lap: +N MB". Linux only (/proc). Usage:
@@ -22,8 +22,8 @@
  */
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { runFakeConsole } from "../src/server/fake_console.ts";
-import { openReplaySource } from "../src/server/replay_source.ts";
+import { runFakeConsole } from "../src/cli/fake_console.ts";
+import { openReplaySource } from "../src/cli/replay_source.ts";
 
 const TARGET_MB = 130;
 const SETTLE_MS = 3_000;

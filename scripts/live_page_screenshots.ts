@@ -13,10 +13,10 @@
  * @module
  */
 /// <reference lib="dom" />
-import type { LiveFrameService } from "../src/app/live_frames.ts";
+import type { LiveFrameService } from "../src/app/live/live_frames.ts";
 import type { Logger } from "../src/cli/logger_process.ts";
-import { runFakeConsole } from "../src/server/fake_console.ts";
-import { openReplaySource } from "../src/server/replay_source.ts";
+import { runFakeConsole } from "../src/cli/fake_console.ts";
+import { openReplaySource } from "../src/cli/replay_source.ts";
 import { secondsToBrake } from "../src/web/cues.js";
 import { launchChromium, NO_CHROMIUM } from "../tests/e2e/_browser.ts";
 import { settle, startTestLogger } from "../tests/e2e/harness.ts";

@@ -8,8 +8,8 @@ import { z } from "zod";
 import { coachingNotesSchema } from "../core/analysis/coaching_notes_schema.ts";
 import { lapSummarySchema } from "../core/laps/lap.ts";
 import { sessionSchema } from "../core/laps/session.ts";
-import { surveyStatusSchema } from "./survey_status.ts";
-import { storeHealthSchema } from "./store_status.ts";
+import { surveyStatusSchema } from "./survey/survey_status.ts";
+import { storeHealthSchema } from "./store/store_status.ts";
 
 /**
  * Everything the application announces, as one message of `GET /api/events`

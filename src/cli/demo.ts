@@ -7,9 +7,9 @@
  * @module
  */
 import type { Command } from "commander";
-import { describeEvent } from "../server/console_output.ts";
-import { type ReplaySpeed, runFakeConsole } from "../server/fake_console.ts";
-import { openReplaySource } from "../server/replay_source.ts";
+import { describeEvent } from "./console_output.ts";
+import { type ReplaySpeed, runFakeConsole } from "./fake_console.ts";
+import { openReplaySource } from "./replay_source.ts";
 import { TuiNotices } from "../tui/notices.ts";
 import { startLogger } from "./logger_process.ts";
 import { dataOption, positive, type ServerFlags, serverOptions, speed } from "./options.ts";

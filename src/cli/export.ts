@@ -6,8 +6,8 @@
  * @module
  */
 import { type Command, InvalidArgumentError } from "commander";
-import { motecQuerySchema } from "../app/motec_export.ts";
-import type { ExportTarget, MotecSubject } from "../app/files.ts";
+import { motecQuerySchema } from "../app/laps/motec_export.ts";
+import type { ExportTarget, MotecSubject } from "../app/laps/files.ts";
 import { dataOption, idArgument } from "./options.ts";
 import { withStore } from "./with_store.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Command } from "commander";
-import type { IdentifyResult } from "../app/tracks.ts";
+import type { IdentifyResult } from "../app/tracks/tracks.ts";
 import type { Session } from "../core/laps/session.ts";
 import { dataOption } from "./options.ts";
 import { withStore } from "./with_store.ts";

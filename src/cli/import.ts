@@ -5,11 +5,11 @@
  * @module
  */
 import type { Command } from "commander";
-import type { FileImportResult } from "../app/files.ts";
-import type { CaptureImportResult } from "../app/capture_import.ts";
+import type { FileImportResult } from "../app/laps/files.ts";
+import type { CaptureImportResult } from "../app/laps/capture_import.ts";
 import type { CaptureFile } from "../core/gt7/capture_file.ts";
 import { formatLapTime } from "../core/laps/lap_time.ts";
-import { startProgressBar } from "../server/progress_bar.ts";
+import { startProgressBar } from "./progress_bar.ts";
 import { dataOption } from "./options.ts";
 import { withStore } from "./with_store.ts";
 

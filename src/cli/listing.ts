@@ -5,7 +5,7 @@
  * @module
  */
 import type { Command } from "commander";
-import { type LapListItem, lapListQuerySchema } from "../app/lap_listing.ts";
+import { type LapListItem, lapListQuerySchema } from "../app/laps/lap_listing.ts";
 import { parseQuery } from "../app/query_params.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import { formatLapTime } from "../core/laps/lap_time.ts";

@@ -12,11 +12,11 @@ import { type App, createApp } from "../app/create_app.ts";
 import { closeStore, openStore, storePath } from "../storage/kv.ts";
 import { RoutedLog } from "../app/log.ts";
 import { consoleLog } from "../server/console_log.ts";
-import { memoryTidy } from "../server/memory_tidy.ts";
+import { memoryTidy } from "../capture/memory_tidy.ts";
 import { type HttpServer, startHttp } from "../server/http.ts";
-import { startUdpClient, type UdpClient } from "../server/udp_client.ts";
-import type { RecordOptions } from "../server/record_writer.ts";
-import type { RelayTarget } from "../server/relay_hub.ts";
+import { startUdpClient, type UdpClient } from "../capture/udp_client.ts";
+import type { RecordOptions } from "../capture/record_writer.ts";
+import type { RelayTarget } from "../capture/relay_hub.ts";
 
 /** Everything a logger needs to start. */
 export interface LoggerOptions {

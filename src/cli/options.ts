@@ -14,10 +14,10 @@ import {
 } from "../core/gt7/format.ts";
 import { defaultDataDir } from "../storage/kv.ts";
 import { canonicalOrigin } from "../server/cors_origin.ts";
-import type { ReplaySpeed } from "../server/fake_console.ts";
+import type { ReplaySpeed } from "./fake_console.ts";
 import { describeNets, ipv4Value, relayPeerAllowed } from "../core/relay_address.ts";
-import { MAX_RELAY_APPS, type RelayTarget } from "../server/relay_hub.ts";
-import { machineNets } from "../server/relay_socket.ts";
+import { MAX_RELAY_APPS, type RelayTarget } from "../capture/relay_hub.ts";
+import { machineNets } from "../capture/relay_socket.ts";
 
 /** A port number 0..65535; {@linkcode InvalidArgumentError} otherwise. */
 export function port(value: string): number {

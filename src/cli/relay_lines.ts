@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { RelayTarget } from "../server/relay_hub.ts";
-import { MAX_RELAY_APPS } from "../server/relay_hub.ts";
+import type { RelayTarget } from "../capture/relay_hub.ts";
+import { MAX_RELAY_APPS } from "../capture/relay_hub.ts";
 
 /**
  * The lines announcing the relay and the forward targets: one for the relay

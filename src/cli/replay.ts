@@ -6,8 +6,8 @@
  */
 import type { Command } from "commander";
 import { CONSOLE_PORT } from "../core/gt7/format.ts";
-import { type ReplaySpeed, runFakeConsole } from "../server/fake_console.ts";
-import { openReplaySource } from "../server/replay_source.ts";
+import { type ReplaySpeed, runFakeConsole } from "./fake_console.ts";
+import { openReplaySource } from "./replay_source.ts";
 import { port, positive, speed } from "./options.ts";
 import { shutdownSignal } from "./signals.ts";
 

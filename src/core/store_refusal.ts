@@ -1,7 +1,7 @@
 /**
  * Telling a write the store refused for want of room (or because it is open
  * read-only) from any other failure. A refused write is kept and retried
- * (src/app/lap_keeper.ts) or answered with 507/503; any other failure is a
+ * (src/app/store/lap_keeper.ts) or answered with 507/503; any other failure is a
  * bug and reported as one.
  *
  * @module

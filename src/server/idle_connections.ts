@@ -28,8 +28,8 @@ import {
   openSocketLibc,
   shutdownSocket,
   type SocketLibc,
-} from "./libc_sockets.ts";
-import { ownDescriptors } from "./proc_sockets.ts";
+} from "../capture/libc_sockets.ts";
+import { ownDescriptors } from "../capture/proc_sockets.ts";
 
 /** How long a connection may stay without a request in progress, by default: 30 s. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { readTcpRows, type TcpRow } from "./proc_sockets.ts";
+import { readTcpRows, type TcpRow } from "../capture/proc_sockets.ts";
 
 /** The timer column of /proc/net/tcp while the zero-window probe timer runs. */
 export const ZERO_WINDOW_TIMER = "04";

@@ -13,8 +13,8 @@
  *
  * @module
  */
-import { getIntOption, openSocketLibc, setIntOption, SOL_SOCKET } from "./libc_sockets.ts";
-import { fdOfSocket, readTcpRows, type TcpRow } from "./proc_sockets.ts";
+import { getIntOption, openSocketLibc, setIntOption, SOL_SOCKET } from "../capture/libc_sockets.ts";
+import { fdOfSocket, readTcpRows, type TcpRow } from "../capture/proc_sockets.ts";
 
 /**
  * Send buffer asked for on the listener. Linux doubles it (room for its

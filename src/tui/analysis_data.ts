@@ -8,7 +8,7 @@
  * @module
  */
 import type { AppFace } from "../app/create_app.ts";
-import type { LapListItem } from "../app/lap_listing.ts";
+import type { LapListItem } from "../app/laps/lap_listing.ts";
 import { NotFound } from "../core/errors.ts";
 import type { CoachingNotes } from "../core/analysis/coaching_notes.ts";
 import type {

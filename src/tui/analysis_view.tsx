@@ -9,7 +9,7 @@
  * @module
  */
 import { Box, Text } from "ink";
-import type { LapListItem } from "../app/lap_listing.ts";
+import type { LapListItem } from "../app/laps/lap_listing.ts";
 import type { KeyHelp, ViewProps } from "./view_types.ts";
 import { useAnalysisState } from "./use_analysis_state.ts";
 import { analysisLayout } from "./analysis_layout.ts";

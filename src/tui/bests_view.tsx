@@ -6,7 +6,7 @@
  * @module
  */
 import { Box, Text } from "ink";
-import type { BestItem } from "../app/lap_listing.ts";
+import type { BestItem } from "../app/laps/lap_listing.ts";
 import type { KeyHelp, ViewProps } from "./view_types.ts";
 import { fit, lapTime, plural, right } from "./format.ts";
 import { signed } from "./corner_table.tsx";

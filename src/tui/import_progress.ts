@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ImportProgress } from "../app/files.ts";
+import type { ImportProgress } from "../app/laps/files.ts";
 
 /**
  * How far `p` is, 0..1: the three steps count one third each; reading

@@ -6,7 +6,7 @@
  * @module
  */
 import { Box, Text } from "ink";
-import type { LapListItem } from "../app/lap_listing.ts";
+import type { LapListItem } from "../app/laps/lap_listing.ts";
 import { fit, lapTime, right } from "./format.ts";
 import { MoreLine, signed } from "./corner_table.tsx";
 import { listWindow } from "./list_window.ts";

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { LiveFrame } from "../app/live_frame.ts";
-import type { TelemetryStatus } from "../app/telemetry_source.ts";
+import type { LiveFrame } from "../app/live/live_frame.ts";
+import type { TelemetryStatus } from "../app/live/telemetry_source.ts";
 import type { PacketFormat } from "../core/gt7/format.ts";
 
 /** No packet for longer than this and the link is stale: readouts grey out, ms. */

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { LiveFrameSource } from "../app/live_frame.ts";
+import type { LiveFrameSource } from "../app/live/live_frame.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { SessionKind, TrackSource } from "../core/laps/session.ts";
 import { slugify } from "../core/bundle/slug.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { LiveFrame } from "../app/live_frame.ts";
+import type { LiveFrame } from "../app/live/live_frame.ts";
 
 /** How a split compares with the personal best through its sector. */
 export type SplitPace = "faster" | "slower" | null;

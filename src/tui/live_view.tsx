@@ -10,7 +10,7 @@
  */
 import { useEffect } from "react";
 import { Box, Text } from "ink";
-import type { LiveFrameSource } from "../app/live_frame.ts";
+import type { LiveFrameSource } from "../app/live/live_frame.ts";
 import type { ViewProps } from "./view_types.ts";
 import { useLiveState } from "./use_live_state.ts";
 import type {

@@ -7,7 +7,7 @@
  * @module
  */
 import { Box, Text } from "ink";
-import type { SurveyStatus } from "../app/survey_status.ts";
+import type { SurveyStatus } from "../app/survey/survey_status.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
 import type { ArmedMark } from "../core/survey/survey_step.ts";
 import type { KeyHelp, ViewProps } from "./view_types.ts";

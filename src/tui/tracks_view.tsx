@@ -10,9 +10,9 @@
  * @module
  */
 import { Box, Text } from "ink";
-import type { BundleListItem } from "../app/bundles.ts";
-import type { ImportProgress } from "../app/files.ts";
-import type { OfficialSuggestionResult } from "../app/official.ts";
+import type { BundleListItem } from "../app/bundles/bundles.ts";
+import type { ImportProgress } from "../app/laps/files.ts";
+import type { OfficialSuggestionResult } from "../app/bundles/official.ts";
 import type { KeyHelp, ViewProps } from "./view_types.ts";
 import { importFraction } from "./import_progress.ts";
 import { ProgressBar } from "./bars.tsx";

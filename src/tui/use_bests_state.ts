@@ -6,7 +6,7 @@
  * @module
  */
 import { useState } from "react";
-import type { BestItem } from "../app/lap_listing.ts";
+import type { BestItem } from "../app/laps/lap_listing.ts";
 import type { ViewMessage, ViewParam, ViewProps } from "./view_types.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";

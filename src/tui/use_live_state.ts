@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo } from "react";
 import type { AppFace } from "../app/create_app.ts";
-import type { LiveFrameSource } from "../app/live_frame.ts";
+import type { LiveFrameSource } from "../app/live/live_frame.ts";
 import { LiveModel, type LiveSnapshot, type MapSize } from "./live_model.ts";
 import { useSampled } from "./use_app_state.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 import { useCallback, useEffect, useState } from "react";
-import type { LapExportKind } from "../app/export_names.ts";
+import type { LapExportKind } from "../app/laps/export_names.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";

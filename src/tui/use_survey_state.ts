@@ -13,9 +13,9 @@
  * @module
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { SurveyStatus } from "../app/survey_status.ts";
+import type { SurveyStatus } from "../app/survey/survey_status.ts";
 import { parseBody } from "../app/request_body.ts";
-import { startSchema, trackSchema } from "../app/survey_body.ts";
+import { startSchema, trackSchema } from "../app/survey/survey_body.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
 import type { DrivenLine } from "../core/geometry/driven_line.ts";
 import type { ArmedMark } from "../core/survey/survey_step.ts";

@@ -8,9 +8,9 @@
  * @module
  */
 import { useCallback, useState } from "react";
-import type { BundleListItem } from "../app/bundles.ts";
-import { type ImportProgress, UnreadableFile } from "../app/files.ts";
-import type { OfficialSuggestionResult } from "../app/official.ts";
+import type { BundleListItem } from "../app/bundles/bundles.ts";
+import { type ImportProgress, UnreadableFile } from "../app/laps/files.ts";
+import type { OfficialSuggestionResult } from "../app/bundles/official.ts";
 import type { Coverage } from "../core/geometry/types.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
 import { SAMPLE_MS } from "./use_app_state.ts";

@@ -178,7 +178,7 @@ export function sectorClass(ms, bestMs) {
 
 /**
  * The line shown before a corner the last lap lost time at, from the
- * frame's `cue` (src/app/live_cue.ts: present only from 300 m before the
+ * frame's `cue` (src/app/live/live_cue.ts: present only from 300 m before the
  * corner's braking point until the car reaches it): its cue and the time
  * lost there, "Turn 4: brake later (0.21 s lost)"; null without a cue.
  * @param {{ text: string, loss_s: number } | null | undefined} cue

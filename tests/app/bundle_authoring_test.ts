@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/create_app.ts";
-import { parseCornersBody, parseSectionsBody } from "../../src/app/bundle_authoring.ts";
+import { parseCornersBody, parseSectionsBody } from "../../src/app/bundles/bundle_authoring.ts";
 import type { AppEvent } from "../../src/app/events.ts";
 import { NotFound } from "../../src/core/errors.ts";
 import { getBundleHead } from "../../src/storage/bundles.ts";

@@ -4,7 +4,7 @@ import type { AppEvent } from "../../src/app/events.ts";
 import {
   type CaptureImportProgress,
   type CaptureImportResult,
-} from "../../src/app/capture_import.ts";
+} from "../../src/app/laps/capture_import.ts";
 import { CaptureError, parseCapture } from "../../src/core/gt7/capture.ts";
 import { type CaptureFile, openCaptureFile } from "../../src/core/gt7/capture_file.ts";
 import { readCurrentLap, readPacketId } from "../../src/core/gt7/decode.ts";

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { CornerMaps } from "../../src/app/corner_maps.ts";
+import { CornerMaps } from "../../src/app/analysis/corner_maps.ts";
 import { referenceCornerMap } from "../../src/core/analysis/circuit_corners.ts";
 import { configurationById } from "../../src/core/catalog/tracks.ts";
 import { deleteLap, saveLap } from "../../src/storage/laps.ts";

@@ -6,8 +6,8 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { type App, createApp } from "../../src/app/create_app.ts";
-import { bundleFilename, type ImportProgress, UnreadableFile } from "../../src/app/files.ts";
-import { lapExportFilename } from "../../src/app/export_names.ts";
+import { bundleFilename, type ImportProgress, UnreadableFile } from "../../src/app/laps/files.ts";
+import { lapExportFilename } from "../../src/app/laps/export_names.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { ImportRejected } from "../../src/core/errors.ts";
 import { listBundleHeads } from "../../src/storage/bundles.ts";

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { LapKeeper, lapMemory } from "../../src/app/lap_keeper.ts";
+import { LapKeeper, lapMemory } from "../../src/app/store/lap_keeper.ts";
 import type { NewLap } from "../../src/storage/laps.ts";
 import { fileSpill, type SpillPort } from "../../src/storage/spill.ts";
 

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { lapListQuery, listLapsAcross } from "../../src/app/lap_listing.ts";
+import { lapListQuery, listLapsAcross } from "../../src/app/laps/lap_listing.ts";
 import { storeLaps, testSession } from "../_stored_laps.ts";
 
 /** What a store was asked: every `list` call's prefix and every key read by `get` or `getMany`. */

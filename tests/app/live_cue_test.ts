@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { EventBus } from "../../src/app/bus.ts";
-import { CUE_LEAD_M, LiveCues } from "../../src/app/live_cue.ts";
+import { CUE_LEAD_M, LiveCues } from "../../src/app/live/live_cue.ts";
 import type { CoachingNote, CoachingNotes } from "../../src/core/analysis/coaching_notes.ts";
 
 function note(n: number, loss: number, at: number): CoachingNote {

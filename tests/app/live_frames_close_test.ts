@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { EventBus } from "../../src/app/bus.ts";
-import { LiveFrameService } from "../../src/app/live_frames.ts";
+import { LiveFrameService } from "../../src/app/live/live_frames.ts";
 import { stubSession } from "../_sessions.ts";
 
 const SESSION = stubSession();

@@ -5,7 +5,7 @@
  * session that has a name or a labelled survey.
  */
 import { strict as assert } from "node:assert";
-import { LiveNaming } from "../../src/app/live_naming.ts";
+import { LiveNaming } from "../../src/app/live/live_naming.ts";
 import type { Frame } from "../../src/core/gt7/frame.ts";
 import type { ReferenceMatch } from "../../src/core/identify/reference_match.ts";
 import { defaultReferenceIndex } from "../../src/core/identify/reference_index.ts";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { BadRequest } from "../../src/core/errors.ts";
 import { problemOf } from "../../src/server/problem.ts";
 import { intParamSchema, parseQuery } from "../../src/app/query_params.ts";
-import { compareQuerySchema } from "../../src/app/analysis.ts";
+import { compareQuerySchema } from "../../src/app/analysis/analysis.ts";
 import { distanceGrid } from "../../src/core/analysis/distance_grid.ts";
 
 const limit = z.object({ limit: intParamSchema(1, 1000) });

@@ -1,6 +1,6 @@
 /** The back-off of work the store refused: 1 s, doubling, capped at 30 s. */
 import { strict as assert } from "node:assert";
-import { RETRY_FIRST_MS, RETRY_MAX_MS, retryDelayMs } from "../../src/app/store_retry.ts";
+import { RETRY_FIRST_MS, RETRY_MAX_MS, retryDelayMs } from "../../src/app/store/store_retry.ts";
 
 Deno.test("retry waits double from 1 s and stop at 30 s", () => {
   assert.equal(RETRY_FIRST_MS, 1_000);

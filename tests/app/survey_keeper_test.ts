@@ -8,7 +8,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import type { RunCell } from "../../src/core/survey/run_evidence.ts";
-import { type RunSnapshot, SurveyKeeper } from "../../src/app/survey_keeper.ts";
+import { type RunSnapshot, SurveyKeeper } from "../../src/app/survey/survey_keeper.ts";
 import { fileSurveySpill } from "../../src/storage/survey_spill.ts";
 
 const cell = (x: number): RunCell => ({

@@ -10,7 +10,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { createApp } from "../../src/app/create_app.ts";
-import { storeSentence } from "../../src/app/store_health.ts";
+import { storeSentence } from "../../src/app/store/store_health.ts";
 import { StoreRefused } from "../../src/core/store_refusal.ts";
 import { readBundle } from "../../src/storage/bundles.ts";
 import { fileSurveySpill } from "../../src/storage/survey_spill.ts";

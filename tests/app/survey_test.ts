@@ -1,14 +1,19 @@
 import { strict as assert } from "node:assert";
 import { type App, createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
-import { AUTOSAVE_FRAMES } from "../../src/app/survey.ts";
+import { AUTOSAVE_FRAMES } from "../../src/app/survey/survey.ts";
 import { BadRequest, Conflict } from "../../src/core/errors.ts";
 import { readBundle } from "../../src/storage/bundles.ts";
 import { getCarWidth } from "../../src/storage/car_widths.ts";
 import type { Frame } from "../../src/core/gt7/frame.ts";
 import { straight } from "../core/survey/_frames.ts";
 import { parseBody } from "../../src/app/request_body.ts";
-import { bodyObject, markSchema, startSchema, trackSchema } from "../../src/app/survey_body.ts";
+import {
+  bodyObject,
+  markSchema,
+  startSchema,
+  trackSchema,
+} from "../../src/app/survey/survey_body.ts";
 
 // The use case takes parsed bodies; these parse them as the routes do.
 const startBody = (raw: unknown) => parseBody(startSchema, raw, "survey start");

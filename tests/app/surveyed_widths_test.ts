@@ -6,7 +6,7 @@
  */
 import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/create_app.ts";
-import { surveyedRoadWidths, SurveyedWidths } from "../../src/app/surveyed_widths.ts";
+import { surveyedRoadWidths, SurveyedWidths } from "../../src/app/survey/surveyed_widths.ts";
 import { referenceLineOf } from "../../src/core/catalog/reference_lines.ts";
 import type { BundleV4 } from "../../src/core/bundle/types.ts";
 import { perturbedLap } from "../core/identify/_perturbed.ts";

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import type { CreateTrackInput } from "../../src/app/track_request.ts";
+import type { CreateTrackInput } from "../../src/app/tracks/track_request.ts";
 import { type App, createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
 import { BadRequest, NotFound } from "../../src/core/errors.ts";

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { InvalidArgumentError } from "commander";
 import { collectForward, forwardTarget } from "../../src/cli/options.ts";
-import type { RelayTarget } from "../../src/server/relay_hub.ts";
+import type { RelayTarget } from "../../src/capture/relay_hub.ts";
 
 const LAN = [{ address: "192.168.1.10", prefix: 24 }];
 

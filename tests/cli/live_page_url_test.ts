@@ -4,7 +4,7 @@ import { createProgram } from "../../src/cli/program.ts";
 import type { ServerFlags } from "../../src/cli/options.ts";
 import { apiUrl, livePageLines, livePageUrl, serverSettings } from "../../src/cli/start.ts";
 import { qrLines } from "../../src/cli/qr_text.ts";
-import { lanAddresses, pageUrl } from "../../src/server/lan_address.ts";
+import { lanAddresses, pageUrl } from "../../src/cli/lan_address.ts";
 
 const FLAGS: ServerFlags = {
   host: "127.0.0.1",

@@ -10,7 +10,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startLogger } from "../../src/cli/logger_process.ts";
 import { withStore } from "../../src/cli/with_store.ts";
-import type { TelemetrySource } from "../../src/app/telemetry_source.ts";
+import type { TelemetrySource } from "../../src/app/live/telemetry_source.ts";
 import { closeStore, DB_FILE, openStore } from "../../src/storage/kv.ts";
 
 /** 80 values of 60 kB: a write-ahead log of several MB. */

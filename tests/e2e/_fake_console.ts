@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { runFakeConsole } from "../../src/server/fake_console.ts";
-import { openReplaySource } from "../../src/server/replay_source.ts";
+import { runFakeConsole } from "../../src/cli/fake_console.ts";
+import { openReplaySource } from "../../src/cli/replay_source.ts";
 
 /** A fake console streaming, its port, and how to stop it. */
 export interface TestConsole {

@@ -5,7 +5,7 @@
  */
 import { strict as assert } from "node:assert";
 import { cli, MAIN } from "../_cli.ts";
-import { lanAddresses } from "../../src/server/lan_address.ts";
+import { lanAddresses } from "../../src/cli/lan_address.ts";
 import { run } from "./_running.ts";
 
 /** The demo at full speed on a free port, with `extra` flags. */

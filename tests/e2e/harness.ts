@@ -8,12 +8,8 @@ import { strict as assert } from "node:assert";
 import { type Logger, type LoggerOptions, startLogger } from "../../src/cli/logger_process.ts";
 import type { LapSummary } from "../../src/core/laps/lap.ts";
 import type { Session } from "../../src/core/laps/session.ts";
-import {
-  type ReplayResult,
-  type ReplaySpeed,
-  runFakeConsole,
-} from "../../src/server/fake_console.ts";
-import { openReplaySource, type SyntheticOptions } from "../../src/server/replay_source.ts";
+import { type ReplayResult, type ReplaySpeed, runFakeConsole } from "../../src/cli/fake_console.ts";
+import { openReplaySource, type SyntheticOptions } from "../../src/cli/replay_source.ts";
 
 /** A logger listening on loopback with an in-memory store; `extra` overrides any option. */
 export async function startTestLogger(
@@ -41,7 +37,7 @@ export async function startTestLogger(
  * `during` runs alongside the replay; `beforePacket` is awaited before each
  * packet is sent (with the count sent so far), to mix other traffic in at
  * fixed places. The logger acknowledges what it consumed, so the replay never
- * outruns it at any speed (see src/server/fake_console.ts).
+ * outruns it at any speed (see src/cli/fake_console.ts).
  */
 export async function replayInto(
   spec: string,

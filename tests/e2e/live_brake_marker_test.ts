@@ -7,8 +7,8 @@
  * @module
  */
 import { strict as assert } from "node:assert";
-import type { LiveFrame } from "../../src/app/live_frame.ts";
-import type { LiveFrameService } from "../../src/app/live_frames.ts";
+import type { LiveFrame } from "../../src/app/live/live_frame.ts";
+import type { LiveFrameService } from "../../src/app/live/live_frames.ts";
 import type { CornerReport } from "../../src/core/analysis/types.ts";
 import { getJson, replayInto } from "./harness.ts";
 

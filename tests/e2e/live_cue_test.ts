@@ -9,8 +9,8 @@
  * @module
  */
 import { strict as assert } from "node:assert";
-import type { LiveFrame } from "../../src/app/live_frame.ts";
-import { CUE_LEAD_M } from "../../src/app/live_cue.ts";
+import type { LiveFrame } from "../../src/app/live/live_frame.ts";
+import { CUE_LEAD_M } from "../../src/app/live/live_cue.ts";
 import type { Logger } from "../../src/cli/logger_process.ts";
 import { planDrive } from "../../src/core/synthetic/drive.ts";
 import type { Mistake } from "../../src/core/synthetic/mistakes.ts";

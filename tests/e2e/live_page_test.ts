@@ -12,11 +12,11 @@
  */
 import { strict as assert } from "node:assert";
 import type { Page } from "puppeteer-core";
-import type { LiveFrame } from "../../src/app/live_frame.ts";
-import type { LiveFrameService } from "../../src/app/live_frames.ts";
+import type { LiveFrame } from "../../src/app/live/live_frame.ts";
+import type { LiveFrameService } from "../../src/app/live/live_frames.ts";
 import type { Logger } from "../../src/cli/logger_process.ts";
-import { runFakeConsole } from "../../src/server/fake_console.ts";
-import { openReplaySource } from "../../src/server/replay_source.ts";
+import { runFakeConsole } from "../../src/cli/fake_console.ts";
+import { openReplaySource } from "../../src/cli/replay_source.ts";
 import type { CornerReport } from "../../src/core/analysis/types.ts";
 import {
   biggestLoss,

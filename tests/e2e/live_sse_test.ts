@@ -15,8 +15,8 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import type { App } from "../../src/app/create_app.ts";
-import type { LiveFrame } from "../../src/app/live_frame.ts";
-import type { LiveFrameService } from "../../src/app/live_frames.ts";
+import type { LiveFrame } from "../../src/app/live/live_frame.ts";
+import type { LiveFrameService } from "../../src/app/live/live_frames.ts";
 import { openCaptureFile } from "../../src/core/gt7/capture_file.ts";
 import type { Comparison } from "../../src/core/analysis/types.ts";
 import type { Lap } from "../../src/core/laps/lap.ts";

@@ -4,11 +4,11 @@ import { parseCapture } from "../../src/core/gt7/capture.ts";
 import { decryptPacket } from "../../src/core/gt7/cipher.ts";
 import { PACKET_SIZE, type PacketFormat } from "../../src/core/gt7/format.ts";
 import type { Logger, LoggerOptions } from "../../src/cli/logger_process.ts";
-import { runFakeConsole } from "../../src/server/fake_console.ts";
+import { runFakeConsole } from "../../src/cli/fake_console.ts";
 import { statusSchema } from "../../src/server/openapi/status_schemas.ts";
-import { RELAY_TIMEOUT_MS } from "../../src/server/relay_hub.ts";
-import { enlargeReceiveBuffer, locateUdpSocket } from "../../src/server/socket_buffer.ts";
-import type { TelemetryRelayApp } from "../../src/app/telemetry_source.ts";
+import { RELAY_TIMEOUT_MS } from "../../src/capture/relay_hub.ts";
+import { enlargeReceiveBuffer, locateUdpSocket } from "../../src/capture/socket_buffer.ts";
+import type { TelemetryRelayApp } from "../../src/app/live/telemetry_source.ts";
 import {
   assertSuzukaLap,
   getJson,

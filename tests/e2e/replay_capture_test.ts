@@ -7,7 +7,7 @@ import type { Lap, LapSummary } from "../../src/core/laps/lap.ts";
 import type { Session } from "../../src/core/laps/session.ts";
 import { assertSuzukaLap, getJson, mixIn, newestSessionLaps, replayInto } from "./harness.ts";
 import { garbageDatagrams } from "../_garbage.ts";
-import { ACK_WINDOW } from "../../src/server/fake_console.ts";
+import { ACK_WINDOW } from "../../src/cli/fake_console.ts";
 import { decryptPacket } from "../../src/core/gt7/cipher.ts";
 import { parseRecordFile } from "../../src/core/gt7/record_file.ts";
 

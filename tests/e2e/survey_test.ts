@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import type { BundleV4 } from "../../src/core/bundle/types.ts";
 import type { BorderPoint, Circuit } from "../../src/core/synthetic/circuit.ts";
 import { planDrive } from "../../src/core/synthetic/drive.ts";
-import type { SurveyStatus } from "../../src/app/survey_status.ts";
+import type { SurveyStatus } from "../../src/app/survey/survey_status.ts";
 import { getJson, replayInto } from "./harness.ts";
 import type { CompiledTrack } from "../../src/core/geometry/types.ts";
 

@@ -20,7 +20,7 @@
  * @module
  */
 import { createApp } from "../../src/app/create_app.ts";
-import { AUTOSAVE_FRAMES } from "../../src/app/survey.ts";
+import { AUTOSAVE_FRAMES } from "../../src/app/survey/survey.ts";
 import { SyntheticDrive } from "../../src/core/synthetic/drive.ts";
 import { openStore } from "../../src/storage/kv.ts";
 import {

@@ -11,7 +11,7 @@ import { createApp } from "../../src/app/create_app.ts";
 import { encryptPacket } from "../../src/core/gt7/cipher.ts";
 import { decodeFrame, readCurrentLap } from "../../src/core/gt7/decode.ts";
 import type { Lap } from "../../src/core/laps/lap.ts";
-import { openReplaySource } from "../../src/server/replay_source.ts";
+import { openReplaySource } from "../../src/cli/replay_source.ts";
 import type { Logger } from "../../src/cli/logger_process.ts";
 import { HANG_MS, startTestLogger } from "../e2e/harness.ts";
 import { getLap, listLaps } from "../../src/storage/laps.ts";

@@ -20,7 +20,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { type App, createApp } from "../../src/app/create_app.ts";
-import { AUTOSAVE_FRAMES } from "../../src/app/survey.ts";
+import { AUTOSAVE_FRAMES } from "../../src/app/survey/survey.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { slugify } from "../../src/core/bundle/slug.ts";
 import { type BundleV4, KINDS } from "../../src/core/bundle/types.ts";

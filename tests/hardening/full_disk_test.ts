@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
 import { createHttpApp } from "../../src/server/http.ts";
-import { RecordWriter } from "../../src/server/record_writer.ts";
+import { RecordWriter } from "../../src/capture/record_writer.ts";
 import { closeStore, openStore, readOnlyReason, storePath } from "../../src/storage/kv.ts";
 import { LiveModel } from "../../src/tui/live_model.ts";
 import { linkLine } from "../../src/tui/link_line.ts";

@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/create_app.ts";
 import { consoleLog } from "../../src/server/console_log.ts";
 import { startHttp } from "../../src/server/http.ts";
-import { connectionPorts, openSocketLibc } from "../../src/server/libc_sockets.ts";
+import { connectionPorts, openSocketLibc } from "../../src/capture/libc_sockets.ts";
 
 const IDLE_MS = 400;
 const encoder = new TextEncoder();

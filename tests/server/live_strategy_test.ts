@@ -4,8 +4,8 @@
  * worked out by hand from the stored laps; and its precise 400s.
  */
 import { strict as assert } from "node:assert";
-import type { RaceStrategy } from "../../src/app/live_frame.ts";
-import type { LiveFrameService } from "../../src/app/live_frames.ts";
+import type { RaceStrategy } from "../../src/app/live/live_frame.ts";
+import type { LiveFrameService } from "../../src/app/live/live_frames.ts";
 import type { LapSummary } from "../../src/core/laps/lap.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import { withServer } from "./_server.ts";

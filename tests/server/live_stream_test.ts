@@ -7,8 +7,8 @@
  */
 import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/create_app.ts";
-import type { LiveFrame } from "../../src/app/live_frame.ts";
-import type { LiveFrameService } from "../../src/app/live_frames.ts";
+import type { LiveFrame } from "../../src/app/live/live_frame.ts";
+import type { LiveFrameService } from "../../src/app/live/live_frames.ts";
 import type { Frame } from "../../src/core/gt7/frame.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import { LIVE_BACKLOG_S, LiveStreams } from "../../src/server/routes/live.ts";

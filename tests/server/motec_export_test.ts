@@ -3,7 +3,7 @@ import { strict as assert } from "node:assert";
 import { minimalLapFile } from "../_lap_files.ts";
 import { readLd, readLdx } from "../_motec_ld_reader.ts";
 import { withServer } from "./_server.ts";
-import { lapExportBase, sessionExportBase } from "../../src/app/export_names.ts";
+import { lapExportBase, sessionExportBase } from "../../src/app/laps/export_names.ts";
 
 const LAP = minimalLapFile(600, {
   number: 2,

@@ -7,7 +7,7 @@ import { OPERATIONS } from "../../src/server/openapi/operations.ts";
 import type { Operation } from "../../src/server/openapi/operation.ts";
 import { problemSchema } from "../../src/server/openapi/problem_schema.ts";
 import { sessionSchema } from "../../src/core/laps/session.ts";
-import { liveFrameSchema } from "../../src/app/live_frame.ts";
+import { liveFrameSchema } from "../../src/app/live/live_frame.ts";
 import { broadBeanLaps } from "../core/analysis/_laps.ts";
 import { syntheticBundle } from "../_bundles.ts";
 import { minimalLapFile } from "../_lap_files.ts";

@@ -8,7 +8,7 @@
  */
 import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/create_app.ts";
-import type { LiveFrame } from "../../src/app/live_frame.ts";
+import type { LiveFrame } from "../../src/app/live/live_frame.ts";
 import { syntheticFrames } from "../../src/core/synthetic/drive.ts";
 import { startHttp } from "../../src/server/http.ts";
 import {
@@ -18,7 +18,7 @@ import {
   probing,
   STALL_CONFIRM_MS,
 } from "../../src/server/stalled_peers.ts";
-import { parseTcpTable, readTcpRows } from "../../src/server/proc_sockets.ts";
+import { parseTcpTable, readTcpRows } from "../../src/capture/proc_sockets.ts";
 import { SseReader } from "./_sse.ts";
 
 const TCP_HEADER =

@@ -9,10 +9,10 @@
 import { strict as assert } from "node:assert";
 import { createApp } from "../../src/app/create_app.ts";
 import type { AppEvent } from "../../src/app/events.ts";
-import type { StoreHealthStatus } from "../../src/app/store_health.ts";
+import type { StoreHealthStatus } from "../../src/app/store/store_health.ts";
 import { createSession, getSession } from "../../src/storage/sessions.ts";
 import { consoleLog } from "../../src/server/console_log.ts";
-import { describeEvent } from "../../src/server/console_output.ts";
+import { describeEvent } from "../../src/cli/console_output.ts";
 import { createHttpApp, startHttp } from "../../src/server/http.ts";
 import { appEventSchema } from "../../src/app/events.ts";
 import { straight } from "../core/survey/_frames.ts";

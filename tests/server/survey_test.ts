@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { type App } from "../../src/app/create_app.ts";
-import type { SurveyStatus } from "../../src/app/survey_status.ts";
+import type { SurveyStatus } from "../../src/app/survey/survey_status.ts";
 import { straight } from "../core/survey/_frames.ts";
 import { withServer as serve } from "./_server.ts";
 

@@ -10,7 +10,7 @@ function lint(path: string, source: string): string[] {
   return Deno.lint.runPlugin(plugin, path, source).map((d) => `${d.id}: ${d.message}`);
 }
 
-Deno.test("layers: every pair of the layer table is allowed or refused as DESIGN.md says", () => {
+Deno.test("layers: every pair of the layer table is allowed or refused as docs/architecture.md says", () => {
   const layers = Object.keys(ALLOWED_IMPORTS) as Layer[];
   for (const from of layers) {
     for (const to of layers) {
@@ -22,6 +22,23 @@ Deno.test("layers: every pair of the layer table is allowed or refused as DESIGN
   assert.ok(!ALLOWED_IMPORTS.server.includes("storage"));
   assert.ok(!ALLOWED_IMPORTS.tui.includes("storage"));
   assert.ok(!ALLOWED_IMPORTS.app.includes("server"));
+  // Capture sits below the HTTP face: the server may read its socket counters, never the reverse.
+  assert.ok(!ALLOWED_IMPORTS.capture.includes("server"));
+  assert.ok(!ALLOWED_IMPORTS.capture.includes("storage"));
+  assert.ok(ALLOWED_IMPORTS.server.includes("capture"));
+});
+
+Deno.test("layers: UDP capture lives in src/capture, none of it in src/server", () => {
+  const root = new URL("../../src/", import.meta.url);
+  const capture = /^(udp_|receiver_|relay_|record_writer|socket_buffer|libc_sockets|proc_sockets)/;
+  const inServer = [...Deno.readDirSync(new URL("server/", root))].map((e) => e.name)
+    .filter((name) => capture.test(name));
+  assert.deepEqual(inServer, []);
+  const inCapture = [...Deno.readDirSync(new URL("capture/", root))].map((e) => e.name).sort();
+  assert.ok(
+    inCapture.includes("udp_client.ts") && inCapture.includes("relay_hub.ts"),
+    `${inCapture}`,
+  );
 });
 
 Deno.test("layers: the plugin reports imports, re-exports and dynamic imports across the table", () => {

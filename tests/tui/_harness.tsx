@@ -10,7 +10,7 @@ import { stripVTControlCharacters } from "node:util";
 import type { ReactNode } from "react";
 import { render } from "ink";
 import { type App, createApp } from "../../src/app/create_app.ts";
-import type { TelemetrySource, TelemetryStatus } from "../../src/app/telemetry_source.ts";
+import type { TelemetrySource, TelemetryStatus } from "../../src/app/live/telemetry_source.ts";
 import { consoleLog } from "../../src/server/console_log.ts";
 import { parseCapture } from "../../src/core/gt7/capture.ts";
 import { decodeFrame } from "../../src/core/gt7/decode.ts";

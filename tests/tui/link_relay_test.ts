@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import type { TelemetryStatus } from "../../src/app/telemetry_source.ts";
+import type { TelemetryStatus } from "../../src/app/live/telemetry_source.ts";
 import { linkState } from "../../src/tui/live_figures.ts";
 import { linkLine } from "../../src/tui/link_line.ts";
 

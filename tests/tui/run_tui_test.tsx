@@ -10,7 +10,7 @@ import {
 import { AppView, headerFit } from "../../src/tui/app_view.tsx";
 import { VIEWS } from "../../src/tui/views.ts";
 import { TuiNotices } from "../../src/tui/notices.ts";
-import type { LiveFrameService } from "../../src/app/live_frames.ts";
+import type { LiveFrameService } from "../../src/app/live/live_frames.ts";
 import { plainStatusLine } from "../../src/tui/plain_status.ts";
 import { LiveModel } from "../../src/tui/live_model.ts";
 import {

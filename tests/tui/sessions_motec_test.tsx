@@ -5,7 +5,7 @@ import { render } from "ink-testing-library";
 import { noFixtures } from "../_fixtures.ts";
 import { readLd, readLdx } from "../_motec_ld_reader.ts";
 import { SessionsView } from "../../src/tui/sessions_view.tsx";
-import { lapExportBase, sessionExportBase } from "../../src/app/export_names.ts";
+import { lapExportBase, sessionExportBase } from "../../src/app/laps/export_names.ts";
 import { feed, frames, KEY, memoryApp, SUZUKA, waitFor } from "./_harness.tsx";
 
 Deno.test({

@@ -6,7 +6,7 @@ import { SessionsView } from "../../src/tui/sessions_view.tsx";
 import { AppView } from "../../src/tui/app_view.tsx";
 import type { App } from "../../src/app/create_app.ts";
 import { exportsDir } from "../../src/cli/start.ts";
-import { lapExportFilename } from "../../src/app/export_names.ts";
+import { lapExportFilename } from "../../src/app/laps/export_names.ts";
 import {
   feed,
   frames,

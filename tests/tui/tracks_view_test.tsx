@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { keyHandlerChanges } from "../../src/tui/use_keys.ts";
 import { join } from "node:path";
 import { AppView } from "../../src/tui/app_view.tsx";
-import { bundleFilename, CHUNK_BYTES, type ImportProgress } from "../../src/app/files.ts";
+import { bundleFilename, CHUNK_BYTES, type ImportProgress } from "../../src/app/laps/files.ts";
 import { importFraction } from "../../src/tui/import_progress.ts";
 import type { App } from "../../src/app/create_app.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";

@@ -11,7 +11,7 @@
 import { strict as assert } from "node:assert";
 import { Hono } from "hono";
 import type { Page } from "puppeteer-core";
-import type { LiveFrame } from "../../src/app/live_frame.ts";
+import type { LiveFrame } from "../../src/app/live/live_frame.ts";
 import { homeRoutes } from "../../src/server/routes/home.ts";
 import { launchChromium, NO_CHROMIUM } from "../e2e/_browser.ts";
 

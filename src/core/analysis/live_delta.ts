@@ -2,7 +2,7 @@
  * The running gap to a reference lap: where the car is now is matched to the
  * nearest point of the reference lap's path, and the time the reference took
  * to get there is subtracted from the time into the current lap. Pure; the
- * live frames (src/app/live_frames.ts) and the terminal view both use it, so
+ * live frames (src/app/live/live_frames.ts) and the terminal view both use it, so
  * every face shows the same gap.
  *
  * @module

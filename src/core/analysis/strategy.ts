@@ -2,7 +2,7 @@
  * Fuel and race strategy from a session's laps: how much a green lap uses,
  * how far the fuel on board goes, and on which lap to pit for a race of so
  * many laps or minutes. Pure arithmetic; the live frames and
- * `GET /api/strategy` answer with it (src/app/live_frames.ts).
+ * `GET /api/strategy` answer with it (src/app/live/live_frames.ts).
  *
  * Which laps count (the "green" laps): complete laps with a time, in the
  * car being driven, that are neither a pit lap nor an out-lap. A pit lap is

@@ -29,7 +29,7 @@ export const MAX_NEAR_M = 20;
  * 24's report that other recorders' laps ran 10-18 m from the recorded
  * line there, on roads reported 12-20 m wide (docs/identification.md says
  * why the project's own data cannot measure them). A surveyed bundle's
- * measured width replaces them (src/app/surveyed_widths.ts).
+ * measured width replaces them (src/app/survey/surveyed_widths.ts).
  */
 export const ROAD_WIDTHS_M: Readonly<Record<string, number>> = Object.freeze({
   "Alsace": 16,

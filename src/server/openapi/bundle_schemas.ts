@@ -1,6 +1,6 @@
 /**
  * The zod schema of the one track bundle answer no service type defines: a
- * deletion. The other answers' schemas are src/app/bundle_answers.ts;
+ * deletion. The other answers' schemas are src/app/bundles/bundle_answers.ts;
  * bundle and compiled documents use the schemas that validate them
  * (src/core/bundle/schema.ts, src/core/geometry/schema.ts).
  *

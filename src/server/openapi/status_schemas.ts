@@ -6,9 +6,9 @@
  * @module
  */
 import { z } from "zod";
-import { liveStatusSchema } from "../../app/live.ts";
-import { storeHealthSchema } from "../../app/store_status.ts";
-import { telemetryStatusSchema } from "../../app/telemetry_source.ts";
+import { liveStatusSchema } from "../../app/live/live.ts";
+import { storeHealthSchema } from "../../app/store/store_status.ts";
+import { telemetryStatusSchema } from "../../app/live/telemetry_source.ts";
 
 const count = z.int().min(0);
 

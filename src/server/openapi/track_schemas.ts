@@ -2,7 +2,7 @@
  * Zod schemas of the track answers that no service type defines: a
  * signature's deletion and a lap's explanation (the signatures, reference
  * lines, a new signature and the identify run are defined beside their
- * types in src/app/track_entries.ts and src/app/tracks.ts).
+ * types in src/app/tracks/track_entries.ts and src/app/tracks/tracks.ts).
  *
  * @module
  */

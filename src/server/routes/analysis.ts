@@ -12,7 +12,7 @@ import {
   consistencyQuerySchema,
   cornersQuerySchema,
   sectorsQuerySchema,
-} from "../../app/analysis.ts";
+} from "../../app/analysis/analysis.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import {
   comparisonSchema,

@@ -14,14 +14,14 @@ import {
   parseSectionsBody,
   renameSchema,
   sectionsSchema,
-} from "../../app/bundle_authoring.ts";
+} from "../../app/bundles/bundle_authoring.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { bundleDeletionSchema } from "../openapi/bundle_schemas.ts";
 import {
   cornersDocSchema,
   renameResultSchema,
   sectionsDocSchema,
-} from "../../app/bundle_answers.ts";
+} from "../../app/bundles/bundle_answers.ts";
 import { slugParams } from "./bundles.ts";
 
 /** 100 corners with notes fit well inside this; anything larger is not a corner list. */

@@ -7,13 +7,16 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
-import { bundleSlugSchema } from "../../app/bundle_slug.ts";
+import { bundleSlugSchema } from "../../app/bundles/bundle_slug.ts";
 import { bundleLegacySchema, bundleV1Schema, bundleV4Schema } from "../../core/bundle/schema.ts";
 import { MAX_IMPORT_BYTES, readBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { trackParamSchema } from "../../app/query_params.ts";
 import { TRACK_NAME_RULE } from "../../core/track_name.ts";
-import { bundleImportResultSchema, bundleListItemSchema } from "../../app/bundle_answers.ts";
+import {
+  bundleImportResultSchema,
+  bundleListItemSchema,
+} from "../../app/bundles/bundle_answers.ts";
 
 /** Options of {@linkcode bundleRoutes}. */
 export interface BundleRouteOptions {

@@ -8,16 +8,20 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
-import { notesQuerySchema } from "../../app/analysis.ts";
-import { bestItemSchema, lapListItemSchema, lapListQuerySchema } from "../../app/lap_listing.ts";
+import { notesQuerySchema } from "../../app/analysis/analysis.ts";
+import {
+  bestItemSchema,
+  lapListItemSchema,
+  lapListQuerySchema,
+} from "../../app/laps/lap_listing.ts";
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { idParams } from "../params.ts";
 import { coachingNotesSchema } from "../../core/analysis/coaching_notes_schema.ts";
 import { lapSchema } from "../openapi/session_schemas.ts";
-import { lapDeletionSchema } from "../../app/sessions.ts";
-import { lapImportResultSchema } from "../../app/lap_exchange.ts";
+import { lapDeletionSchema } from "../../app/laps/sessions.ts";
+import { lapImportResultSchema } from "../../app/laps/lap_exchange.ts";
 import { motecOperations, motecRoutes } from "./motec.ts";
 
 /** GET /api/laps. */
@@ -97,7 +101,7 @@ export const exportLapCsv = declareRoute({
 
 /**
  * POST /api/laps/import: the lap file is read by the exchange use case,
- * which tells a version 1 file from a version 2 one (src/app/lap_exchange.ts)
+ * which tells a version 1 file from a version 2 one (src/app/laps/lap_exchange.ts)
  * by the same schema the document publishes.
  */
 export const importLap = declareRoute({

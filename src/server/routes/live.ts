@@ -2,7 +2,7 @@
  * GET /api/live?hz=N: the live frames as Server-Sent Events. `hz` is a
  * whole number from 1 to 60 (default 10): `frame` events come thinned
  * evenly to that many per second of console time (see
- * src/app/live_frames.ts), with the bus's `lap` and `session` events in
+ * src/app/live/live_frames.ts), with the bus's `lap` and `session` events in
  * between, in the order they happened. `speak=1` makes the stream claim
  * the voice of the live page's spoken cues (src/server/speaker_claims.ts).
  *
@@ -22,15 +22,15 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { EventBus } from "../../app/bus.ts";
 import type { AppEvent } from "../../app/events.ts";
-import type { LiveFrame, LiveFrameSource } from "../../app/live_frame.ts";
-import { MAX_HZ } from "../../app/live_frames.ts";
+import type { LiveFrame, LiveFrameSource } from "../../app/live/live_frame.ts";
+import { MAX_HZ } from "../../app/live/live_frames.ts";
 import { badParam, intParamSchema } from "../../app/query_params.ts";
 import { encodeMessage, SSE_HEADERS, SseClients, type SseStats } from "../sse_clients.ts";
 import { type Peer, StalledPeers } from "../stalled_peers.ts";
 import { SpeakerClaims } from "../speaker_claims.ts";
 import { DEFAULT_HEARTBEAT_MS } from "./events.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { liveFrameSchema } from "../../app/live_frame.ts";
+import { liveFrameSchema } from "../../app/live/live_frame.ts";
 
 /** Rate of frames when `hz` is not given. */
 export const DEFAULT_HZ = 10;

@@ -12,7 +12,7 @@ import {
   type MotecExport,
   type MotecExportOptions,
   motecQuerySchema,
-} from "../../app/motec_export.ts";
+} from "../../app/laps/motec_export.ts";
 import { encodeLd } from "../../core/motec/ld_writer.ts";
 import { encodeLdx } from "../../core/motec/ldx_writer.ts";
 import { declareRoute, mount } from "../declared_route.ts";

@@ -7,10 +7,13 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
-import { bundleSlugSchema } from "../../app/bundle_slug.ts";
-import { officialBodySchema } from "../../app/official.ts";
+import { bundleSlugSchema } from "../../app/bundles/bundle_slug.ts";
+import { officialBodySchema } from "../../app/bundles/official.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { officialConfirmationSchema, officialSuggestionSchema } from "../../app/bundle_answers.ts";
+import {
+  officialConfirmationSchema,
+  officialSuggestionSchema,
+} from "../../app/bundles/bundle_answers.ts";
 
 /** An official match is a few hundred bytes. */
 const MAX_OFFICIAL_BYTES = 8192;

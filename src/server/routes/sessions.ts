@@ -7,10 +7,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
-import { parseSessionPatch, sessionPatchSchema } from "../../app/session_patch.ts";
+import { parseSessionPatch, sessionPatchSchema } from "../../app/laps/session_patch.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { idParams } from "../params.ts";
-import { sessionDeletionSchema } from "../../app/sessions.ts";
+import { sessionDeletionSchema } from "../../app/laps/sessions.ts";
 import { sessionSchema } from "../../core/laps/session.ts";
 import { lapSummarySchema } from "../../core/laps/lap.ts";
 import { motecOperations, motecRoutes } from "./motec.ts";

@@ -5,11 +5,11 @@
  */
 import { Hono } from "hono";
 import type { AppFace } from "../../app/create_app.ts";
-import { bodyObject, markSchema, startSchema, trackSchema } from "../../app/survey_body.ts";
+import { bodyObject, markSchema, startSchema, trackSchema } from "../../app/survey/survey_body.ts";
 import { parseBody } from "../../app/request_body.ts";
 import { readOptionalJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { surveyStatusSchema } from "../../app/survey_status.ts";
+import { surveyStatusSchema } from "../../app/survey/survey_status.ts";
 
 /** Survey requests are a few bytes; anything larger is not one. */
 const MAX_SURVEY_BYTES = 4096;

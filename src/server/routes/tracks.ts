@@ -8,13 +8,13 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
-import { createTrackSchema } from "../../app/track_request.ts";
+import { createTrackSchema } from "../../app/tracks/track_request.ts";
 import { readEmptyCommand } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { idParams } from "../params.ts";
 import { lapIdentifySchema, trackDeletionSchema } from "../openapi/track_schemas.ts";
-import { trackEntrySchema } from "../../app/track_entries.ts";
-import { createTrackResultSchema, identifyResultSchema } from "../../app/tracks.ts";
+import { trackEntrySchema } from "../../app/tracks/track_entries.ts";
+import { createTrackResultSchema, identifyResultSchema } from "../../app/tracks/tracks.ts";
 
 /** A signature request is a few bytes; anything larger is not one. */
 const MAX_TRACK_BYTES = 4096;

@@ -1,0 +1,527 @@
+/**
+ * Lap analysis over stored laps (`/api/analysis/*`): loads the laps a
+ * question names, each once, finds their circuit's hand-made marks, and
+ * asks the pure engine (src/core/analysis). A lap's circuit is its
+ * session's (the slug of its track name); its bundle is the stored bundle
+ * of that slug, when there is one.
+ *
+ * Which laps a question may take:
+ * - a comparison or a corner report takes any stored laps, incomplete ones
+ *   included, of one circuit (laps of unnamed sessions go with any);
+ * - sectors and consistency take the laps that count for best of one
+ *   circuit and car, from sessions not excluded from bests: complete laps,
+ *   and for live laps those the span guard passed; or those of one session
+ *   and car (a session not excluded), named or not: an unnamed session's
+ *   laps count for that session.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { BadRequest, type Issue, NotFound } from "../../core/errors.ts";
+import { compareLaps } from "../../core/analysis/compare.ts";
+import { consistency } from "../../core/analysis/consistency.ts";
+import { cornerReport } from "../../core/analysis/corner_report.ts";
+import { type CoachingNotes, coachingNotes } from "../../core/analysis/coaching_notes.ts";
+import { traceOf } from "../../core/analysis/lap_trace.ts";
+import { type BundleMarks, sectorPlan } from "../../core/analysis/sector_plan.ts";
+import { combineSectorBests, lapSectorTimes } from "../../core/analysis/sectors.ts";
+import { DEFAULT_CONSISTENCY_LAPS, MAX_CONSISTENCY_LAPS } from "../../core/analysis/consistency.ts";
+import type {
+  Comparison,
+  Consistency,
+  CornerReport,
+  LapSectorTimes,
+  SectorBests,
+} from "../../core/analysis/types.ts";
+import { MIN_STEP_M } from "../../core/analysis/distance_grid.ts";
+import type { Lap } from "../../core/laps/lap.ts";
+import type { Session } from "../../core/laps/session.ts";
+import { slugify } from "../../core/bundle/slug.ts";
+import { TRACK_NAME_RULE } from "../../core/track_name.ts";
+import { rankedRows, rebuildLapIndex, sessionRankedRows } from "../../storage/bests.ts";
+import {
+  circuitOf,
+  type LapRow,
+  rankingCircuit,
+  ranks,
+  rowOf,
+  sessionRows,
+} from "../../storage/lap_index.ts";
+import { getLap } from "../../storage/laps.ts";
+import { getSession } from "../../storage/sessions.ts";
+import type { BundleService } from "../bundles/bundles.ts";
+import { CornerMaps } from "./corner_maps.ts";
+import type { Corner } from "../../core/bundle/types.ts";
+import type { CornerMap } from "../../core/analysis/corner_map.ts";
+import type { AppDeps } from "../deps.ts";
+import {
+  badParam,
+  carParamSchema,
+  idListParamSchema,
+  idParamSchema,
+  intParamSchema,
+  minNumberParamSchema,
+  trackParamSchema,
+} from "../query_params.ts";
+
+/** Most laps one comparison takes. */
+export const MAX_COMPARED_LAPS = 20;
+
+const STEP_RULE = `must be a number of metres >= ${MIN_STEP_M}`;
+
+/** The query of {@linkcode AnalysisService.compare}: validates it, and is published as its API. */
+export const compareQuerySchema = z.object({
+  laps: idListParamSchema(MAX_COMPARED_LAPS),
+  ref: idParamSchema.optional(),
+  // Held to the engine's minimum here, so a refusal has this one wording.
+  step: minNumberParamSchema(MIN_STEP_M, STEP_RULE)
+    .meta({ description: `grid step: ${STEP_RULE}, default 1` }).optional(),
+  channels: z.string().meta({
+    description: "sample channels, comma-separated; default speed,throttle,brake",
+  }).optional(),
+});
+
+/** The query of {@linkcode AnalysisService.corners}. */
+export const cornersQuerySchema = z.object({
+  lap: idParamSchema,
+  ref: idParamSchema.optional(),
+});
+
+/** The query of {@linkcode AnalysisService.notes}: the reference, when not the default. */
+export const notesQuerySchema = z.object({
+  ref: idParamSchema.meta({
+    description: "reference lap; default the best complete lap of the circuit and car, " +
+      "else the session's best (never the lap itself)",
+  }).optional(),
+});
+
+/** The rule of a sectors or consistency query's laps: where they come from. */
+const ONE_SOURCE = "exactly one of track and session";
+
+/** The laps of a sectors or consistency query: a circuit's or a session's, in a car. */
+const lapSourceShape = {
+  track: trackParamSchema.meta({
+    description: `a circuit name: ${TRACK_NAME_RULE}; the laps of that circuit (${ONE_SOURCE})`,
+  }).optional(),
+  session: idParamSchema.meta({
+    description: `a session id: the laps of that session, named or not (${ONE_SOURCE})`,
+  }).optional(),
+  car: carParamSchema,
+};
+
+/** Where a sectors or consistency question's laps come from. */
+interface LapSource {
+  track?: string;
+  session?: number;
+  car: number;
+}
+
+/** The fault of a query naming both or neither of `track` and `session`: the parameter to fix. */
+function sourceProblem(q: Omit<LapSource, "car">): Issue | null {
+  if (q.track !== undefined && q.session !== undefined) {
+    return { path: "session", message: `must not be given with track: give ${ONE_SOURCE}` };
+  }
+  if (q.track === undefined && q.session === undefined) {
+    return { path: "track", message: `is required: give ${ONE_SOURCE}` };
+  }
+  return null;
+}
+
+/** Refuses a query naming both or neither of `track` and `session`. */
+function oneSource(q: Omit<LapSource, "car">, ctx: z.RefinementCtx): void {
+  const problem = sourceProblem(q);
+  if (problem) ctx.addIssue({ code: "custom", path: [problem.path], message: problem.message });
+}
+
+/**
+ * The query of {@linkcode AnalysisService.sectors}: a circuit name or a
+ * session id (exactly one), and a car id.
+ */
+export const sectorsQuerySchema = z.object(lapSourceShape).superRefine(oneSource);
+
+/** The query of {@linkcode AnalysisService.consistency}: as sectors', and how many laps. */
+export const consistencyQuerySchema = z.object({
+  ...lapSourceShape,
+  n: intParamSchema(2, MAX_CONSISTENCY_LAPS).prefault(String(DEFAULT_CONSISTENCY_LAPS)),
+}).superRefine(oneSource);
+
+/** A comparison asked for: the route parsed it with {@linkcode compareQuerySchema}. */
+export type CompareQuery = z.output<typeof compareQuerySchema>;
+/** A corner report asked for ({@linkcode cornersQuerySchema}). */
+export type CornersQuery = z.output<typeof cornersQuerySchema>;
+/** The reference of coaching notes ({@linkcode notesQuerySchema}). */
+export type NotesQuery = z.output<typeof notesQuerySchema>;
+/** A circuit or session, and a car ({@linkcode sectorsQuerySchema}). */
+export type SectorsQuery = z.output<typeof sectorsQuerySchema>;
+/** A circuit or session, a car and a lap count ({@linkcode consistencyQuerySchema}). */
+export type ConsistencyQuery = z.output<typeof consistencyQuerySchema>;
+
+/** Laps read from the store at once when timing sectors, which reads every lap that counts. */
+const READ_AHEAD = 4;
+
+/** A stored lap with its session. */
+interface LoadedLap {
+  lap: Lap;
+  session: Session;
+}
+
+/**
+ * The laps a sectors, sector times or consistency question takes, as the
+ * index gave them at one moment: a circuit's or a session's.
+ */
+interface RankedLaps {
+  /** The laps that count in the car, fastest first (then by id); never empty. */
+  rows: LapRow[];
+  /** The track name whose bundle and corners lay the answer out; "" for an unnamed session. */
+  track: string;
+  /** True when a lap as read is still one the rows stand for (else the index moved). */
+  holds: (loaded: LoadedLap) => boolean;
+}
+
+/** What the analysis service calls on the other services. */
+export interface AnalysisServices {
+  /** The circuit's bundle, for its authored corners and sections. */
+  bundles: Pick<BundleService, "marks">;
+}
+
+/** The answers of `/api/analysis/*` over stored laps. */
+export class AnalysisService {
+  readonly #kv: Deno.Kv;
+  readonly #bundles: AnalysisServices["bundles"];
+  readonly #maps: CornerMaps;
+
+  /** Reads laps from `deps.kv` and bundles through `services.bundles`. */
+  constructor(deps: Pick<AppDeps, "kv">, services: AnalysisServices) {
+    this.#kv = deps.kv;
+    this.#bundles = services.bundles;
+    this.#maps = new CornerMaps(deps);
+  }
+
+  /**
+   * The corners of the circuit named `trackName`, as every report lays
+   * them: its bundle's authored corners (null when it has none) and its
+   * corner map (empty for an unnamed circuit). Authored corners outrank
+   * the map where a lap passed them. `marks`: the circuit's bundle marks when
+   * the caller has just read them, so they are not read again.
+   */
+  async cornerSources(
+    trackName: string,
+    marks?: BundleMarks | null,
+  ): Promise<{ authored: readonly Corner[] | null; circuit: CornerMap[] }> {
+    if (marks === undefined) marks = await this.#bundles.marks(circuitOf(trackName));
+    const circuit = await this.#maps.of(trackName, marks?.official ?? null);
+    return { authored: marks?.corners ?? null, circuit };
+  }
+
+  /**
+   * Compares laps `laps` (1 to {@linkcode MAX_COMPARED_LAPS} distinct ids,
+   * comma-separated) against `ref` over distance (see `compareLaps`).
+   * Without `ref`, the reference is the fastest complete lap among `laps`
+   * (the first of equal times), or the fastest of them when none is
+   * complete. `step` is the grid step in metres (default 1), `channels` a
+   * comma-separated list (default speed, throttle, brake). Each lap is read
+   * once.
+   *
+   * @throws {BadRequest} for a bad parameter, or laps of different circuits
+   *   (the issues name each lap's parameter and circuit);
+   *   {@linkcode NotFound} for an unknown lap.
+   */
+  async compare(q: CompareQuery): Promise<Comparison> {
+    const ids = q.laps;
+    const refId = q.ref ?? null;
+    const step = q.step;
+    const channels = q.channels === undefined ? undefined : q.channels.split(",");
+    const wanted = refId === null || ids.includes(refId) ? ids : [...ids, refId];
+    const loaded = await this.#load(wanted);
+    sameCircuit(loaded, wanted.map((_, k) => k < ids.length ? `laps[${k}]` : "ref"));
+    const laps = loaded.slice(0, ids.length).map((l) => l.lap);
+    const ref = refId === null ? defaultRef(laps) : loaded[wanted.indexOf(refId)].lap;
+    return compareLaps({ ref, laps, step, channels });
+  }
+
+  /**
+   * The corner report of lap `lap` against lap `ref` (optional: without it
+   * the `ref_*` fields and `delta_s` are null), on the authored corners of
+   * the lap's circuit's bundle when it has any the lap passed, else on the
+   * circuit's corner map (see corner_maps.ts), otherwise (an unnamed
+   * circuit) on corners detected from the lap's line.
+   *
+   * @throws {BadRequest} for a bad parameter or laps of different
+   *   circuits; {@linkcode NotFound} for an unknown lap.
+   */
+  async corners(q: CornersQuery): Promise<CornerReport> {
+    const id = q.lap;
+    const refId = q.ref ?? null;
+    const wanted = refId === null || refId === id ? [id] : [id, refId];
+    const loaded = await this.#load(wanted);
+    sameCircuit(loaded, ["lap", "ref"]);
+    const [mine] = loaded;
+    const ref = refId === null ? null : loaded[wanted.indexOf(refId)].lap;
+    const { authored, circuit } = await this.cornerSources(mine.session.track_name);
+    return cornerReport(mine.lap, ref, authored, { circuit });
+  }
+
+  /**
+   * The coaching notes of lap `id` against `query.ref` (see
+   * src/core/analysis/coaching_notes.ts), on the corners the corner report
+   * uses. Without `ref`, the reference is {@linkcode defaultReference}'s.
+   *
+   * @throws {BadRequest} for a bad `ref` or laps of different circuits;
+   *   {@linkcode NotFound} for an unknown lap, or when no reference exists.
+   */
+  async notes(id: number, q: NotesQuery = {}): Promise<CoachingNotes> {
+    const [mine] = await this.#load([id]);
+    return await this.lapNotes(mine.lap, mine.session, q.ref ?? null);
+  }
+
+  /**
+   * The notes of `lap` (of `session`, as held: a lap just stored need not
+   * be read back) against lap `refId`, or the {@linkcode defaultReference}
+   * when null.
+   *
+   * @throws {BadRequest} for laps of different circuits; {@linkcode NotFound}
+   *   for an unknown reference, or when no reference exists.
+   */
+  async lapNotes(lap: Lap, session: Session, refId: number | null): Promise<CoachingNotes> {
+    const chosen = refId ?? await this.defaultReference(lap, session);
+    if (chosen === null) {
+      throw new NotFound(
+        `lap ${lap.id} has no reference: no other complete lap of its circuit and car, nor of its session`,
+      );
+    }
+    const mine = { lap, session };
+    const ref = chosen === lap.id ? mine : (await this.#load([chosen]))[0];
+    sameCircuit([mine, ref], ["id", "ref"]);
+    const { authored, circuit } = await this.cornerSources(session.track_name);
+    return coachingNotes(lap, ref.lap, authored, { circuit });
+  }
+
+  /**
+   * The lap a lap's notes are against by default: the fastest lap that
+   * counts for best at its circuit in its car (from sessions not excluded
+   * from bests), else the fastest complete timed lap of its own session;
+   * never the lap itself. Null when there is neither.
+   */
+  async defaultReference(
+    lap: Pick<Lap, "id" | "car_id" | "session_id">,
+    session: Session,
+  ): Promise<number | null> {
+    const circuit = circuitOf(session.track_name);
+    if (circuit !== null) {
+      const best = (await rankedRows(this.#kv, circuit, lap.car_id)).find((r) => r.id !== lap.id);
+      if (best) return best.id;
+    }
+    let best: LapRow | null = null;
+    for (const r of await sessionRows(this.#kv, lap.session_id)) {
+      if (r.id === lap.id || !r.complete || r.time_ms <= 0) continue;
+      if (best === null || r.time_ms < best.time_ms) best = r;
+    }
+    return best?.id ?? null;
+  }
+
+  /**
+   * The sector bests in car `car` over every lap that counts for best (see
+   * the module) of circuit `track`, or of session `session`: the sectors
+   * are the bundle's sections of the circuit (a session's, when it is
+   * named), else three split at the corners, laid out on the fastest lap;
+   * each lap is read once, {@linkcode READ_AHEAD} at a time, so memory
+   * holds a few laps whatever their number.
+   *
+   * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} for an
+   *   unknown session, or when no lap of that circuit (session) and car
+   *   counts.
+   */
+  async sectors(q: SectorsQuery): Promise<SectorBests> {
+    return await this.#overRanked(q, async ({ rows, track, holds }) => {
+      const marks = await this.#bundles.marks(circuitOf(track));
+      // The plan is laid out on the fastest lap, as bestSectors does.
+      const [fastest] = await this.#loadCounting(rows.slice(0, 1), holds);
+      const plan = sectorPlan(traceOf(fastest.samples, `lap ${fastest.id}`), marks);
+      const times: LapSectorTimes[] = [lapSectorTimes(fastest, plan)];
+      for (let i = 1; i < rows.length; i += READ_AHEAD) {
+        for (const lap of await this.#loadCounting(rows.slice(i, i + READ_AHEAD), holds)) {
+          times.push(lapSectorTimes(lap, plan));
+        }
+      }
+      return combineSectorBests(plan, times);
+    });
+  }
+
+  /**
+   * The times of laps `lapIds` through the sectors of circuit `track` in car
+   * `car`, laid out as {@linkcode sectors} lays them (on the fastest lap that
+   * counts), in the order asked; for the dashboard, which shows a lap and its
+   * reference beside the sector bests. The laps may be of any car; laps of
+   * another circuit get times through places they never passed (null there).
+   *
+   * @throws {NotFound} when no lap of that circuit and car counts, or for an
+   *   unknown lap.
+   */
+  async sectorTimes(
+    track: string,
+    car: number,
+    lapIds: readonly number[],
+  ): Promise<LapSectorTimes[]> {
+    return await this.#overRanked({ track, car }, async ({ rows, holds }) => {
+      const marks = await this.#bundles.marks(slugify(track));
+      const [fastest] = await this.#loadCounting(rows.slice(0, 1), holds);
+      const plan = sectorPlan(traceOf(fastest.samples, `lap ${fastest.id}`), marks);
+      return (await this.#load(lapIds)).map(({ lap }) => lapSectorTimes(lap, plan));
+    });
+  }
+
+  /**
+   * Consistency over the fastest `n` (2 to 100, default 5) laps that count
+   * for best in car `car` of circuit `track`, or of session `session`; only
+   * those `n` are read. The hotspots are named by the circuit's corners
+   * (authored, else its map); an unnamed session's are detected.
+   *
+   * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} for an
+   *   unknown session, or when no lap of that circuit (session) and car
+   *   counts.
+   */
+  async consistency(q: ConsistencyQuery): Promise<Consistency> {
+    const n = q.n;
+    return await this.#overRanked(q, async ({ rows, track, holds }) => {
+      const laps = await this.#loadCounting(rows.slice(0, n), holds);
+      const { authored, circuit } = await this.cornerSources(track);
+      return consistency(laps, { n, corners: authored, circuit });
+    });
+  }
+
+  /** Laps `ids` with their sessions, each read once, in order; NotFound for the first unknown. */
+  async #load(ids: readonly number[]): Promise<LoadedLap[]> {
+    const laps = await Promise.all(ids.map((id) => getLap(this.#kv, id)));
+    const sessions = new Map<number, Session | null>();
+    for (const lap of laps) {
+      if (lap && !sessions.has(lap.session_id)) {
+        sessions.set(lap.session_id, await getSession(this.#kv, lap.session_id));
+      }
+    }
+    return ids.map((id, k) => {
+      const lap = laps[k];
+      const session = lap ? sessions.get(lap.session_id) : null;
+      if (!lap || !session) throw new NotFound(`lap ${id} not found`);
+      return { lap, session };
+    });
+  }
+
+  /**
+   * Laps of `rows` as read, each checked against what the index said
+   * (`holds`: it still counts, in this car, where the rows came from).
+   * {@linkcode IndexMismatch} otherwise.
+   */
+  async #loadCounting(
+    rows: readonly LapRow[],
+    holds: RankedLaps["holds"],
+  ): Promise<Lap[]> {
+    let loaded: LoadedLap[];
+    try {
+      loaded = await this.#load(rows.map((r) => r.id));
+    } catch (err) {
+      if (err instanceof NotFound) throw new IndexMismatch();
+      throw err;
+    }
+    if (!loaded.every(holds)) throw new IndexMismatch();
+    return loaded.map((l) => l.lap);
+  }
+
+  /**
+   * Runs `fn` over the laps that count in a car, of a circuit or of a
+   * session, exactly one (see {@linkcode RankedLaps}; NotFound when there
+   * are none). When a lap it reads does not match the index, the rows are
+   * read again first (a write may have landed between two reads; a rebuild
+   * would hold every live lap write behind it); only a second mismatch in a
+   * row, a damaged index, rebuilds it once before `fn` runs on a fresh
+   * choice.
+   */
+  async #overRanked<T>(source: LapSource, fn: (ranked: RankedLaps) => Promise<T>): Promise<T> {
+    const problem = sourceProblem(source);
+    if (problem) throw badParam(problem.path, problem.message);
+    for (let attempt = 0;; attempt++) {
+      const ranked = source.session === undefined
+        ? await this.#circuitLaps(source.track!, source.car)
+        : await this.#sessionLaps(source.session, source.car);
+      try {
+        return await fn(ranked);
+      } catch (err) {
+        if (!(err instanceof IndexMismatch) || attempt > 1) throw err;
+      }
+      if (attempt === 1) await rebuildLapIndex(this.#kv);
+    }
+  }
+
+  /** The laps that count of circuit `track` in `car`, from every session ranking there. */
+  async #circuitLaps(track: string, car: number): Promise<RankedLaps> {
+    const circuit = slugify(track);
+    const rows = await rankedRows(this.#kv, circuit, car);
+    if (rows.length === 0) throw new NotFound(`no lap of "${track}" in car ${car} counts for best`);
+    return {
+      rows,
+      track,
+      holds: ({ lap, session }) =>
+        lap.car_id === car && ranks(rowOf(lap)) && rankingCircuit(session) === circuit,
+    };
+  }
+
+  /**
+   * The laps that count of session `id` in `car`, named or not; none when
+   * the session is kept out of bests. Laid out by the session's track name
+   * as read now; a lap read after the session was renamed is a mismatch.
+   */
+  async #sessionLaps(id: number, car: number): Promise<RankedLaps> {
+    const session = await getSession(this.#kv, id);
+    if (!session) throw new NotFound(`session ${id} not found`);
+    const none = `no lap of session ${id} in car ${car} counts for best`;
+    if (session.bests_excluded) throw new NotFound(`${none}: the session is kept out of bests`);
+    const rows = await sessionRankedRows(this.#kv, id, car);
+    if (rows.length === 0) throw new NotFound(none);
+    const track = session.track_name;
+    return {
+      rows,
+      track,
+      holds: ({ lap, session: s }) =>
+        lap.car_id === car && ranks(rowOf(lap)) && s.id === id && s.track_name === track &&
+        s.bests_excluded !== true,
+    };
+  }
+}
+
+/** A lap the index chose did not match its record. */
+class IndexMismatch extends Error {
+  constructor() {
+    super("a lap does not match the lap index");
+    this.name = "IndexMismatch";
+  }
+}
+
+/**
+ * Refuses laps of more than one named circuit, naming each lap by its
+ * parameter (`params[k]` for `loaded[k]`). Laps of unnamed sessions go
+ * with any circuit.
+ */
+function sameCircuit(loaded: readonly LoadedLap[], params: readonly string[]): void {
+  const circuits = new Set(
+    loaded.map((l) => circuitOf(l.session.track_name)).filter((c) => c !== null),
+  );
+  if (circuits.size <= 1) return;
+  const issues: Issue[] = loaded
+    .map((l, k) => ({ l, k }))
+    .filter(({ l }) => l.session.track_name !== "")
+    .map(({ l, k }) => ({
+      path: params[k],
+      message: `lap ${l.lap.id} is of "${l.session.track_name}"`,
+    }));
+  throw new BadRequest(
+    `laps of different circuits cannot be compared: ${issues.map((i) => i.message).join(", ")}`,
+    issues,
+  );
+}
+
+/** The fastest complete lap of `laps` (first of equal times), else the fastest, else the first. */
+function defaultRef(laps: readonly Lap[]): Lap {
+  const timed = (l: Lap) => l.time_ms > 0;
+  const pick = (pool: readonly Lap[]) =>
+    pool.reduce<Lap | null>((a, l) => (a === null || l.time_ms < a.time_ms ? l : a), null);
+  return pick(laps.filter((l) => l.complete && timed(l))) ?? pick(laps.filter(timed)) ?? laps[0];
+}

@@ -1,0 +1,110 @@
+/**
+ * Naming the live session while its lap is driven, from the reference lines:
+ * every frame's position goes to a `LiveReferenceMatcher`, reset at each lap
+ * start (an out-lap from the pits leaves every line), and the session is
+ * named as soon as exactly one configuration remains. Only an unnamed
+ * session is followed: once it has a name, by this or anything else, frames
+ * cost one comparison. While a labelled survey runs the driver has said
+ * which circuit this is, and nothing is matched.
+ *
+ * The index of reference lines is built on first need, a couple of
+ * milliseconds of steps per frame, so the first frames of a drive never
+ * hold the event loop for the whole build.
+ *
+ * @module
+ */
+import type { Frame } from "../../core/gt7/frame.ts";
+import { LiveReferenceMatcher } from "../../core/identify/live_match.ts";
+import type { ReferenceMatch } from "../../core/identify/reference_match.ts";
+import {
+  type ReferenceIndex,
+  stepDefaultReferenceIndex,
+} from "../../core/identify/reference_index.ts";
+import type { LiveService } from "./live.ts";
+import type { SurveyService } from "../survey/survey.ts";
+
+/** Most milliseconds of index building done on one frame. */
+export const WARM_BUDGET_MS = 2;
+
+/** What live naming reads and calls. */
+export interface LiveNamingServices {
+  live: Pick<LiveService, "tap" | "session" | "epoch">;
+  /** A labelled survey (a slug) means the driver named the circuit. */
+  survey: Pick<SurveyService, "slug">;
+  /** Names the live session after `match` (only if it is still unnamed then). */
+  name(match: ReferenceMatch): Promise<void>;
+}
+
+/**
+ * The reference index after at most `budgetMs` more of building it in
+ * steps, or null while it is not built yet.
+ */
+export function warmDefaultIndex(budgetMs: number): ReferenceIndex | null {
+  const until = performance.now() + budgetMs;
+  for (;;) {
+    const index = stepDefaultReferenceIndex();
+    if (index !== null || performance.now() >= until) return index;
+  }
+}
+
+/** Follows the live frames and names an unnamed session mid-lap. */
+export class LiveNaming {
+  readonly #services: LiveNamingServices;
+  readonly #index: ReferenceIndex | null;
+  #matcher: LiveReferenceMatcher | null = null;
+  #lap = Number.NaN;
+  #epoch = -1;
+  /** A frame was skipped since the matcher was last fed: restart it before the next. */
+  #stale = true;
+  /** The matcher named this lap: nothing more to do until it restarts. */
+  #matched = false;
+
+  /**
+   * Live naming over `index`, or over every line the project ships (built
+   * on first need) when null.
+   */
+  constructor(services: LiveNamingServices, index: ReferenceIndex | null = null) {
+    this.#services = services;
+    this.#index = index;
+  }
+
+  /** Starts following the live frames; returns the function that stops it. */
+  watch(): () => void {
+    return this.#services.live.tap((frame) => this.frame(frame));
+  }
+
+  /** Takes one live frame. Never throws; never waits. */
+  frame(frame: Frame): void {
+    const { live, survey } = this.#services;
+    const session = live.session;
+    if ((session !== null && session.track_name !== "") || survey.slug !== null) {
+      this.#stale = true;
+      return;
+    }
+    const matcher = this.#matcher ?? this.#build();
+    if (matcher === null) {
+      this.#stale = true;
+      return;
+    }
+    if (this.#stale || frame.currentLap !== this.#lap || live.epoch !== this.#epoch) {
+      matcher.reset();
+      this.#lap = frame.currentLap;
+      this.#epoch = live.epoch;
+      this.#stale = false;
+      this.#matched = false;
+    }
+    if (this.#matched) return;
+    const match = matcher.push(frame.posX, frame.posZ);
+    if (match === null) return;
+    this.#matched = true;
+    // The service logs a failure; a lap end can still name the session.
+    this.#services.name(match).catch(() => {});
+  }
+
+  #build(): LiveReferenceMatcher | null {
+    const index = this.#index ?? warmDefaultIndex(WARM_BUDGET_MS);
+    if (index === null) return null;
+    this.#matcher = new LiveReferenceMatcher(index);
+    return this.#matcher;
+  }
+}
