@@ -11,7 +11,8 @@ import type { AppFace } from "../app/create_app.ts";
 import type { KeyHelp, ViewDef, ViewParam } from "./view_types.ts";
 import { GLOBAL_KEYS, VIEWS } from "./views.ts";
 import { Help } from "./help.tsx";
-import { NamePrompt, useNamePrompt } from "./name_prompt.tsx";
+import { NamePrompt } from "./name_prompt.tsx";
+import { useNamePrompt } from "./use_name_prompt.ts";
 import { fit } from "./format.ts";
 import type { TuiNotices } from "./notices.ts";
 import { useNotice } from "./use_notice.ts";
@@ -60,6 +61,8 @@ export function AppView(props: AppViewProps) {
   }, [views]);
   const prompt = useNamePrompt(props.app);
   const prompting = prompt.target !== null;
+  // The prompt has the keyboard only once the driver gave it (use_name_prompt.ts).
+  const typing = prompt.typing !== null;
   // How the last prompt ended comes first, then the command's notices; full width, under the tabs.
   const external = useNotice(props.notices);
   // A stored lap's top coaching notes pass by for a few seconds.
@@ -71,6 +74,10 @@ export function AppView(props: AppViewProps) {
   const viewRows = rows - headRows - panelRows;
 
   useKeys((input, key) => {
+    const named = views.find((v) => v.key === input);
+    const rootKey = input === "q" || input === "?" || (help && key.escape) || named !== undefined;
+    const viewHasKeys = (views.find((v) => v.id === current) ?? views[0]).keys.length > 0;
+    if (prompt.take(input, key, { rootKey, viewHasKeys })) return;
     if (input === "q") {
       props.onQuit?.();
       exit();
@@ -79,18 +86,18 @@ export function AppView(props: AppViewProps) {
     } else if (help && key.escape) {
       setHelp(false);
     } else {
-      const view = views.find((v) => v.key === input);
+      const view = named;
       if (view) {
         setCurrent(view.id);
         setOpened((o) => ({ param: null, serial: o.serial }));
         setHelp(false);
       }
     }
-  }, { isActive: !capturing && !prompting });
+  }, { isActive: !capturing && !typing });
 
   const view = views.find((v) => v.id === current) ?? views[0];
   const { Component } = view;
-  // The prompt shares the screen (the view stays drawn above it) but has the keyboard.
+  // The prompt shares the screen (the view stays drawn above it); once typing, it has the keyboard.
   const covered = help;
   return (
     <Box flexDirection="column" width={columns}>
@@ -104,7 +111,7 @@ export function AppView(props: AppViewProps) {
       {notice === null
         ? null
         : <Text color="cyan" wrap="truncate">{fit(notice, columns).trimEnd()}</Text>}
-      {help && !prompting
+      {help && !typing
         ? <Help views={views} globalKeys={props.globalKeys ?? GLOBAL_KEYS} current={view} />
         : null}
       {/* The view stays mounted under an overlay so its selection survives. */}
@@ -115,7 +122,7 @@ export function AppView(props: AppViewProps) {
           columns={columns}
           rows={viewRows}
           outDir={props.outDir ?? Deno.cwd()}
-          inputActive={!covered && !prompting}
+          inputActive={!covered && !typing}
           setCapturing={setCapturing}
           param={opened.param}
           open={open}
@@ -129,6 +136,8 @@ export function AppView(props: AppViewProps) {
             target={prompt.target}
             columns={columns}
             rows={panelRows}
+            typing={prompt.typing}
+            viewHasKeys={view.keys.length > 0}
             onClose={prompt.close}
           />
         )

@@ -27,8 +27,8 @@ export interface TextFieldProps {
 
 /**
  * The text with an inverse cursor while focused. A `value` that changes
- * from outside (not by this field's own keys) is taken as is, the cursor
- * kept where it was, at most at its end.
+ * from outside (not by this field's own keys: a suggestion copied in, the
+ * letter that opened a prompt) is taken as is, the cursor at its end.
  */
 export function TextField({ value, onChange, onSubmit, focus = true }: TextFieldProps) {
   const line = useRef<LineState>({ text: value, cursor: [...value].length });
@@ -39,7 +39,7 @@ export function TextField({ value, onChange, onSubmit, focus = true }: TextField
   if (value !== seen.current) {
     seen.current = value;
     if (value !== line.current.text) {
-      line.current = { text: value, cursor: Math.min(line.current.cursor, [...value].length) };
+      line.current = { text: value, cursor: [...value].length };
     }
   }
   useKeys((input, key) => {
