@@ -10,7 +10,8 @@ import type { Command } from "commander";
 import { describeEvent } from "../server/console_output.ts";
 import { type ReplaySpeed, runFakeConsole } from "../server/fake_console.ts";
 import { openReplaySource } from "../server/replay_source.ts";
-import { TuiNotices } from "../tui/notices.ts";
+import { dashboardNotices, livePageQr } from "./dashboard_options.ts";
+import { storeSentence } from "../app/store_health.ts";
 import { startLogger } from "./logger_process.ts";
 import { dataOption, positive, type ServerFlags, serverOptions, speed } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
@@ -98,6 +99,8 @@ async function runDemo(flags: DemoFlags): Promise<void> {
   console.log(`demo: API on ${logger.http.url} (try ${logger.http.url}/api/sessions)`);
   for (const line of livePageLines(flags, logger.http.port)) console.log(line);
   if (created) console.log(`demo: ${created}`);
+  const health = logger.app.storeHealth.status();
+  if (health.state !== "ok") console.log(`demo: ${storeSentence(health)}`);
   console.log(`demo: exports go to ${exportsDir(flags.data)}`);
   const recording = recordNotice(flags);
   if (recording) console.log(`demo: ${recording}`);
@@ -105,15 +108,13 @@ async function runDemo(flags: DemoFlags): Promise<void> {
   const { runTui, tuiMode } = await import("../tui/run_tui.tsx");
   if (tuiMode() === "ink") {
     // On a terminal the demo shows the dashboard, as start does; q or a signal ends it.
-    const notices = new TuiNotices();
-    if (created) notices.post(created);
+    const notices = dashboardNotices(logger.app, { created, now: true });
+    const ended = { sticky: true, topic: "drive" };
     over.then(
       (r) => {
-        if (r) {
-          notices.post(`demo: the drive is over (${r.sent} packets); q quits`, { sticky: true });
-        }
+        if (r) notices.post(`demo: the drive is over (${r.sent} packets); q quits`, ended);
       },
-      (err) => notices.post(`demo: the drive failed: ${(err as Error).message}`, { sticky: true }),
+      (err) => notices.post(`demo: the drive failed: ${(err as Error).message}`, ended),
     );
     const quit = shutdownSignal();
     await runTui(logger.app, {
@@ -121,6 +122,7 @@ async function runDemo(flags: DemoFlags): Promise<void> {
       outDir: exportsDir(flags.data),
       apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
       notices,
+      livePage: livePageQr(livePageUrl(flags, logger.http.port), flags.lan === true),
     });
     drive.abort();
     try {

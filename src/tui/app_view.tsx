@@ -18,6 +18,7 @@ import type { TuiNotices } from "./notices.ts";
 import { useNotice } from "./use_notice.ts";
 import { useLapNotes } from "./use_lap_notes.ts";
 import { useKeys } from "./use_keys.ts";
+import { type LivePageQr, QR_KEY, QrOverlay } from "./qr_overlay.tsx";
 
 /** Size assumed when the output does not say (not a terminal). */
 export const DEFAULT_SIZE = { columns: 80, rows: 24 } as const;
@@ -39,7 +40,12 @@ export interface AppViewProps {
   apiUrl?: string;
   /** Notices from the command (a new store, the demo's drive over), on a line under the tabs. */
   notices?: TuiNotices;
+  /** The live page's QR code (with `--lan`): `p` shows it, and it is up on start when `open`. */
+  livePage?: LivePageQr;
 }
+
+/** The help's line for {@linkcode QR_KEY}, listed when there is a code to show. */
+export const QR_KEY_HELP: KeyHelp = { key: QR_KEY, action: "show or hide the live page's QR code" };
 
 /** The whole dashboard. `q` calls `onQuit` and ends the Ink app. */
 export function AppView(props: AppViewProps) {
@@ -48,6 +54,8 @@ export function AppView(props: AppViewProps) {
   const { columns, rows } = useTerminalSize();
   const [current, setCurrent] = useState(props.initialView ?? views[0].id);
   const [help, setHelp] = useState(false);
+  const livePage = props.livePage ?? null;
+  const [qr, setQr] = useState(livePage?.open ?? false);
   const [capturing, setCapturing] = useState(false);
   // What a view opened another with; `serial` remounts the view on every open.
   const [opened, setOpened] = useState<{ param: ViewParam | null; serial: number }>({
@@ -75,7 +83,9 @@ export function AppView(props: AppViewProps) {
 
   useKeys((input, key) => {
     const named = views.find((v) => v.key === input);
-    const rootKey = input === "q" || input === "?" || (help && key.escape) || named !== undefined;
+    const qrKey = input === QR_KEY && livePage !== null;
+    const rootKey = input === "q" || input === "?" || ((help || qr) && key.escape) ||
+      named !== undefined || qrKey;
     const viewHasKeys = (views.find((v) => v.id === current) ?? views[0]).keys.length > 0;
     if (prompt.take(input, key, { rootKey, viewHasKeys })) return;
     if (input === "q") {
@@ -83,14 +93,20 @@ export function AppView(props: AppViewProps) {
       exit();
     } else if (input === "?") {
       setHelp((h) => !h);
-    } else if (help && key.escape) {
+      setQr(false);
+    } else if (qrKey) {
+      setQr((q) => !q);
       setHelp(false);
+    } else if ((help || qr) && key.escape) {
+      setHelp(false);
+      setQr(false);
     } else {
       const view = named;
       if (view) {
         setCurrent(view.id);
         setOpened((o) => ({ param: null, serial: o.serial }));
         setHelp(false);
+        setQr(false);
       }
     }
   }, { isActive: !capturing && !typing });
@@ -98,7 +114,8 @@ export function AppView(props: AppViewProps) {
   const view = views.find((v) => v.id === current) ?? views[0];
   const { Component } = view;
   // The prompt shares the screen (the view stays drawn above it); once typing, it has the keyboard.
-  const covered = help;
+  const covered = help || qr;
+  const globalKeys = [...(props.globalKeys ?? GLOBAL_KEYS), ...(livePage ? [QR_KEY_HELP] : [])];
   return (
     <Box flexDirection="column" width={columns}>
       <Header
@@ -107,13 +124,13 @@ export function AppView(props: AppViewProps) {
         help={help}
         columns={columns}
         apiUrl={props.apiUrl ?? null}
+        qrKey={livePage !== null}
       />
       {notice === null
         ? null
         : <Text color="cyan" wrap="truncate">{fit(notice, columns).trimEnd()}</Text>}
-      {help && !typing
-        ? <Help views={views} globalKeys={props.globalKeys ?? GLOBAL_KEYS} current={view} />
-        : null}
+      {help && !typing ? <Help views={views} globalKeys={globalKeys} current={view} /> : null}
+      {qr && livePage && !typing ? <QrOverlay qr={livePage} /> : null}
       {/* The view stays mounted under an overlay so its selection survives. */}
       <Box display={covered ? "none" : "flex"} flexDirection="column">
         <Component
@@ -161,10 +178,12 @@ interface HeaderProps {
   columns: number;
   /** The HTTP API's address, or null when there is none to show. */
   apiUrl: string | null;
+  /** Whether {@linkcode QR_KEY} shows a QR code: the hints then name it first. */
+  qrKey: boolean;
 }
 
-function Header({ views, current, help, columns, apiUrl }: HeaderProps) {
-  const hint = help ? "? close help  q quit" : "? help  q quit";
+function Header({ views, current, help, columns, apiUrl, qrKey }: HeaderProps) {
+  const hint = (qrKey ? `${QR_KEY} QR  ` : "") + (help ? "? close help  q quit" : "? help  q quit");
   const fitted = headerFit(views, columns, apiUrl, hint);
   const { compact, address } = fitted;
   return (
@@ -202,11 +221,8 @@ function tabsWidth(views: readonly ViewDef[], compact: boolean): number {
     (compact ? 2 : 0);
 }
 
-/** The key hints when the address needs their room: `?` lists `q` too. */
-const SHORT_HINT = "? help";
-
-/** The same while the help is open: it lists `q` itself. */
-const SHORT_CLOSE_HINT = "? close help";
+/** The hints' last part, which goes first when the address needs room: the help lists `q` too. */
+const QUIT_HINT = "  q quit";
 
 /**
  * How the header fits `columns`: the roomy tabs when they leave space for
@@ -227,7 +243,7 @@ export function headerFit(
   if (apiUrl === null) return { compact, address: null, hint };
   const bare = apiUrl.replace(/^[a-z]+:\/\//, "");
   const port = bare.slice(bare.lastIndexOf(":"));
-  const short = help(hint) ? SHORT_CLOSE_HINT : SHORT_HINT;
+  const short = hint.endsWith(QUIT_HINT) ? hint.slice(0, -QUIT_HINT.length) : hint;
   const options: [string, string][] = [
     [apiUrl, hint],
     [bare, hint],
@@ -237,11 +253,6 @@ export function headerFit(
   ];
   const fits = options.find(([a, h]) => a.length + h.length <= free);
   return fits ? { compact, address: fits[0], hint: fits[1] } : { compact, address: null, hint };
-}
-
-/** True for the hints shown while the help is open. */
-function help(hint: string): boolean {
-  return hint.startsWith("? close");
 }
 
 /** The output's size, following resizes; {@linkcode DEFAULT_SIZE} when it does not say. */

@@ -195,7 +195,6 @@ export function NamePrompt(
   }, { isActive: focused });
 
   const width = Math.max(40, columns);
-  const length = lengthM === null ? "" : `, ${(lengthM / 1000).toFixed(2)} km`;
   return (
     <Box
       flexDirection="column"
@@ -207,11 +206,7 @@ export function NamePrompt(
       borderLeft={false}
       borderRight={false}
     >
-      <Text bold wrap="truncate">
-        {`Name this track: session ${target.sessionId}, lap ${target.lapNumber} ` +
-          `${lapTime(target.timeMs)}${length}`}
-        {focused ? <Text color="gray" bold={false}>{TYPING_NOTE}</Text> : null}
-      </Text>
+      <Title target={target} lengthM={lengthM} focused={focused} />
       <Text wrap="truncate">
         {"Track name: "}
         <TextField
@@ -240,5 +235,19 @@ export function NamePrompt(
         {focused ? promptKeys(suggestions.length) : waitingKeys(viewHasKeys)}
       </Text>
     </Box>
+  );
+}
+
+/** The prompt's first line: what it asks about, and whether keys are text now. */
+function Title(
+  { target, lengthM, focused }: { target: PromptTarget; lengthM: number | null; focused: boolean },
+) {
+  const length = lengthM === null ? "" : `, ${(lengthM / 1000).toFixed(2)} km`;
+  return (
+    <Text bold wrap="truncate">
+      {`Name this track: session ${target.sessionId}, lap ${target.lapNumber} ` +
+        `${lapTime(target.timeMs)}${length}`}
+      {focused ? <Text color="gray" bold={false}>{TYPING_NOTE}</Text> : null}
+    </Text>
   );
 }
