@@ -616,3 +616,32 @@ Deno.test({
     ]);
   },
 });
+
+Deno.test("the frame's cue for the corner ahead is shown on the Live view, and goes with it", async () => {
+  const { app, close } = await memoryApp();
+  const cue = {
+    text: "Turn 4: brake later",
+    n: 4,
+    name: "Turn 4",
+    loss_s: 0.284,
+    lap_id: 1,
+    at_m: 1200,
+  };
+  for (const [columns, rows] of [[100, 23], [80, 12]] as const) {
+    const source = new FakeFrames();
+    const r = render(
+      <LiveView app={app} {...viewProps} columns={columns} rows={rows} frames={source} />,
+    );
+    source.push({ lap: 2, sector: null, lap_clock_ms: 30000, cue });
+    let text = await waitFor(r.lastFrame, (t) => t.includes("Lap 2  0:30.0"));
+    // On its own row before the lap line: the free row when there is one, else the session's.
+    const lines = text.split("\n");
+    const at = lines.indexOf("▶ Turn 4: brake later  lost 0.28 s last lap");
+    assert.equal(at, lines.findIndex((l) => l.startsWith("Lap 2")) - 1, text);
+    source.push({ lap: 2, sector: null, lap_clock_ms: 31000, cue: null });
+    text = await waitFor(r.lastFrame, (t) => t.includes("Lap 2  0:31.0"));
+    assert.ok(!text.includes("brake later"), text);
+    r.unmount();
+  }
+  close();
+});
