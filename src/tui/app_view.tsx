@@ -147,16 +147,19 @@ export function AppView(props: AppViewProps) {
       </Box>
       {prompt.target
         ? (
-          <NamePrompt
-            key={prompt.target.sessionId}
-            app={props.app}
-            target={prompt.target}
-            columns={columns}
-            rows={panelRows}
-            typing={prompt.typing}
-            viewHasKeys={view.keys.length > 0}
-            onClose={prompt.close}
-          />
+          // A waiting prompt hides under the help or the QR code with the view, keeping its state.
+          <Box display={covered && !typing ? "none" : "flex"}>
+            <NamePrompt
+              key={prompt.target.sessionId}
+              app={props.app}
+              target={prompt.target}
+              columns={columns}
+              rows={panelRows}
+              typing={prompt.typing}
+              viewHasKeys={view.keys.length > 0}
+              onClose={prompt.close}
+            />
+          </Box>
         )
         : null}
     </Box>

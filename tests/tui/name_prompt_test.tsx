@@ -379,6 +379,13 @@ Deno.test("the prompt waits without the keyboard: 1 is the Live view, a view kee
   assert.match(text, /^Track name:\s*$/m);
   assert.ok(!text.includes("Grand Valley"), text);
   assert.ok(!text.includes("(keys are text)"), text);
+  // The help covers the waiting prompt with the view, inside 80x24, and gives it back.
+  r.stdin.write("?");
+  text = await waitFor(r.lastFrame, (t) => t.includes("Everywhere"));
+  assert.ok(!text.includes("Name this track"), text);
+  assert.ok(text.split("\n").length <= 23, text);
+  r.stdin.write("?");
+  await waitFor(r.lastFrame, (t) => t.includes("Name this track") && !t.includes("Everywhere"));
   r.unmount();
   close();
 });
