@@ -157,6 +157,7 @@ export function AppView(props: AppViewProps) {
               rows={panelRows}
               typing={prompt.typing}
               viewHasKeys={view.keys.length > 0}
+              rootKeys={rootKeysText(views, livePage !== null)}
               onClose={prompt.close}
             />
           </Box>
@@ -164,6 +165,12 @@ export function AppView(props: AppViewProps) {
         : null}
     </Box>
   );
+}
+
+/** The root's keys in a few characters, for the waiting name prompt: `1-6 ? q` (and `p`). */
+export function rootKeysText(views: readonly ViewDef[], qrKey: boolean): string {
+  const numbers = views.length > 1 ? `${views[0].key}-${views.at(-1)!.key}` : views[0].key;
+  return `${numbers} ? q${qrKey ? ` ${QR_KEY}` : ""}`;
 }
 
 /**

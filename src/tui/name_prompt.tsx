@@ -38,6 +38,8 @@ export interface NamePromptProps {
   typing: string | null;
   /** Whether the view on screen has keys of its own: then only `n` gives the prompt the keyboard. */
   viewHasKeys: boolean;
+  /** The dashboard's own keys, as the waiting prompt names them (`1-6 ? q`). */
+  rootKeys: string;
   /** Called once the prompt is done: saved (with what to say) or dismissed (`dismissed` true). */
   onClose(notice: string | null, dismissed?: boolean): void;
 }
@@ -85,12 +87,13 @@ const TYPING_NOTE = "  (keys are text)";
 /**
  * The last line while the prompt has no keyboard: what gives it the
  * keyboard. A view with keys of its own keeps them all but `n`; on one
- * without (Live) a typed letter starts the name.
+ * without (Live) a typed letter starts the name, and `rootKeys` (the
+ * dashboard's own keys, such as `1-6 ? q`) keep their use.
  */
-export function waitingKeys(viewHasKeys: boolean): string {
+export function waitingKeys(viewHasKeys: boolean, rootKeys: string): string {
   return viewHasKeys
     ? `${PROMPT_FOCUS_KEY} name it (the view's keys work until then)`
-    : `type the name, or ${PROMPT_FOCUS_KEY} or Enter first (1-6 ? q p keep their use until then)`;
+    : `type the name, or ${PROMPT_FOCUS_KEY} or Enter first (${rootKeys} keep their use until then)`;
 }
 
 /**
@@ -122,7 +125,7 @@ const FIXED_ROWS = 6;
  * dismisses it.
  */
 export function NamePrompt(
-  { app, target, columns, rows, typing, viewHasKeys, onClose }: NamePromptProps,
+  { app, target, columns, rows, typing, viewHasKeys, rootKeys, onClose }: NamePromptProps,
 ) {
   const [text, setText] = useState("");
   // Read back by the handlers, so Down then Enter in one burst saves the row Down picked.
@@ -232,7 +235,7 @@ export function NamePrompt(
         {error ?? (saving ? "saving..." : " ")}
       </Text>
       <Text color="gray" wrap="truncate">
-        {focused ? promptKeys(suggestions.length) : waitingKeys(viewHasKeys)}
+        {focused ? promptKeys(suggestions.length) : waitingKeys(viewHasKeys, rootKeys)}
       </Text>
     </Box>
   );

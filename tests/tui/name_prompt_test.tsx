@@ -152,10 +152,10 @@ Deno.test({
       " | Suzuka Circuit East Course | 2.243 km | lap 156.4% off",
     ]);
     assert.equal(lines[top + 5].trim(), "");
-    assert.equal(lines.at(-1), waitingKeys(false));
+    assert.equal(lines.at(-1), waitingKeys(false, "1-6 ? q"));
     assert.equal(
       lines.at(-1),
-      "type the name, or n or Enter first (1-6 ? q p keep their use until then)",
+      "type the name, or n or Enter first (1-6 ? q keep their use until then)",
     );
     for (const line of lines) assert.ok([...line].length <= 80, line);
 
@@ -285,6 +285,7 @@ Deno.test({
         rows={12}
         typing={null}
         viewHasKeys={false}
+        rootKeys="1-6 ? q"
         onClose={() => {}}
       />,
     );
@@ -369,7 +370,7 @@ Deno.test("the prompt waits without the keyboard: 1 is the Live view, a view kee
   // 2 opens Sessions and 1 comes back to Live: nothing is typed, nothing is suggested.
   r.stdin.write("2");
   let text = await waitFor(r.lastFrame, (t) => t.includes("[2 Sessions]"));
-  assert.equal(text.split("\n").at(-1), waitingKeys(true));
+  assert.equal(text.split("\n").at(-1), waitingKeys(true, "1-6 ? q"));
   assert.equal(text.split("\n").at(-1), "n name it (the view's keys work until then)");
   // In a view with keys of its own, a letter is the view's (Enter goes into the laps).
   r.stdin.write(KEY.enter);

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
-import { AppView } from "../../src/tui/app_view.tsx";
+import { AppView, rootKeysText } from "../../src/tui/app_view.tsx";
+import { VIEWS } from "../../src/tui/views.ts";
 import { TuiNotices } from "../../src/tui/notices.ts";
 import { qrLines } from "../../src/cli/qr_text.ts";
 import { keyHandlerChanges } from "../../src/tui/use_keys.ts";
@@ -41,6 +42,11 @@ Deno.test("with --lan the QR code is up on start; p hides and shows it, Esc hide
   assert.ok(text.split("\n").includes("  p       show or hide the live page's QR code"), text);
   r.unmount();
   close();
+});
+
+Deno.test("the waiting name prompt names p among the dashboard's keys only with a QR code", () => {
+  assert.equal(rootKeysText(VIEWS, true), "1-6 ? q p");
+  assert.equal(rootKeysText(VIEWS, false), "1-6 ? q");
 });
 
 Deno.test("without a QR code p is no key: not in the header, the help or the screen", async () => {
