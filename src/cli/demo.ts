@@ -10,7 +10,8 @@ import type { Command } from "commander";
 import { describeEvent } from "./console_output.ts";
 import { type ReplaySpeed, runFakeConsole } from "./fake_console.ts";
 import { openReplaySource } from "./replay_source.ts";
-import { TuiNotices } from "../tui/notices.ts";
+import { dashboardNotices, livePageQr } from "./dashboard_options.ts";
+import { storeSentence } from "../app/store/store_health.ts";
 import { startLogger } from "./logger_process.ts";
 import { dataOption, positive, type ServerFlags, serverOptions, speed } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
@@ -105,6 +106,8 @@ async function runDemo(flags: DemoFlags): Promise<void> {
     console.log(line);
   }
   if (created) console.log(`demo: ${created}`);
+  const health = logger.app.storeHealth.status();
+  if (health.state !== "ok") console.log(`demo: ${storeSentence(health)}`);
   console.log(`demo: exports go to ${exportsDir(flags.data)}`);
   const recording = recordNotice(flags);
   if (recording) console.log(`demo: ${recording}`);
@@ -112,15 +115,13 @@ async function runDemo(flags: DemoFlags): Promise<void> {
   const { runTui, tuiMode } = await import("../tui/run_tui.tsx");
   if (tuiMode() === "ink") {
     // On a terminal the demo shows the dashboard, as start does; q or a signal ends it.
-    const notices = new TuiNotices();
-    if (created) notices.post(created);
+    const notices = dashboardNotices(logger.app, { created, now: true });
+    const ended = { sticky: true, topic: "drive" };
     over.then(
       (r) => {
-        if (r) {
-          notices.post(`demo: the drive is over (${r.sent} packets); q quits`, { sticky: true });
-        }
+        if (r) notices.post(`demo: the drive is over (${r.sent} packets); q quits`, ended);
       },
-      (err) => notices.post(`demo: the drive failed: ${(err as Error).message}`, { sticky: true }),
+      (err) => notices.post(`demo: the drive failed: ${(err as Error).message}`, ended),
     );
     const quit = shutdownSignal();
     const undivert = reportOnNotices(logger.log, notices);
@@ -129,6 +130,7 @@ async function runDemo(flags: DemoFlags): Promise<void> {
       outDir: exportsDir(flags.data),
       apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
       notices,
+      livePage: livePageQr(livePageUrl(flags, logger.http.port), flags.lan === true),
     });
     undivert();
     drive.abort();

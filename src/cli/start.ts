@@ -10,10 +10,10 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { DB_FILE } from "../storage/kv.ts";
 import { describeEvent } from "./console_output.ts";
-import { TuiNotices } from "../tui/notices.ts";
-import { type StoreHealthStatus, storeSentence } from "../app/store/store_health.ts";
-import type { App } from "../app/create_app.ts";
+import type { TuiNotices } from "../tui/notices.ts";
+import { storeSentence } from "../app/store/store_health.ts";
 import type { RoutedLog } from "../app/log.ts";
+import { dashboardNotices, livePageQr } from "./dashboard_options.ts";
 import { type LoggerOptions, startLogger } from "./logger_process.ts";
 import { tuiMode } from "../tui/tui_mode.ts";
 import { type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts";
@@ -51,25 +51,7 @@ export function newStoreNotice(data: string): string | null {
   return `new store created at ${resolve(data)}`;
 }
 
-/**
- * Posts the store's health to the dashboard's notices: now when it is not
- * fine (unless `opts.now` is false: the caller printed it), then at each change (a count changing within a state too, so
- * `store full: N laps not yet saved` follows N). A full or read-only store's
- * notice stays until the next; the others pass. Returns the unsubscribe.
- */
-export function postStoreNotices(
-  app: App,
-  notices: TuiNotices,
-  opts: { now?: boolean } = {},
-): () => void {
-  const post = (s: StoreHealthStatus) =>
-    notices.post(storeSentence(s), { sticky: s.state === "full" || s.state === "read_only" });
-  const health = app.storeHealth.status();
-  if ((opts.now ?? true) && health.state !== "ok") post(health);
-  return app.bus.subscribe((event) => {
-    if (event.type === "store") post(event.status);
-  });
-}
+export { postStoreNotices } from "./dashboard_options.ts";
 
 /**
  * Sends every report of `log` (the logger's, the HTTP server's included) to
@@ -169,17 +151,13 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
   const api = apiUrl(flags, logger.http.port);
   console.log(`sim-datalogger: API on ${api}, telemetry on UDP ${logger.udp.port}`);
   for (const line of livePageLines(flags, logger.http.port)) console.log(line);
-  const notices = new TuiNotices();
   // The dashboard's screen hides the lines above, so what they say is shown
-  // once in it too; plain status lines print below them, so they are not.
+  // in it too; plain status lines print below them, so they are not.
   const onScreen = mode === "start" && tuiMode() === "ink";
   const health = logger.app.storeHealth.status();
   if (health.state !== "ok") console.log(`sim-datalogger: ${storeSentence(health)}`);
-  postStoreNotices(logger.app, notices, { now: onScreen });
-  if (created) {
-    console.log(`sim-datalogger: ${created}`);
-    if (onScreen) notices.post(created);
-  }
+  const notices = dashboardNotices(logger.app, { created, now: onScreen });
+  if (created) console.log(`sim-datalogger: ${created}`);
   if (flags.data === ":memory:") {
     console.log(`sim-datalogger: in-memory store; exports go to ${exportsDir(flags.data)}`);
   }
@@ -204,6 +182,7 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
       outDir: exportsDir(flags.data),
       apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
       notices,
+      livePage: livePageQr(livePageUrl(flags, logger.http.port), flags.lan === true),
     });
     undivert();
     try {

@@ -34,6 +34,9 @@ export const ANALYSIS_KEYS: readonly KeyHelp[] = [
 /** The keys line under the tables. */
 const HINT = "←→ cursor  [ ] ×10  ↑↓ corner  Enter zoom  Esc whole lap  l lap  r ref";
 
+/** The hint while a lap picker is open: the only keys it takes. */
+export const PICKER_HINT = "↑↓ select a lap  Enter take it  Esc cancel";
+
 /** After the lap when no other lap can be its reference (with its leading gap). */
 const NO_REF = "  no reference: its only lap";
 
@@ -108,7 +111,7 @@ export function AnalysisView({ app, columns, rows, inputActive, param }: ViewPro
           </Text>
         )
         : null}
-      {note ?? <Text color="gray" wrap="truncate">{HINT}</Text>}
+      {note ?? <Text color="gray" wrap="truncate">{s.picker ? PICKER_HINT : HINT}</Text>}
     </Box>
   );
 }

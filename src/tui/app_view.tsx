@@ -11,12 +11,14 @@ import type { AppFace } from "../app/create_app.ts";
 import type { KeyHelp, ViewDef, ViewParam } from "./view_types.ts";
 import { GLOBAL_KEYS, VIEWS } from "./views.ts";
 import { Help } from "./help.tsx";
-import { NamePrompt, useNamePrompt } from "./name_prompt.tsx";
+import { NamePrompt } from "./name_prompt.tsx";
+import { useNamePrompt } from "./use_name_prompt.ts";
 import { fit } from "./format.ts";
 import type { TuiNotices } from "./notices.ts";
 import { useNotice } from "./use_notice.ts";
 import { useLapNotes } from "./use_lap_notes.ts";
 import { useKeys } from "./use_keys.ts";
+import { type LivePageQr, QR_KEY, QrOverlay } from "./qr_overlay.tsx";
 
 /** Size assumed when the output does not say (not a terminal). */
 export const DEFAULT_SIZE = { columns: 80, rows: 24 } as const;
@@ -38,7 +40,12 @@ export interface AppViewProps {
   apiUrl?: string;
   /** Notices from the command (a new store, the demo's drive over), on a line under the tabs. */
   notices?: TuiNotices;
+  /** The live page's QR code (with `--lan`): `p` shows it, and it is up on start when `open`. */
+  livePage?: LivePageQr;
 }
+
+/** The help's line for {@linkcode QR_KEY}, listed when there is a code to show. */
+export const QR_KEY_HELP: KeyHelp = { key: QR_KEY, action: "show or hide the live page's QR code" };
 
 /** The whole dashboard. `q` calls `onQuit` and ends the Ink app. */
 export function AppView(props: AppViewProps) {
@@ -47,6 +54,8 @@ export function AppView(props: AppViewProps) {
   const { columns, rows } = useTerminalSize();
   const [current, setCurrent] = useState(props.initialView ?? views[0].id);
   const [help, setHelp] = useState(false);
+  const livePage = props.livePage ?? null;
+  const [qr, setQr] = useState(livePage?.open ?? false);
   const [capturing, setCapturing] = useState(false);
   // What a view opened another with; `serial` remounts the view on every open.
   const [opened, setOpened] = useState<{ param: ViewParam | null; serial: number }>({
@@ -60,6 +69,8 @@ export function AppView(props: AppViewProps) {
   }, [views]);
   const prompt = useNamePrompt(props.app);
   const prompting = prompt.target !== null;
+  // The prompt has the keyboard only once the driver gave it (use_name_prompt.ts).
+  const typing = prompt.typing !== null;
   // How the last prompt ended comes first, then the command's notices; full width, under the tabs.
   const external = useNotice(props.notices);
   // A stored lap's top coaching notes pass by for a few seconds.
@@ -71,27 +82,40 @@ export function AppView(props: AppViewProps) {
   const viewRows = rows - headRows - panelRows;
 
   useKeys((input, key) => {
+    const named = views.find((v) => v.key === input);
+    const qrKey = input === QR_KEY && livePage !== null;
+    const rootKey = input === "q" || input === "?" || ((help || qr) && key.escape) ||
+      named !== undefined || qrKey;
+    const viewHasKeys = (views.find((v) => v.id === current) ?? views[0]).keys.length > 0;
+    if (prompt.take(input, key, { rootKey, viewHasKeys })) return;
     if (input === "q") {
       props.onQuit?.();
       exit();
     } else if (input === "?") {
       setHelp((h) => !h);
-    } else if (help && key.escape) {
+      setQr(false);
+    } else if (qrKey) {
+      setQr((q) => !q);
       setHelp(false);
+    } else if ((help || qr) && key.escape) {
+      setHelp(false);
+      setQr(false);
     } else {
-      const view = views.find((v) => v.key === input);
+      const view = named;
       if (view) {
         setCurrent(view.id);
         setOpened((o) => ({ param: null, serial: o.serial }));
         setHelp(false);
+        setQr(false);
       }
     }
-  }, { isActive: !capturing && !prompting });
+  }, { isActive: !capturing && !typing });
 
   const view = views.find((v) => v.id === current) ?? views[0];
   const { Component } = view;
-  // The prompt shares the screen (the view stays drawn above it) but has the keyboard.
-  const covered = help;
+  // The prompt shares the screen (the view stays drawn above it); once typing, it has the keyboard.
+  const covered = help || qr;
+  const globalKeys = [...(props.globalKeys ?? GLOBAL_KEYS), ...(livePage ? [QR_KEY_HELP] : [])];
   return (
     <Box flexDirection="column" width={columns}>
       <Header
@@ -100,13 +124,13 @@ export function AppView(props: AppViewProps) {
         help={help}
         columns={columns}
         apiUrl={props.apiUrl ?? null}
+        qrKey={livePage !== null}
       />
       {notice === null
         ? null
         : <Text color="cyan" wrap="truncate">{fit(notice, columns).trimEnd()}</Text>}
-      {help && !prompting
-        ? <Help views={views} globalKeys={props.globalKeys ?? GLOBAL_KEYS} current={view} />
-        : null}
+      {help && !typing ? <Help views={views} globalKeys={globalKeys} current={view} /> : null}
+      {qr && livePage && !typing ? <QrOverlay qr={livePage} /> : null}
       {/* The view stays mounted under an overlay so its selection survives. */}
       <Box display={covered ? "none" : "flex"} flexDirection="column">
         <Component
@@ -115,7 +139,7 @@ export function AppView(props: AppViewProps) {
           columns={columns}
           rows={viewRows}
           outDir={props.outDir ?? Deno.cwd()}
-          inputActive={!covered && !prompting}
+          inputActive={!covered && !typing}
           setCapturing={setCapturing}
           param={opened.param}
           open={open}
@@ -123,18 +147,30 @@ export function AppView(props: AppViewProps) {
       </Box>
       {prompt.target
         ? (
-          <NamePrompt
-            key={prompt.target.sessionId}
-            app={props.app}
-            target={prompt.target}
-            columns={columns}
-            rows={panelRows}
-            onClose={prompt.close}
-          />
+          // A waiting prompt hides under the help or the QR code with the view, keeping its state.
+          <Box display={covered && !typing ? "none" : "flex"}>
+            <NamePrompt
+              key={prompt.target.sessionId}
+              app={props.app}
+              target={prompt.target}
+              columns={columns}
+              rows={panelRows}
+              typing={prompt.typing}
+              viewHasKeys={view.keys.length > 0}
+              rootKeys={rootKeysText(views, livePage !== null)}
+              onClose={prompt.close}
+            />
+          </Box>
         )
         : null}
     </Box>
   );
+}
+
+/** The root's keys in a few characters, for the waiting name prompt: `1-6 ? q` (and `p`). */
+export function rootKeysText(views: readonly ViewDef[], qrKey: boolean): string {
+  const numbers = views.length > 1 ? `${views[0].key}-${views.at(-1)!.key}` : views[0].key;
+  return `${numbers} ? q${qrKey ? ` ${QR_KEY}` : ""}`;
 }
 
 /**
@@ -152,10 +188,12 @@ interface HeaderProps {
   columns: number;
   /** The HTTP API's address, or null when there is none to show. */
   apiUrl: string | null;
+  /** Whether {@linkcode QR_KEY} shows a QR code: the hints then name it first. */
+  qrKey: boolean;
 }
 
-function Header({ views, current, help, columns, apiUrl }: HeaderProps) {
-  const hint = help ? "? close help  q quit" : "? help  q quit";
+function Header({ views, current, help, columns, apiUrl, qrKey }: HeaderProps) {
+  const hint = (qrKey ? `${QR_KEY} QR  ` : "") + (help ? "? close help  q quit" : "? help  q quit");
   const fitted = headerFit(views, columns, apiUrl, hint);
   const { compact, address } = fitted;
   return (
@@ -193,11 +231,8 @@ function tabsWidth(views: readonly ViewDef[], compact: boolean): number {
     (compact ? 2 : 0);
 }
 
-/** The key hints when the address needs their room: `?` lists `q` too. */
-const SHORT_HINT = "? help";
-
-/** The same while the help is open: it lists `q` itself. */
-const SHORT_CLOSE_HINT = "? close help";
+/** The hints' last part, which goes first when the address needs room: the help lists `q` too. */
+const QUIT_HINT = "  q quit";
 
 /**
  * How the header fits `columns`: the roomy tabs when they leave space for
@@ -218,7 +253,7 @@ export function headerFit(
   if (apiUrl === null) return { compact, address: null, hint };
   const bare = apiUrl.replace(/^[a-z]+:\/\//, "");
   const port = bare.slice(bare.lastIndexOf(":"));
-  const short = help(hint) ? SHORT_CLOSE_HINT : SHORT_HINT;
+  const short = hint.endsWith(QUIT_HINT) ? hint.slice(0, -QUIT_HINT.length) : hint;
   const options: [string, string][] = [
     [apiUrl, hint],
     [bare, hint],
@@ -228,11 +263,6 @@ export function headerFit(
   ];
   const fits = options.find(([a, h]) => a.length + h.length <= free);
   return fits ? { compact, address: fits[0], hint: fits[1] } : { compact, address: null, hint };
-}
-
-/** True for the hints shown while the help is open. */
-function help(hint: string): boolean {
-  return hint.startsWith("? close");
 }
 
 /** The output's size, following resizes; {@linkcode DEFAULT_SIZE} when it does not say. */

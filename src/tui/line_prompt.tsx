@@ -6,7 +6,7 @@
  * @module
  */
 import { Text } from "ink";
-import TextInput from "ink-text-input";
+import { TextField } from "./text_field.tsx";
 
 /** Props of {@linkcode LinePrompt}. */
 export interface LinePromptProps {
@@ -27,7 +27,7 @@ export function LinePrompt({ label, value, onChange, onSubmit, focus }: LineProm
   return (
     <Text wrap="truncate">
       {`${label}: `}
-      <TextInput value={value} onChange={onChange} onSubmit={onSubmit} focus={focus} />
+      <TextField value={value} onChange={onChange} onSubmit={onSubmit} focus={focus} />
       <Text color="gray">{HINT}</Text>
     </Text>
   );

@@ -94,6 +94,12 @@ export interface LiveSnapshot {
   laps: readonly LapRow[];
   /** Why the laps could not be read, or null. */
   error: string | null;
+  /**
+   * The frame's cue for the corner ahead where the last lap lost most
+   * (src/app/live_cue.ts: from a few hundred metres before it to its
+   * braking point), or null outside that stretch.
+   */
+  cue: { text: string; lossS: number } | null;
 }
 
 /** Options of {@linkcode LiveModel}. */
@@ -200,6 +206,7 @@ export class LiveModel {
       ),
       laps: this.#laps,
       error: this.#error,
+      cue: frame?.cue ? { text: frame.cue.text, lossS: frame.cue.loss_s } : null,
     };
   }
 

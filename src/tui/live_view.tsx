@@ -124,8 +124,9 @@ export function LiveScreen({ snapshot: s, columns, rows }: LiveScreenProps) {
   return (
     <Box flexDirection="column" width={width}>
       <LinkLine link={s.link} width={width} />
-      <SessionLine s={s} />
-      {layout.spaced ? <Box height={1} /> : null}
+      {/* Before the corner its cue takes the free row, or when there is none the session's. */}
+      {s.cue && !layout.spaced ? <CueLine cue={s.cue} /> : <SessionLine s={s} />}
+      {layout.spaced ? s.cue ? <CueLine cue={s.cue} /> : <Box height={1} /> : null}
       <Text wrap="truncate" color={dim(undefined)}>
         <Text bold>{s.lap === null ? "Lap -" : s.lap === 0 ? "Out lap" : `Lap ${s.lap}`}</Text>
         {GAP}
@@ -286,6 +287,19 @@ export function matchBadge(source: SessionInfo["trackSource"]): string | null {
   return source === "signature" || source === "bundle" || source === "reference"
     ? `matched by ${source}`
     : null;
+}
+
+/**
+ * The cue for the corner ahead, from the frame (`▶ Turn 4: brake later  lost
+ * 0.28 s last lap`): the corner where the last lap lost most, said on the
+ * straight before it.
+ */
+export function cueText(cue: { text: string; lossS: number }): string {
+  return `▶ ${cue.text}  lost ${cue.lossS.toFixed(2)} s last lap`;
+}
+
+function CueLine({ cue }: { cue: { text: string; lossS: number } }) {
+  return <Text bold color="yellow" wrap="truncate">{cueText(cue)}</Text>;
 }
 
 function SessionLine({ s }: { s: LiveSnapshot }) {

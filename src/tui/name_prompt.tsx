@@ -6,99 +6,22 @@
  * of a pair the shape cannot tell apart, and, as the driver types, every
  * configuration the typed words match. Saving makes a track signature from
  * that lap and names the session (POST /api/tracks semantics, through
- * `app.tracks.create`); Esc dismisses the prompt for that session for good.
- * A session named by matching never asks.
+ * `app.tracks.create`). When it asks and when it has the keyboard is
+ * use_name_prompt.ts's. A session named by matching never asks.
  *
  * @module
  */
 import { TextField } from "./text_field.tsx";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useState } from "react";
 import { Box, Text } from "ink";
-import type { AppEvent } from "../app/events.ts";
 import type { AppFace } from "../app/create_app.ts";
+import { MAX_TRACK_CHARS, trackNameProblem } from "../core/track_name.ts";
+import { PROMPT_FOCUS_KEY, type PromptTarget } from "./use_name_prompt.ts";
 import { fit, lapTime, right } from "./format.ts";
-import { type LapShape, trackSuggestions } from "./track_suggestions.ts";
+import { type LapShape, type TrackSuggestion, trackSuggestions } from "./track_suggestions.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { useKeys } from "./use_keys.ts";
-
-/** What the prompt asks about: a session and the lap its signature is made from. */
-export interface PromptTarget {
-  sessionId: number;
-  lapId: number;
-  lapNumber: number;
-  timeMs: number;
-  car: string;
-}
-
-/**
- * The prompt to open for `event`, or null: a stored complete lap that can
- * hold a best (a signature is made from it), of a session still unnamed and
- * not asked about before.
- */
-export function promptFor(event: AppEvent, asked: ReadonlySet<number>): PromptTarget | null {
-  if (event.type !== "lap") return null;
-  const { lap, session } = event;
-  if (session.track_name !== "" || !lap.counts_for_best || !lap.complete) return null;
-  if (asked.has(session.id)) return null;
-  return {
-    sessionId: session.id,
-    lapId: lap.id,
-    lapNumber: lap.number,
-    timeMs: lap.time_ms,
-    car: session.car_name,
-  };
-}
-
-/** The prompt's state at the root: what it asks, and a line saying how it ended. */
-export interface NamePromptState {
-  target: PromptTarget | null;
-  /** How the last prompt ended, for a few seconds; null otherwise. */
-  notice: string | null;
-  /** Closes the prompt with `notice` (null: silently). */
-  close(notice: string | null): void;
-}
-
-/** How long the notice of a closed prompt stays, ms. */
-export const NOTICE_MS = 5000;
-
-/**
- * Follows `app`'s bus: opens the prompt on the first full lap of an unnamed
- * session (once per session), and closes it when the session gets a name
- * some other way (matching, a rename) or goes away.
- */
-export function useNamePrompt(app: AppFace): NamePromptState {
-  const [target, setTarget] = useState<PromptTarget | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const asked = useRef(new Set<number>());
-  // The bus listener outlives renders: it reads the open prompt from here.
-  const open = useRef<PromptTarget | null>(null);
-  const show = useCallback((next: PromptTarget | null, text: string | null) => {
-    open.current = next;
-    setTarget(next);
-    setNotice(text);
-  }, []);
-  useEffect(() =>
-    app.bus.subscribe((event) => {
-      const next = promptFor(event, asked.current);
-      if (next) {
-        asked.current.add(next.sessionId);
-        if (open.current === null) show(next, null);
-        return;
-      }
-      const named = event.type === "session" ? event.session : null;
-      if (named && named.track_name !== "" && open.current?.sessionId === named.id) {
-        show(null, `session ${named.id} is "${named.track_name}"`);
-      }
-    }), [app, show]);
-  useEffect(() => {
-    if (notice === null) return;
-    const timer = setTimeout(() => setNotice(null), NOTICE_MS);
-    return () => clearTimeout(timer);
-  }, [notice]);
-  const close = useCallback((text: string | null) => show(null, text), [show]);
-  return { target, notice, close };
-}
 
 /** Props of {@linkcode NamePrompt}. */
 export interface NamePromptProps {
@@ -107,8 +30,18 @@ export interface NamePromptProps {
   columns: number;
   /** Rows of the panel it is drawn in (under the live view), its rule included. */
   rows: number;
-  /** Called once the prompt is done: saved (with what to say) or dismissed. */
-  onClose(notice: string | null): void;
+  /**
+   * The text it starts with once it has the keyboard (the key that gave it
+   * the keyboard, and those typed in the same read), or null while the
+   * view's and the root's keys work.
+   */
+  typing: string | null;
+  /** Whether the view on screen has keys of its own: then only `n` gives the prompt the keyboard. */
+  viewHasKeys: boolean;
+  /** The dashboard's own keys, as the waiting prompt names them (`1-6 ? q`). */
+  rootKeys: string;
+  /** Called once the prompt is done: saved (with what to say) or dismissed (`dismissed` true). */
+  onClose(notice: string | null, dismissed?: boolean): void;
 }
 
 /** The line above the suggestions: where they come from, or why there are none. */
@@ -126,6 +59,17 @@ export function heading(typed: string, shape: LapShape | null, count: number): s
   return fits === 1 ? "The lap's shape fits:" : "The lap ran close to:";
 }
 
+/**
+ * One suggestion's line, `width` wide at most: the official name, its
+ * official length, and how far the driven lap's length is from it, said as
+ * such (`lap 1.0% off`), never a bare percentage.
+ */
+export function suggestionLine(s: TrackSuggestion, picked: boolean, width: number): string {
+  const off = s.off === null ? "" : `  lap ${right(`${(s.off * 100).toFixed(1)}%`, 6)} off`;
+  const km = right((s.length_m / 1000).toFixed(3) + " km", 9);
+  return `${picked ? ">" : " "} ${fit(s.name, width - 28)} ${km}${off}`;
+}
+
 /** The prompt's keys, on its last line: how to save it and how to dismiss it. */
 export const PROMPT_KEYS = "Enter save  Esc dismiss (leave it unnamed)";
 
@@ -137,18 +81,52 @@ export function promptKeys(suggestions: number): string {
   return (suggestions > 0 ? PICK_KEYS : "") + PROMPT_KEYS;
 }
 
-/** After the title: while the prompt is up, every key is text (a constant: JSX would lose the spaces). */
+/** After the title while the prompt has the keyboard: every key is text (JSX would lose the spaces). */
 const TYPING_NOTE = "  (keys are text)";
+
+/**
+ * The last line while the prompt has no keyboard: what gives it the
+ * keyboard. A view with keys of its own keeps them all but `n`; on one
+ * without (Live) a typed letter starts the name, and `rootKeys` (the
+ * dashboard's own keys, such as `1-6 ? q`) keep their use.
+ */
+export function waitingKeys(viewHasKeys: boolean, rootKeys: string): string {
+  return viewHasKeys
+    ? `${PROMPT_FOCUS_KEY} name it (the view's keys work until then)`
+    : `type the name, or ${PROMPT_FOCUS_KEY} or Enter first (${rootKeys} keep their use until then)`;
+}
+
+/**
+ * Why `name` cannot be saved, naming the field and the one rule of
+ * src/core/track_name.ts in words that fit 80 columns, or null when it
+ * can: a name is never cut to fit, always refused with the reason.
+ */
+export function nameRefusal(name: string): string | null {
+  switch (trackNameProblem(name)) {
+    case null:
+      return null;
+    case "blank":
+      return `track name is blank: type 1 to ${MAX_TRACK_CHARS} characters, or pick one`;
+    case "too long":
+      return `track name is too long: ${[...name.trim()].length} characters, ` +
+        `at most ${MAX_TRACK_CHARS} (type a shorter one)`;
+    case "control":
+      return "track name holds a control character: none is allowed";
+  }
+}
 
 /** Rows the prompt uses besides its suggestions: its rule, title, input, heading, message, keys. */
 const FIXED_ROWS = 6;
 
 /**
  * The prompt itself, a panel of at most `rows` rows drawn under the view
- * (which stays on screen); it has the keyboard while shown, and its last
- * line says that Esc dismisses it.
+ * (which stays on screen); it has the keyboard once `typing` is not null,
+ * and its last line says what gives it the keyboard, then that Esc
+ * dismisses it.
  */
-export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptProps) {
+export function NamePrompt(
+  { app, target, columns, rows, typing, viewHasKeys, rootKeys, onClose }: NamePromptProps,
+) {
   const [text, setText] = useState("");
   // Read back by the handlers, so Down then Enter in one burst saves the row Down picked.
   const picked = useLatestState(-1);
@@ -158,6 +136,14 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
   const [shape, setShape] = useState<LapShape | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const focused = typing !== null;
+  // The keys that gave the prompt the keyboard start its text, set while rendering so the
+  // first frame with the field listening already holds them.
+  const [seed, setSeed] = useState<string | null>(null);
+  if (typing !== seed) {
+    setSeed(typing);
+    if (typing !== null) setText(typing);
+  }
 
   useLoad(
     () => app.tracks.explainLap(target.lapId),
@@ -174,8 +160,13 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
   const chosenAt = (at: number) => at >= 0 && at < suggestions.length ? suggestions[at] : null;
 
   const save = useCallback((typed: string) => {
-    const name = chosenAt(picked.get())?.name ?? typed;
+    const name = chosenAt(picked.get())?.name ?? typed.trim();
     if (saving) return;
+    const refused = nameRefusal(name);
+    if (refused) {
+      setError(refused);
+      return;
+    }
     setSaving(true);
     app.tracks.create({ name, lap_id: target.lapId }).then(
       (r) => onClose(`session ${target.sessionId} named "${r.signature.name}"`),
@@ -186,9 +177,12 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
     );
   }, [app, target, suggestions, saving, onClose]);
 
-  useKeys((input, key) => {
+  useKeys((_input, key) => {
     if (key.escape) {
-      onClose(`session ${target.sessionId} left unnamed`);
+      onClose(
+        `session ${target.sessionId} left unnamed; no more asking (Sessions: r names it)`,
+        true,
+      );
     } else if (key.upArrow) {
       picked.set(Math.max(-1, picked.get() - 1));
     } else if (key.downArrow) {
@@ -200,13 +194,10 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
         picked.set(-1);
         setFills((n) => n + 1);
       }
-    } else if (input !== "" && !key.return) {
-      setError(null);
     }
-  });
+  }, { isActive: focused });
 
   const width = Math.max(40, columns);
-  const length = lengthM === null ? "" : `, ${(lengthM / 1000).toFixed(2)} km`;
   return (
     <Box
       flexDirection="column"
@@ -218,36 +209,48 @@ export function NamePrompt({ app, target, columns, rows, onClose }: NamePromptPr
       borderLeft={false}
       borderRight={false}
     >
-      <Text bold wrap="truncate">
-        {`Name this track: session ${target.sessionId}, lap ${target.lapNumber} ` +
-          `${lapTime(target.timeMs)}${length}`}
-        <Text color="gray" bold={false}>{TYPING_NOTE}</Text>
-      </Text>
+      <Title target={target} lengthM={lengthM} focused={focused} />
       <Text wrap="truncate">
         {"Track name: "}
         <TextField
           key={fills}
           value={text}
           onChange={(v) => {
+            // Here, not in the prompt's key handler: that one sees a read's keys after the field's.
+            setError(null);
             setText(v);
             picked.set(-1);
           }}
           onSubmit={save}
-          focus
+          focus={focused}
         />
       </Text>
       <Text color="gray">{heading(text, shape, suggestions.length)}</Text>
       {suggestions.map((s, i) => (
         <Text key={s.name} wrap="truncate" inverse={i === pick}>
-          {`${i === pick ? ">" : " "} ${fit(s.name, width - 22)} ${
-            right((s.length_m / 1000).toFixed(3) + " km", 9)
-          }${s.off === null ? "" : right(`${(s.off * 100).toFixed(1)}%`, 7)}`}
+          {suggestionLine(s, i === pick, width)}
         </Text>
       ))}
       <Text color={error ? "red" : "cyan"} wrap="truncate">
         {error ?? (saving ? "saving..." : " ")}
       </Text>
-      <Text color="gray" wrap="truncate">{promptKeys(suggestions.length)}</Text>
+      <Text color="gray" wrap="truncate">
+        {focused ? promptKeys(suggestions.length) : waitingKeys(viewHasKeys, rootKeys)}
+      </Text>
     </Box>
+  );
+}
+
+/** The prompt's first line: what it asks about, and whether keys are text now. */
+function Title(
+  { target, lengthM, focused }: { target: PromptTarget; lengthM: number | null; focused: boolean },
+) {
+  const length = lengthM === null ? "" : `, ${(lengthM / 1000).toFixed(2)} km`;
+  return (
+    <Text bold wrap="truncate">
+      {`Name this track: session ${target.sessionId}, lap ${target.lapNumber} ` +
+        `${lapTime(target.timeMs)}${length}`}
+      {focused ? <Text color="gray" bold={false}>{TYPING_NOTE}</Text> : null}
+    </Text>
   );
 }

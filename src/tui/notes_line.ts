@@ -16,3 +16,17 @@ export function notesLine(notes: CoachingNotes, top = TOP_NOTES): string {
   if (notes.notes.length === 0) return notes.summary;
   return notes.notes.slice(0, top).map((n) => `${n.cue} ${signedSeconds(n.loss_s)}`).join(" · ");
 }
+
+/**
+ * The dashboard's notice for lap `lapNumber`'s notes: `Lap 3: ` and its
+ * top notes; without a noted corner, the lap's gap said once
+ * (`Lap 2 was +0.08 s against the reference; no corner noted`), not the
+ * notes' summary behind a second "Lap".
+ */
+export function lapNotesNotice(lapNumber: number, notes: CoachingNotes): string {
+  if (notes.notes.length === 0) {
+    return `Lap ${lapNumber} was ${signedSeconds(notes.lap_delta_s)} s against the reference; ` +
+      "no corner noted";
+  }
+  return `Lap ${lapNumber}: ${notesLine(notes)}`;
+}

@@ -78,7 +78,8 @@ export function runPlainStatus(app: AppFace, opts: PlainStatusOptions = {}): Pro
     if (line) write(line);
   });
   if (opts.notices?.current) write(opts.notices.current.text);
-  const unnotice = opts.notices?.subscribe((n) => write(n.text)) ?? (() => {});
+  // A cleared standing notice (null) has nothing to print: its end is said by the next one.
+  const unnotice = opts.notices?.subscribe((n) => n && write(n.text)) ?? (() => {});
   write(plainStatusLine(model.snapshot()));
   const timer = setInterval(
     () => write(plainStatusLine(model.snapshot())),

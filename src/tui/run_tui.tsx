@@ -9,6 +9,7 @@ import { render, type RenderOptions } from "ink";
 import type { AppFace } from "../app/create_app.ts";
 import { AppView } from "./app_view.tsx";
 import type { TuiNotices } from "./notices.ts";
+import type { LivePageQr } from "./qr_overlay.tsx";
 import { runPlainStatus } from "./plain_status.ts";
 import { tuiMode } from "./tui_mode.ts";
 
@@ -22,8 +23,10 @@ export interface TuiOptions {
   outDir?: string;
   /** The HTTP API's address, shown in the header. */
   apiUrl?: string;
-  /** Notices from the command (a new store, the demo's drive over); plain mode prints them. */
+  /** Notices from the command (a new store, the store's space, the demo's drive over); plain mode prints them. */
   notices?: TuiNotices;
+  /** The live page's QR code (`--lan`), drawn over the view on start and on `p`; Ink mode only. */
+  livePage?: LivePageQr;
   /**
    * Draw with Ink (true) or print plain lines (false). By default Ink runs
    * only when both stdin and stdout are terminals: raw mode needs a terminal
@@ -86,7 +89,13 @@ export async function runTui(app: AppFace, opts: TuiOptions = {}): Promise<void>
   }
   const stdout = homeOnAlternateScreen(opts.streams?.stdout ?? process.stdout);
   const tree = (
-    <AppView app={app} outDir={opts.outDir} apiUrl={opts.apiUrl} notices={opts.notices} />
+    <AppView
+      app={app}
+      outDir={opts.outDir}
+      apiUrl={opts.apiUrl}
+      notices={opts.notices}
+      livePage={opts.livePage}
+    />
   );
   const instance = render(tree, {
     ...opts.streams,

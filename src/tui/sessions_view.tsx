@@ -5,7 +5,7 @@
  * @module
  */
 import { Box, Text } from "ink";
-import TextInput from "ink-text-input";
+import { TextField } from "./text_field.tsx";
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
 import type { KeyHelp, ViewProps } from "./view_types.ts";
@@ -114,7 +114,7 @@ export function SessionsView(
         ? (
           <Text wrap="truncate">
             {`Track name for session ${draft.id}: `}
-            <TextInput
+            <TextField
               value={draft.text}
               onChange={s.setDraftText}
               onSubmit={s.save}

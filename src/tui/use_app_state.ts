@@ -12,26 +12,38 @@ import { useEffect, useRef, useState } from "react";
 /** Sampling period: 20 samples, so at most 20 renders, a second. */
 export const SAMPLE_MS = 50;
 
+/** Calls `fn` every `ms` until the returned function is called. */
+export type Every = (fn: () => void, ms: number) => () => void;
+
+/** {@linkcode Every} on the real clock: `setInterval`. */
+export const realEvery: Every = (fn, ms) => {
+  const timer = setInterval(fn, ms);
+  return () => clearInterval(timer);
+};
+
 /**
- * The latest value of `sample()`, re-read every `intervalMs`. The component
- * re-renders only when a new value differs structurally (see
- * {@linkcode sameValue}) from the current one. `sample` may change between
+ * The latest value of `sample()`, re-read every `intervalMs` (by `every`,
+ * the real clock unless a test drives its own). The component re-renders
+ * only when a new value differs structurally (see {@linkcode sameValue})
+ * from the current one, so only at a sample. `sample` may change between
  * renders; the newest one is used.
  */
-export function useSampled<T>(sample: () => T, intervalMs: number = SAMPLE_MS): T {
+export function useSampled<T>(
+  sample: () => T,
+  intervalMs: number = SAMPLE_MS,
+  every: Every = realEvery,
+): T {
   const sampleRef = useRef(sample);
   sampleRef.current = sample;
   const [value, setValue] = useState(sample);
   const shown = useRef(value);
-  useEffect(() => {
-    const timer = setInterval(() => {
+  useEffect(() =>
+    every(() => {
       const next = sampleRef.current();
       if (sameValue(shown.current, next)) return;
       shown.current = next;
       setValue(() => next);
-    }, intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
+    }, intervalMs), [intervalMs, every]);
   return value;
 }
 

@@ -6,12 +6,15 @@
  * turned off still listens. Every dashboard component takes keys through
  * {@linkcode useKeys}, which counts each change of its handler (on, or off)
  * once it is made; a test (or a driver of the dashboard) waits for the
- * count instead of sleeping.
+ * count instead of sleeping. A read that brought several keys (`34`, a
+ * pasted line ending in Enter) reaches the handler one key at a time
+ * (split_keys.ts).
  *
  * @module
  */
 import { useEffect } from "react";
 import { type Key, useInput } from "ink";
+import { splitKeys } from "./split_keys.ts";
 
 let changes = 0;
 
@@ -23,24 +26,20 @@ export function keyHandlerChanges(): number {
   return changes;
 }
 
-/** `useInput(handler, options)`, each change counted in {@linkcode keyHandlerChanges} once made. */
+/**
+ * `useInput(handler, options)`, with `handler` called once per key of what
+ * a read brought (see {@linkcode splitKeys}), in order; each change counted
+ * in {@linkcode keyHandlerChanges} once made.
+ */
 export function useKeys(
   handler: (input: string, key: Key) => void,
   options: { isActive?: boolean } = {},
 ): void {
-  useInput(handler, options);
+  useInput((input, key) => {
+    for (const [one, flags] of splitKeys(input, key)) handler(one, flags);
+  }, options);
   // Declared after useInput, so it runs after useInput's own effects attached or detached it.
-  useKeysCounted(options.isActive !== false);
-}
-
-/**
- * Counts, in {@linkcode keyHandlerChanges}, a key handler that a component
- * attaches by other means than {@linkcode useKeys} (a third-party input
- * such as `ink-text-input`'s): called in the component that renders that
- * input, whose effects run after its children's, so each mount or change of
- * `active` is counted once the child's handler is attached or detached.
- */
-export function useKeysCounted(active: boolean): void {
+  const active = options.isActive !== false;
   useEffect(() => {
     changes++;
   }, [active]);

@@ -7,7 +7,7 @@
 import { useEffect, useState } from "react";
 import type { AppFace } from "../app/create_app.ts";
 import { PASSING_NOTICE_MS } from "./notices.ts";
-import { notesLine } from "./notes_line.ts";
+import { lapNotesNotice } from "./notes_line.ts";
 
 /** The notice of the newest lap's notes, or null once it has had its few seconds. */
 export function useLapNotes(app: Pick<AppFace, "bus">): string | null {
@@ -16,7 +16,7 @@ export function useLapNotes(app: Pick<AppFace, "bus">): string | null {
     let serial = 0;
     return app.bus.subscribe((event) => {
       if (event.type !== "notes") return;
-      setText({ text: `Lap ${event.lap_number}: ${notesLine(event.notes)}`, serial: ++serial });
+      setText({ text: lapNotesNotice(event.lap_number, event.notes), serial: ++serial });
     });
   }, [app]);
   useEffect(() => {

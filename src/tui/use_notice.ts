@@ -7,21 +7,25 @@ import { useEffect, useState } from "react";
 import { type Notice, PASSING_NOTICE_MS, type TuiNotices } from "./notices.ts";
 
 /**
- * The notice to show now from `notices` (null without one, or once a
- * passing notice has had its {@linkcode PASSING_NOTICE_MS}). A notice
- * posted before the dashboard was drawn is shown too.
+ * The notice to show now from `notices`: the newest passing one for its
+ * {@linkcode PASSING_NOTICE_MS}, else the standing ones (null when none).
+ * Notices posted before the dashboard was drawn are shown too.
  */
 export function useNotice(notices: TuiNotices | undefined): string | null {
-  const [notice, setNotice] = useState<Notice | null>(() => notices?.current ?? null);
+  const [passing, setPassing] = useState<Notice | null>(notices?.passing ?? null);
+  const [standing, setStanding] = useState<string | null>(notices?.standing ?? null);
   useEffect(() => {
     if (!notices) return;
-    setNotice(notices.current);
-    return notices.subscribe(setNotice);
+    setStanding(notices.standing);
+    return notices.subscribe((notice) => {
+      setStanding(notices.standing);
+      if (notice !== null) setPassing(notice.sticky ? null : notice);
+    });
   }, [notices]);
   useEffect(() => {
-    if (notice === null || notice.sticky) return;
-    const timer = setTimeout(() => setNotice(null), PASSING_NOTICE_MS);
+    if (passing === null) return;
+    const timer = setTimeout(() => setPassing(null), PASSING_NOTICE_MS);
     return () => clearTimeout(timer);
-  }, [notice]);
-  return notice?.text ?? null;
+  }, [passing]);
+  return passing?.text ?? standing;
 }

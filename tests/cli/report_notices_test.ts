@@ -24,7 +24,9 @@ Deno.test("a failing request becomes a notice while diverted, and is printed aga
     logger.app.sessions.listing = () => Promise.reject(new TypeError("boom\n  at somewhere"));
     const notices = new TuiNotices();
     const seen: [string, boolean][] = [];
-    notices.subscribe((n) => seen.push([n.text, n.sticky]));
+    notices.subscribe((n) => {
+      if (n) seen.push([n.text, n.sticky]);
+    });
     console.error = console.warn = console.log = (...args: unknown[]) => void printed.push(args);
     const stop = reportOnNotices(logger.log, notices);
     const during = await fetch(`${logger.http.url}/api/sessions`);

@@ -17,7 +17,9 @@ Deno.test("the dashboard's notice follows the store: full with its waiting count
     });
     const notices = new TuiNotices();
     const seen: [string, boolean][] = [];
-    notices.subscribe((n) => seen.push([n.text, n.sticky]));
+    notices.subscribe((n) =>
+      seen.push(n ? [n.text, n.sticky] : ["(standing notice cleared)", false])
+    );
     const stop = postStoreNotices(app, notices);
     store.full = true;
     for (const f of new SyntheticDrive({ seed: 3, laps: 2 }).frames()) app.live.ingest(f);
@@ -25,12 +27,15 @@ Deno.test("the dashboard's notice follows the store: full with its waiting count
     store.full = false;
     await app.live.retryWaiting();
     stop();
+    // Back to writable, the full store's notice no longer stands.
+    assert.equal(notices.standing, null);
     const memoryOnly = "; they are kept in memory only";
     assert.deepEqual(seen, [
       [`store full: 1 laps not yet saved (0.0 MB free on /data)${memoryOnly}`, true],
       [`store full: 2 laps not yet saved (0.0 MB free on /data)${memoryOnly}`, true],
       [`store full: 2 laps not yet saved (1024.0 MB free on /data)${memoryOnly}`, true],
       [`store full: 1 laps not yet saved (1024.0 MB free on /data)${memoryOnly}`, true],
+      ["(standing notice cleared)", false],
       ["store writable: every lap is saved (1024.0 MB free on /data)", false],
     ]);
     await app.shutdown();

@@ -249,6 +249,8 @@ Deno.test("l and r pick the lap and the reference from the circuit's laps, faste
   r.stdin.write("r");
   let text = await waitFor(r.lastFrame, (t) => t.includes("Pick the reference"));
   assert.ok(text.includes("Pick the reference (6, fastest first): ↑↓ Enter, Esc cancels"), text);
+  // The hint under it lists the picker's keys only, not the charts' it does not take.
+  assert.equal(text.split("\n").at(-1), "↑↓ select a lap  Enter take it  Esc cancel");
   const listed = text.split("\n").filter((l) => /^[> ] +\d+ {2}session/.test(l));
   assert.deepEqual(listed.map((l) => Number(/\d+/.exec(l)![0])), [
     4,

@@ -247,6 +247,23 @@ Deno.test("a stored lap's top three notes pass by under the tabs", async () => {
     text.split("\n")[1],
     "Lap 3: Turn 4: brake later +0.30 · Turn 1: brake later +0.20 · Turn 7: brake later +0.10",
   );
+  // No corner noted: the lap's gap, said once, not "Lap 4: Lap +0.08 s...".
+  app.bus.emit({
+    type: "notes",
+    session_id: 1,
+    lap_number: 4,
+    notes: {
+      lap_id: 4,
+      ref_id: 1,
+      source: "lap",
+      lap_delta_s: 0.08,
+      notes_sum_s: 0,
+      summary: "Lap +0.08 s against the reference; no corner past the threshold",
+      notes: [],
+    },
+  });
+  const quiet = await waitFor(r.lastFrame, (t) => t.includes("Lap 4 "));
+  assert.equal(quiet.split("\n")[1], "Lap 4 was +0.08 s against the reference; no corner noted");
   r.unmount();
   close();
 });

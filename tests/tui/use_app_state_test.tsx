@@ -4,7 +4,7 @@ import { Text } from "ink";
 import { render } from "ink-testing-library";
 import { noFixtures } from "../_fixtures.ts";
 import { LiveView } from "../../src/tui/live_view.tsx";
-import { SAMPLE_MS, useSampled } from "../../src/tui/use_app_state.ts";
+import { type Every, SAMPLE_MS, useSampled } from "../../src/tui/use_app_state.ts";
 import type { App } from "../../src/app/create_app.ts";
 import type { Frame } from "../../src/core/gt7/frame.ts";
 import { feed, frames, memoryApp, plain, sleep, SUZUKA, waitFor } from "./_harness.tsx";
@@ -122,11 +122,26 @@ function repeatPackets(base: readonly Frame[], count: number): Frame[] {
   );
 }
 
-Deno.test("useSampled renders only when the sampled value changes, at most every 50 ms", async () => {
+/** A clock a test ticks by hand: what useSampled samples with, instead of a timer. */
+class HandClock {
+  #fns = new Set<() => void>();
+  periods: number[] = [];
+  every: Every = (fn, ms) => {
+    this.periods.push(ms);
+    this.#fns.add(fn);
+    return () => this.#fns.delete(fn);
+  };
+  tick() {
+    for (const fn of this.#fns) fn();
+  }
+}
+
+Deno.test("useSampled renders only at a sample (every 50 ms), and only when the value changed", async () => {
   let value = 0;
   let renders = 0;
+  const clock = new HandClock();
   function Probe() {
-    const v = useSampled(() => ({ shown: Math.floor(value / 1000) }));
+    const v = useSampled(() => ({ shown: Math.floor(value / 1000) }), SAMPLE_MS, clock.every);
     useEffect(() => {
       renders++;
     });
@@ -134,26 +149,20 @@ Deno.test("useSampled renders only when the sampled value changes, at most every
   }
   const r = render(<Probe />);
   assert.equal(plain(r.lastFrame()), "value 0");
-  // The source changes every millisecond, but the shown value only every 1000 changes.
-  const t0 = performance.now();
-  const timer = setInterval(() => value += 100, 1);
-  await sleep(300);
-  clearInterval(timer);
-  const shown = Math.floor(value / 1000);
-  // The last sample's frame is drawn a task after the sample: wait for it.
-  await waitFor(r.lastFrame, (t) => t === `value ${shown}`, HANG_MS);
-  // The effect counting that render runs in a task queued as it was drawn: before this timer.
-  await sleep(SAMPLE_MS);
-  const elapsed = performance.now() - t0;
-  // The first render, then only changes render...
-  assert.ok(renders <= shown + 1, `${renders} renders for ${shown} changes`);
-  // ...and at most one per sample: samples are at least 50 ms apart however late the timer
-  // runs, so over however long this took, at most one per 50 ms (and one at the very start).
-  const ceiling = Math.floor(elapsed / SAMPLE_MS) + 1;
-  assert.ok(renders - 1 <= ceiling, `${renders - 1} renders after the first in ${elapsed} ms`);
-  // Nothing changes: nothing renders.
-  const settled = renders;
-  await sleep(4 * SAMPLE_MS);
-  assert.equal(renders, settled);
+  await waitFor(() => String(renders), (n) => n === "1");
+  assert.deepEqual(clock.periods, [SAMPLE_MS]);
+  // The source changes 100 times between two samples: one render, at the sample.
+  for (let i = 0; i < 100; i++) value += 100;
+  clock.tick();
+  await waitFor(() => String(renders), (n) => n === "2");
+  assert.equal(plain(r.lastFrame()), "value 10");
+  // A sample of a value still shown renders nothing: the next change's sample is the third render.
+  value += 10;
+  clock.tick();
+  value += 1000;
+  clock.tick();
+  await waitFor(r.lastFrame, (t) => t === "value 11");
+  await waitFor(() => String(renders), (n) => n === "3");
+  assert.equal(renders, 3);
   r.unmount();
 });
