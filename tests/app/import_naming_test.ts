@@ -309,3 +309,14 @@ Deno.test({
     });
   },
 });
+
+Deno.test("a lap file of positions no circuit has (1e20 m) imports unnamed, at once", async () => {
+  await withApp(async (app) => {
+    const n = 600;
+    const samples = minimalLapFile(n).lap.samples as unknown as Record<string, number[]>;
+    samples.pos_x = samples.pos_x.map((_, i) => (i % 2 === 0 ? 1e20 : -1e20));
+    samples.pos_z = samples.pos_z.map((_, i) => i * 1e19);
+    const result = await app.laps.importFile(minimalLapFile(n, { time_ms: 10_000, samples }));
+    assert.deepEqual([result.session.track_name, result.session.track_source], ["", ""]);
+  });
+});
