@@ -9,7 +9,7 @@
 import type { Command } from "commander";
 import { describeEvent } from "./console_output.ts";
 import { type ReplaySpeed, runFakeConsole } from "./fake_console.ts";
-import { openReplaySource } from "./replay_source.ts";
+import { openReplaySource, type ReplaySource } from "./replay_source.ts";
 import { dashboardNotices, livePageQr } from "./dashboard_options.ts";
 import { storeSentence } from "../app/store/store_health.ts";
 import { startLogger } from "./logger_process.ts";
@@ -31,6 +31,7 @@ interface DemoFlags extends ServerFlags {
   speed: ReplaySpeed;
   seed: number;
   laps?: number;
+  mistakes?: boolean;
 }
 
 /**
@@ -50,9 +51,32 @@ export function addDemoCommand(program: Command): void {
       .description("run a logger fed by the built-in synthetic drive until quit, one command")
       .option("--speed <n|max>", "times real time", speed, 4 as ReplaySpeed)
       .option("--seed <n>", "synthetic circuit seed", (v) => Number.parseInt(v, 10), 7)
-      .option("--laps <n>", "stop the drive after N laps (default: drive until quit)", positive),
+      .option("--laps <n>", "stop the drive after N laps (default: drive until quit)", positive)
+      .option(
+        "--mistakes",
+        "the driver makes a mistake every lap after the first (brakes early, is slow through " +
+          "a corner, lifts out of one), so the coaching notes name real causes",
+      ),
     ":memory:",
   )).action(runDemo);
+}
+
+/**
+ * The drive `demo` replays for `flags`: `--laps` timed laps (a pass of
+ * {@linkcode ENDLESS_PASS_LAPS} when driving until quit) of the synthetic
+ * circuit of `--seed`; with `--mistakes`, every lap at one grip, the first
+ * clean and each later one with a mistake, so each lap's coaching notes
+ * name the corner and the cause.
+ */
+export function demoSource(
+  flags: Pick<DemoFlags, "seed" | "laps" | "mistakes">,
+): Promise<ReplaySource> {
+  const mistakes = flags.mistakes === true;
+  return openReplaySource(`synthetic:${flags.seed}`, {
+    laps: flags.laps ?? ENDLESS_PASS_LAPS,
+    steady: mistakes,
+    mistakeEveryLap: mistakes,
+  });
 }
 
 async function runDemo(flags: DemoFlags): Promise<void> {
@@ -60,9 +84,7 @@ async function runDemo(flags: DemoFlags): Promise<void> {
     throw new Error(`--laps must be at most ${MAX_DEMO_LAPS}, not ${flags.laps}`);
   }
   const endless = flags.laps === undefined;
-  const source = await openReplaySource(`synthetic:${flags.seed}`, {
-    laps: flags.laps ?? ENDLESS_PASS_LAPS,
-  });
+  const source = await demoSource(flags);
   const drive = new AbortController();
   const listening = Promise.withResolvers<number>();
   const replay = runFakeConsole({

@@ -76,10 +76,15 @@ function describeImport(file: string, done: FileImportResult, lapIds: SessionLap
     }
     case "lap": {
       const { lap, session, created_session } = done.result;
+      // Said as a capture import says it; a name the file carried is not news.
+      const named = session.track_source === "" || session.track_source === "user"
+        ? []
+        : [`session ${session.id} identified as "${session.track_name}"`];
       return [
         `imported lap ${lap.number} (${formatLapTime(lap.time_ms)}, ${lap.total_ticks} samples) ` +
         `as lap ${lap.id} in ${created_session ? "new " : ""}session ${session.id}` +
         (lap.complete ? "" : ` (incomplete: ${lap.samples_missing} samples missing)`),
+        ...named,
       ];
     }
   }

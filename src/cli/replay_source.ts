@@ -36,6 +36,8 @@ export interface SyntheticOptions {
   steady?: boolean;
   /** Mistakes the driver makes (see src/core/synthetic/mistakes.ts). */
   mistakes?: readonly Mistake[];
+  /** Lap 1 clean, then a mistake every lap (see src/core/synthetic/mistake_plan.ts). */
+  mistakeEveryLap?: boolean;
 }
 
 const SYNTHETIC = /^synthetic:(-?\d+)(?::(race|survey))?$/;
@@ -59,7 +61,14 @@ export async function openReplaySource(
       format: "C",
       packets: () =>
         mapIterable(
-          syntheticFrames({ seed, laps, mode, steady: opts.steady, mistakes: opts.mistakes }),
+          syntheticFrames({
+            seed,
+            laps,
+            mode,
+            steady: opts.steady,
+            mistakes: opts.mistakes,
+            mistakeEveryLap: opts.mistakeEveryLap,
+          }),
           (f) => encodeFrame(f),
         ),
     };

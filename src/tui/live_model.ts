@@ -96,7 +96,7 @@ export interface LiveSnapshot {
   error: string | null;
   /**
    * The frame's cue for the corner ahead where the last lap lost most
-   * (src/app/live_cue.ts: from a few hundred metres before it to its
+   * (src/app/live/live_cue.ts: from a few hundred metres before it to its
    * braking point), or null outside that stretch.
    */
   cue: { text: string; lossS: number } | null;

@@ -1,8 +1,9 @@
 /**
  * Coaching notes on one line of the dashboard: the top notes' cues with
  * the time each corner lost ("Turn 3: brake later +0.28 · Turn 5: carry
- * more speed +0.10"), or the notes' summary when no corner passed the
- * threshold. The words are the notes' own (src/core/analysis/coaching_words.ts).
+ * more speed +0.10"; a gain by its corner alone, "Turn 4 -0.12"), or the
+ * notes' summary when no corner passed the threshold. The words are the
+ * notes' own (src/core/analysis/coaching_words.ts).
  *
  * @module
  */
@@ -14,7 +15,9 @@ export const TOP_NOTES = 3;
 /** The line of `notes`: its first {@linkcode TOP_NOTES} notes, or its summary without any. */
 export function notesLine(notes: CoachingNotes, top = TOP_NOTES): string {
   if (notes.notes.length === 0) return notes.summary;
-  return notes.notes.slice(0, top).map((n) => `${n.cue} ${signedSeconds(n.loss_s)}`).join(" · ");
+  // A gain has no cue (nothing to correct): the corner alone, with its time.
+  return notes.notes.slice(0, top).map((n) => `${n.cue ?? n.corner} ${signedSeconds(n.loss_s)}`)
+    .join(" · ");
 }
 
 /**

@@ -78,7 +78,8 @@ Deno.test("the cue for the corner the last lap lost most arrives on /api/live be
     const first = notes.notes[0];
     assert.equal(first.n, 2);
     assert.equal(first.cue, "Turn 2: brake later");
-    const brakeAt = first.cue_at_m;
+    // A note that lost time always has its cue's place.
+    const brakeAt = first.cue_at_m!;
 
     const onLap3 = frames.filter((f) => f.lap === 3 && f.distance_m < brakeAt + 200);
     const cued = onLap3.filter((f) => f.cue);

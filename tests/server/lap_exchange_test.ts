@@ -12,6 +12,7 @@ import type { Lap } from "../../src/core/laps/lap.ts";
 import { TooLarge } from "../../src/core/errors.ts";
 import { minimalLapFile } from "../_lap_files.ts";
 import { withServer as serve } from "./_server.ts";
+import { captureFrames, samplesOfFrames } from "../core/identify/_laps.ts";
 
 function withServer(fn: (url: string, kv: Deno.Kv) => Promise<void>): Promise<void> {
   return serve((url, app) => fn(url, app.kv), { now: new Date("2026-11-21T12:00:00Z") });
@@ -176,4 +177,27 @@ Deno.test("the body limit holds while streaming a chunked body", async () => {
     await readJsonBody(new Request("http://x/", { method: "POST", body: "{}" }), 4096),
     {},
   );
+});
+
+Deno.test({
+  name: "POST /api/laps/import names an unnamed lap as live naming would: Brands Hatch Indy",
+  ignore: noFixtures,
+  async fn() {
+    await withServer(async (url) => {
+      const samples = samplesOfFrames(
+        captureFrames("gt7/encrypted/brands-hatch--indy-circuit.A.gt7"),
+      );
+      const time_ms = Math.round(samples.t[samples.t.length - 1] * 1000);
+      const res = await fetch(`${url}/api/laps/import`, {
+        method: "POST",
+        body: JSON.stringify(minimalLapFile(samples.t.length, { time_ms, samples })),
+      });
+      assert.equal(res.status, 201);
+      const { session } = await res.json();
+      assert.deepEqual([session.track_name, session.track_source], [
+        "Brands Hatch Indy Circuit",
+        "reference",
+      ]);
+    });
+  },
 });

@@ -64,7 +64,10 @@ export interface CaptureImportResult extends DatagramCounts {
   incomplete_laps: number | null;
   /** The sessions the import created, in the order they began; each of kind `imported`. */
   sessions: number[];
-  /** Sessions named afterwards by identification (signatures, then bundles). */
+  /**
+   * Sessions named afterwards, as live recording would have named them from
+   * the same laps ({@linkcode TrackService.nameImported}).
+   */
   named: NamedSession[];
   /** Bytes ignored at the end of the file (a truncated record entry or partial packet). */
   trailing_bytes: number;
@@ -76,12 +79,12 @@ const CHECK_EVERY = 512;
 /** Records capture and record files into the store. */
 export class CaptureImporter {
   readonly #deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">;
-  readonly #tracks: Pick<TrackService, "identifySessions">;
+  readonly #tracks: Pick<TrackService, "nameImported">;
 
   /** Imports into `deps.kv`; `tracks` names the sessions an import made. */
   constructor(
     deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">,
-    tracks: Pick<TrackService, "identifySessions">,
+    tracks: Pick<TrackService, "nameImported">,
   ) {
     this.#deps = deps;
     this.#tracks = tracks;
@@ -89,8 +92,9 @@ export class CaptureImporter {
 
   /**
    * Records the datagrams of `file` into the store through a `LiveService`
-   * of its own, then names the sessions it created where identification
-   * can. Every datagram is handled as the live client would: one whose size
+   * of its own, then names the sessions it created as live naming would
+   * have named them (same matcher, same confidence rules, `track_source`
+   * saying what named each). Every datagram is handled as the live client would: one whose size
    * matches no format, or that fails the magic check, is counted and
    * skipped.
    *
@@ -179,7 +183,7 @@ export class CaptureImporter {
       laps: status.laps_recorded,
       incomplete_laps: flagged.length === 0 ? null : incomplete,
       sessions,
-      named: await this.#tracks.identifySessions(sessions),
+      named: await this.#tracks.nameImported(sessions),
       trailing_bytes: file.trailingBytes,
     };
   }

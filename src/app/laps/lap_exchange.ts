@@ -65,8 +65,8 @@ export type LapImportResult = z.output<typeof lapImportResultSchema>;
 export interface LapExchangeServices {
   /** Reading the laps (and, for MoTeC logs, their session) to export. */
   sessions: Pick<SessionService, "lap" | "laps" | "get">;
-  /** Naming the sessions a capture import made. */
-  tracks: Pick<TrackService, "identifySessions">;
+  /** Naming the sessions an import makes, as live naming would. */
+  tracks: Pick<TrackService, "nameImported" | "namingOf">;
 }
 
 /** Laps to and from files. */
@@ -74,12 +74,14 @@ export class LapExchange {
   readonly #deps: Pick<AppDeps, "kv" | "now">;
   readonly #sessions: LapExchangeServices["sessions"];
   readonly #captures: CaptureImporter;
+  readonly #tracks: LapExchangeServices["tracks"];
 
   /** Exchange over `deps.kv`. */
   constructor(deps: Pick<AppDeps, "kv" | "bus" | "now" | "log">, services: LapExchangeServices) {
     this.#deps = deps;
     this.#sessions = services.sessions;
     this.#captures = new CaptureImporter(deps, services.tracks);
+    this.#tracks = services.tracks;
   }
 
   /**
@@ -146,14 +148,18 @@ export class LapExchange {
    * while telemetry is recording. Its coverage is judged from its samples
    * (see {@linkcode buildImportedLap}); an incomplete lap is stored but
    * never counts for best. The new session takes the circuit name the file
-   * carries (as a name the user gave, so identification leaves it alone),
-   * and its car name when the car catalogue does not know the car.
+   * carries (as a name the user gave, so identification leaves it alone);
+   * a file without one is named as live naming would have named the lap
+   * (see {@linkcode TrackService.namingOf}), or left unnamed when that is
+   * unsure. It takes the file's car name when the car catalogue does not
+   * know the car.
    */
   async importFile(json: unknown): Promise<LapImportResult> {
     const { kv } = this.#deps;
     const parsed = parseLapFile(json);
     const now = this.#deps.now().toISOString();
     const { counts_for_best: _c, ...lap } = buildImportedLap(parsed, now);
+    const naming = parsed.track_name === "" ? await this.#tracks.namingOf(lap) : null;
     const session = await createSession(kv, {
       kind: "imported",
       started_at: now,
@@ -161,8 +167,8 @@ export class LapExchange {
       car_name: isKnownCar(lap.car_id) || parsed.car_name === ""
         ? carName(lap.car_id)
         : parsed.car_name,
-      track_name: parsed.track_name,
-      track_source: parsed.track_name === "" ? "" : "user",
+      track_name: naming?.name ?? parsed.track_name,
+      track_source: naming?.source ?? (parsed.track_name === "" ? "" : "user"),
     });
     try {
       // Stored now: the file's finish time may be long before this session began.

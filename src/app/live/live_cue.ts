@@ -37,17 +37,20 @@ export class LiveCues {
     this.#detach = deps.bus.subscribe((event) => {
       if (event.type !== "notes") return;
       const note: CoachingNote | undefined = event.notes.notes[0];
-      this.#plan = note && note.loss_s > 0
+      // A gain has nothing to correct (the notes give it no cue): nothing to say next lap.
+      const text = note?.cue ?? null;
+      const at = note?.cue_at_m ?? null;
+      this.#plan = note && note.loss_s > 0 && text !== null && at !== null
         ? {
           sessionId: event.session_id,
           lap: event.lap_number + 1,
           cue: {
-            text: note.cue,
+            text,
             n: note.n,
             name: note.name,
             loss_s: note.loss_s,
             lap_id: event.notes.lap_id,
-            at_m: note.cue_at_m,
+            at_m: at,
           },
         }
         : null;

@@ -11,6 +11,11 @@
  * milliseconds of steps per frame, so the first frames of a drive never
  * hold the event loop for the whole build.
  *
+ * An import names its sessions by the same matcher, fed each stored lap's
+ * positions as they were driven ({@linkcode matchLapPositions}), so a lap
+ * named live is named imported, and one live naming would leave unnamed
+ * stays unnamed.
+ *
  * @module
  */
 import type { Frame } from "../../core/gt7/frame.ts";
@@ -45,6 +50,25 @@ export function warmDefaultIndex(budgetMs: number): ReferenceIndex | null {
     const index = stepDefaultReferenceIndex();
     if (index !== null || performance.now() >= until) return index;
   }
+}
+
+/**
+ * What live naming would have named during a lap whose positions are
+ * `pos_x` and `pos_z`, in the order driven: the same matcher, reset at the
+ * lap's start and fed every position. Null when no configuration is
+ * certain by the lap's end (live naming leaves such a lap unnamed).
+ */
+export function matchLapPositions(
+  index: ReferenceIndex,
+  lap: { readonly pos_x: ArrayLike<number>; readonly pos_z: ArrayLike<number> },
+): ReferenceMatch | null {
+  const matcher = new LiveReferenceMatcher(index);
+  const n = Math.min(lap.pos_x.length, lap.pos_z.length);
+  for (let i = 0; i < n; i++) {
+    const match = matcher.push(lap.pos_x[i], lap.pos_z[i]);
+    if (match !== null) return match;
+  }
+  return null;
 }
 
 /** Follows the live frames and names an unnamed session mid-lap. */

@@ -1,7 +1,8 @@
 /**
  * Track identification (SPEC.md 2.4, 3, 4.8): signatures made when a driver
- * names a lap, naming unlabelled sessions after the fact, the live lap hook
- * that names a new session from its completed laps, and the live naming
+ * names a lap, naming unlabelled sessions after the fact, naming imports as
+ * live recording would have (import_naming.ts), the live lap hook that
+ * names a new session from its completed laps, and the live naming
  * from the reference lines during its first lap. The three kinds of
  * knowledge rank in SPEC.md section 1's order, with the reference lines the
  * project ships third: a user's signature, then a surveyed bundle, then a
@@ -34,6 +35,7 @@ import { createSignature, deleteSignature, listSignatures } from "../../storage/
 import type { AppDeps } from "../deps.ts";
 export type { ReferenceEntry, SignatureEntry, TrackEntry } from "./track_entries.ts";
 import { FingerprintCache } from "./fingerprints.ts";
+import { nameLaps, type Naming, type NamingLap } from "./import_naming.ts";
 import type { LiveService } from "../live/live.ts";
 import { LiveNaming, WARM_BUDGET_MS, warmDefaultIndex } from "../live/live_naming.ts";
 import { parseFields } from "../request_body.ts";
@@ -362,18 +364,43 @@ export class TrackService {
   }
 
   /**
-   * Names each of sessions `ids` that is still unnamed (or named from a
-   * reference line) after its shortest full lap (else its longest partial
-   * one), as identify would, announcing each. Sessions not in `ids` are
-   * never touched.
+   * Names each of sessions `ids` (an import's) that is still unnamed as live
+   * recording would have named it from the same laps (import_naming.ts):
+   * during each lap from the reference lines, at each complete lap's end by
+   * the whole precedence. Announces each session named. A session that
+   * has a name (the file's, or one the driver typed meanwhile), and
+   * sessions not in `ids`, are never touched.
    */
-  async identifySessions(ids: readonly number[]): Promise<NamedSession[]> {
-    const open: Session[] = [];
+  async nameImported(ids: readonly number[]): Promise<NamedSession[]> {
+    const named: NamedSession[] = [];
     for (const id of ids) {
-      const s = await getSession(this.#deps.kv, id);
-      if (s && (s.track_name === "" || s.track_source === "reference")) open.push(s);
+      const session = await getSession(this.#deps.kv, id);
+      if (!session || session.track_name !== "") continue;
+      const naming = await nameLaps(this.#storedLaps(id), this);
+      if (naming === null) continue;
+      const updated = await this.#nameIfOpen(id, naming.name, naming.source, true);
+      if (!updated) continue;
+      named.push({ session: id, track: naming.name });
+      this.#deps.bus.emit({ type: "session", session: updated, reason: "identified" });
     }
-    return (await this.#identify(open)).named;
+    return named;
+  }
+
+  /**
+   * The name live recording would have given a session of `lap` alone (see
+   * {@linkcode nameImported}), or null: for a lap file, named before its
+   * session is stored.
+   */
+  namingOf(lap: NamingLap): Promise<Naming | null> {
+    return nameLaps([lap], this);
+  }
+
+  /** The laps of session `id`, in the order stored, read one at a time. */
+  async *#storedLaps(id: number): AsyncGenerator<Lap> {
+    for (const summary of await listLaps(this.#deps.kv, id)) {
+      const lap = await getLap(this.#deps.kv, summary.id);
+      if (lap) yield lap;
+    }
   }
 
   /**
@@ -417,7 +444,7 @@ export class TrackService {
     });
   }
 
-  /** Tries each of `sessions` in order; see {@linkcode identifySessions}. */
+  /** Tries each of `sessions` in order; see {@linkcode identifyUnlabelled}. */
   async #identify(
     sessions: readonly Session[],
   ): Promise<{ checked: number; named: NamedSession[] }> {

@@ -4,7 +4,10 @@
  * corners, same windows, same `delta_s`) whose time lost or gained passes
  * {@linkcode NOTE_MIN_S}, with the causes its figures support, each past a
  * threshold of its own; so identical laps give no note, and a corner that
- * lost 0.01 s gives none. The words come from one table
+ * lost 0.01 s gives none. A cause is a difference between the laps: an
+ * event both laps had in the corner (both locked a wheel) is none. Only a
+ * corner that lost time gets a cue: there is nothing to correct where the
+ * lap was faster. The words come from one table
  * (coaching_words.ts). Thresholds are documented in docs/analysis.md.
  *
  * @module
@@ -36,7 +39,10 @@ export const THROTTLE_ON_PCT = 90;
 /** Event types that are causes of a note, when inside the corner's window. */
 export const NOTE_EVENTS = ["lockup", "wheelspin", "off_track", "kerb"] as const;
 
-/** A lap as the notes need it: an analysed lap, and its events when known. */
+/**
+ * A lap as the notes need it: an analysed lap, and its events when known
+ * (a reference without them shares no event with the lap).
+ */
 export interface NotedLap extends AnalysedLap {
   events?: readonly LapEvent[];
 }
@@ -75,12 +81,14 @@ interface Figures {
 /**
  * The notes of `lap` against `ref` on the corners of the corner report
  * (authored, else the circuit's map, else detected on `lap`), in the words
- * of `words` (default English). Pure; throws BadRequest like the corner
- * report for a lap without distance.
+ * of `words` (default English). Every note with `loss_s < 0` (a gain) has
+ * a null `cue` and `cue_at_m`; every other has both. No note lists as a
+ * cause an event type the reference also had in that corner. Pure; throws
+ * BadRequest like the corner report for a lap without distance.
  */
 export function coachingNotes(
   lap: NotedLap,
-  ref: AnalysedLap,
+  ref: NotedLap,
   authored: readonly Corner[] | null = null,
   opts: CornerReportOptions = {},
   words: CoachingWords = ENGLISH,
@@ -99,7 +107,8 @@ export function coachingNotes(
     if (!(Math.abs(loss) >= NOTE_MIN_S)) continue;
     const j = index.get(row.n)!;
     const figures = figuresOf(mine, theirs, row, spans, j, entries);
-    const events = eventsIn(lap.events ?? [], row);
+    const shared = new Set(eventsIn(ref.events ?? [], refWindow(row, spans[j])).map((e) => e.type));
+    const events = eventsIn(lap.events ?? [], row).filter((e) => !shared.has(e.type));
     notes.push(noteOf(row, loss, figures, events, words));
   }
   const total = round((lapTimeMs(lap, mine) - lapTimeMs(ref, theirs)) / 1000, 3);
@@ -143,12 +152,31 @@ function figuresOf(
   };
 }
 
-/** The lap's events of the note types that overlap the corner, from its braking point to its exit. */
-function eventsIn(events: readonly LapEvent[], row: CornerReportRow): LapEvent[] {
-  const from = Math.min(row.brake_m ?? row.entry_m, row.entry_m);
+/** Where a corner's events count, metres of one lap: from its braking point (or entry) to its exit. */
+interface EventWindow {
+  brake_m: number | null;
+  entry_m: number;
+  exit_m: number;
+}
+
+/**
+ * The corner's window on the reference, in its own metres, from the earlier
+ * of the two laps' braking points (each the same distance before the
+ * apex): an event the reference had where either lap was braking for the
+ * corner is one both laps had there.
+ */
+function refWindow(row: CornerReportRow, s: Span): EventWindow {
+  const points = [row.ref_brake_m, row.brake_m].filter((b) => b !== null);
+  const brake = points.length === 0 ? null : s.apex - (row.apex_m - Math.min(...points));
+  return { brake_m: brake, entry_m: s.entry, exit_m: s.exit };
+}
+
+/** A lap's events of the note types that overlap `w`, from its braking point to its exit. */
+function eventsIn(events: readonly LapEvent[], w: EventWindow): LapEvent[] {
+  const from = Math.min(w.brake_m ?? w.entry_m, w.entry_m);
   return events.filter((e) =>
     (NOTE_EVENTS as readonly string[]).includes(e.type) && e.end_dist >= from &&
-    e.start_dist <= row.exit_m
+    e.start_dist <= w.exit_m
   );
 }
 
@@ -190,6 +218,8 @@ function noteOf(
     ? words.bare(corner, time)
     : words.note(corner, time, causes.map((c) => c.text).join(words.join));
   const action = causes.length === 0 ? words.watch : words.actions[causes[0].kind];
+  // A gain is nothing to correct: its first cause's action would tell the driver to undo it.
+  const gained = loss < 0;
   return {
     n: row.n,
     name: row.name,
@@ -197,8 +227,8 @@ function noteOf(
     loss_s: loss,
     causes,
     text,
-    cue: words.cue(turn, action),
-    cue_at_m: row.ref_brake_m ?? row.brake_m ?? row.entry_m,
+    cue: gained ? null : words.cue(turn, action),
+    cue_at_m: gained ? null : row.ref_brake_m ?? row.brake_m ?? row.entry_m,
   };
 }
 

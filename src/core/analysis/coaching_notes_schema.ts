@@ -47,20 +47,28 @@ export const coachingNoteSchema = z.strictObject({
   /**
    * Largest first: braking point, minimum speed and throttle by multiples of
    * their thresholds, then the exit speed (their outcome), then events in lap
-   * order, one per type.
+   * order, one per type, of the types the reference did not have there.
    */
   causes: z.array(noteCauseSchema).meta({
     description: "largest first: braking, minimum, throttle, then exit speed, events",
   }),
   /** The whole note in words. */
   text: z.string(),
-  /** A short cue for before the corner: "Turn 4: brake later". */
-  cue: z.string().meta({ description: 'a short cue for before the corner: "Turn 4: brake later"' }),
+  /**
+   * A short cue for before the corner: "Turn 4: brake later"; null where
+   * the lap gained time (nothing to correct).
+   */
+  cue: z.string().nullable().meta({
+    description: 'a short cue for before the corner: "Turn 4: brake later"; null for a gain',
+  }),
   /**
    * Where the cue is for, metres of the analysed lap: the reference's
-   * braking point carried over, else the lap's own, else the corner's entry.
+   * braking point carried over, else the lap's own, else the corner's entry;
+   * null with the cue.
    */
-  cue_at_m: num.meta({ description: "where the cue is for (the reference's braking point), m" }),
+  cue_at_m: num.nullable().meta({
+    description: "where the cue is for (the reference's braking point), m; null for a gain",
+  }),
 });
 
 /** The body of `GET /api/laps/{id}/notes`. */

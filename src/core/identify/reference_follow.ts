@@ -48,6 +48,12 @@ const DISCONTINUITY_PENALTY = 1e6;
 const MAX_MARK = 64;
 // Across a bridged hole, at most this many segments (5 km of a line kept every 5 m).
 const MAX_BRIDGE_MARK = 1000;
+/**
+ * Positions further than this from the world's origin on either axis are
+ * ignored, metres: no circuit is there (GT7's lie within some 10 km), and
+ * past 2^53 cells the walk over a cell's neighbours would never end.
+ */
+export const MAX_COORD_M = 1e7;
 
 /**
  * The per-line tallies of one lap. Arrays are indexed by line number (the
@@ -128,7 +134,8 @@ export class LineFollower {
   }
 
   /**
-   * Takes the next position of the lap. Non-finite positions are ignored;
+   * Takes the next position of the lap. Non-finite positions, and those
+   * beyond {@linkcode MAX_COORD_M} of the origin, are ignored;
    * a position under {@linkcode STEP_M} from the last one looked at is
    * skipped; a longer move is looked at in steps of at most STEP_M along the
    * straight line; a move over {@linkcode MAX_FILL_M} is a hole, bridged on
@@ -137,7 +144,7 @@ export class LineFollower {
    * looked at (0 when skipped).
    */
   push(x: number, z: number): number {
-    if (!Number.isFinite(x) || !Number.isFinite(z)) return 0;
+    if (!(Math.abs(x) <= MAX_COORD_M && Math.abs(z) <= MAX_COORD_M)) return 0;
     if (!this.#has) {
       this.#has = true;
       this.#x = x;

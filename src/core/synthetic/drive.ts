@@ -21,6 +21,7 @@ import {
 } from "./driver.ts";
 import { leftOf } from "../gt7/handedness.ts";
 import { applyMistakes, type Mistake } from "./mistakes.ts";
+import { mistakesEveryLap } from "./mistake_plan.ts";
 import { createRng, deriveSeed } from "./random.ts";
 
 /** What to drive. */
@@ -42,6 +43,11 @@ export interface DriveOptions {
   readonly steady?: boolean;
   /** Mistakes to make at chosen corners of chosen laps (see mistakes.ts). */
   readonly mistakes?: readonly Mistake[];
+  /**
+   * Lap 1 clean, then one mistake a lap at another braking corner each time
+   * (see mistake_plan.ts), besides `mistakes`; default false.
+   */
+  readonly mistakeEveryLap?: boolean;
 }
 
 /** What a drive will produce, known before any frame is generated. */
@@ -125,7 +131,9 @@ function prepare(opts: DriveOptions): Prepared {
     grip,
     startSpeed: mode === "race" ? 32 : 18,
   });
-  applyMistakes(path, car, opts.mistakes ?? []);
+  // Planned on the clean profile, before any mistake changes it.
+  const planned = opts.mistakeEveryLap ? mistakesEveryLap(path, laps) : [];
+  applyMistakes(path, car, [...(opts.mistakes ?? []), ...planned]);
   const clock = new DriveClock(path);
   const crossingFrames: number[] = [];
   let frames = 0;
