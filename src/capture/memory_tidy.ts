@@ -89,6 +89,19 @@ export interface MemoryTidy {
   stop(): void;
 }
 
+/** The timer a tidy waits on: the global one, or a test's own clock. */
+export interface TidyTimers {
+  /** Calls `fn` once after `ms`; returns what {@linkcode TidyTimers.clear} takes. */
+  set(fn: () => void, ms: number): unknown;
+  /** Cancels a call `set` scheduled and has not made yet. */
+  clear(handle: unknown): void;
+}
+
+const GLOBAL_TIMERS: TidyTimers = {
+  set: (fn, ms) => setTimeout(fn, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 /**
  * A tidy for this process, run {@linkcode TIDY_DELAY_MS} (or `delayMs`) after
  * a request, at most once per delay however many requests arrive: during a
@@ -96,16 +109,17 @@ export interface MemoryTidy {
  * does.
  */
 export function memoryTidy(
-  opts: { delayMs?: number; parts?: TidyParts } = {},
+  opts: { delayMs?: number; parts?: TidyParts; timers?: TidyTimers } = {},
 ): MemoryTidy {
   const delay = opts.delayMs ?? TIDY_DELAY_MS;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timers = opts.timers ?? GLOBAL_TIMERS;
+  let timer: unknown;
   let stopped = false;
   let runs = 0;
   return {
     request() {
       if (stopped || timer !== undefined) return;
-      timer = setTimeout(() => {
+      timer = timers.set(() => {
         timer = undefined;
         tidyNow(opts.parts ?? tidyParts());
         runs++;
@@ -116,7 +130,7 @@ export function memoryTidy(
     },
     stop() {
       stopped = true;
-      clearTimeout(timer);
+      if (timer !== undefined) timers.clear(timer);
       timer = undefined;
     },
   };

@@ -52,15 +52,23 @@ Deno.test("a request after a tidy ran schedules another", async () => {
   tidy.stop();
 });
 
-Deno.test("stop cancels a pending tidy and ignores later requests", async () => {
+Deno.test("stop cancels a pending tidy and ignores later requests", () => {
   const { counts, parts } = countingParts();
-  const tidy = memoryTidy({ delayMs: 1, parts });
+  // A clock of the test's own: what is pending is known exactly, no waiting.
+  const pending = new Map<number, () => void>();
+  let next = 0;
+  const timers = {
+    set: (fn: () => void) => (pending.set(++next, fn), next),
+    clear: (handle: unknown) => void pending.delete(handle as number),
+  };
+  const tidy = memoryTidy({ delayMs: 1, parts, timers });
   tidy.request();
+  assert.equal(pending.size, 1);
   tidy.stop();
+  assert.equal(pending.size, 0);
   tidy.request();
-  // Longer than the delay: a timer left behind would have fired (and the
-  // test sanitizer would report one still pending).
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(pending.size, 0);
+  for (const fn of pending.values()) fn();
   assert.deepEqual(counts, { collect: 0, trim: 0 });
   assert.equal(tidy.runs, 0);
 });
