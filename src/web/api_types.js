@@ -30,6 +30,10 @@
  * One session of `/api/sessions`.
  * @typedef {import("../app/bundles.ts").BundleListItem} BundleRow
  * One bundle of `/api/track-bundles`.
+ * @typedef {import("../app/live_frame.ts").LiveFrame} LiveFrame
+ * One `frame` event of `/api/live`.
+ * @typedef {Extract<import("../app/events.ts").AppEvent, { type: "lap" }>} LapEvent
+ * One `lap` event of `/api/live`.
  * @typedef {import("../core/geometry/types.ts").CompiledTrack} CompiledTrack
  * The body of `/api/track-bundles/{slug}/compiled`.
  */
