@@ -34,20 +34,20 @@ export function queryText(q) {
 }
 
 /**
- * Empties what a comparison shown before drew (the router reuses the
- * page's elements) and hides the panels until the next one is in, so a
- * refusal or a message stands alone, over no empty panels.
+ * Gives the comparison about to be drawn a fresh copy of the page's parts
+ * (pages.html's `compare-parts` template: legend, charts, map, tables, all
+ * hidden until the comparison is in, so a refusal or a message stands alone
+ * over no empty panels) in place of the ones the comparison shown before
+ * drew into (the router reuses the page), and the header as it loaded.
  */
 export function clearView() {
-  for (const id of ["laps-legend", "charts", "map", "readout", "theoretical", "consistency"]) {
-    $(id).replaceChildren();
-  }
-  for (const id of ["corners", "sectors"]) $(id).querySelector("tbody")?.replaceChildren();
+  // Not there before the first comparison: the template holds them.
+  document.getElementById("laps-legend")?.remove();
+  document.getElementById("layout")?.remove();
+  const parts = /** @type {HTMLTemplateElement} */ ($("compare-parts"));
+  $("compare-view").append(parts.content.cloneNode(true));
   $("title").textContent = "Compare";
-  $("corners-title").textContent = "Corners";
-  $("sectors-title").textContent = "Sectors";
-  $("laps-legend").hidden = true;
-  $("layout").hidden = true;
+  $("readout").replaceChildren();
 }
 
 /**
