@@ -25,6 +25,17 @@ export const QUIET_LAYERS: readonly Layer[] = ["core", "storage", "app"];
 
 const LAYER_OF = /\/src\/(core|storage|app|capture|server|tui|cli)\//;
 
+const PAGE_SCRIPT = /\/src\/web\/(?!vendor\/)[^/]+\.js$/;
+
+/**
+ * Whether `path` is one of the browser pages' own scripts (`src/web/*.js`),
+ * outside the layers but held to the same function length; the vendored
+ * libraries under `src/web/vendor/` are someone else's code and never are.
+ */
+export function isPageScript(path: string): boolean {
+  return PAGE_SCRIPT.test(path.replaceAll("\\", "/"));
+}
+
 /** The layer a file belongs to, from its path, or null outside `src/`'s layers. */
 export function layerOf(path: string): Layer | null {
   const m = LAYER_OF.exec(path.replaceAll("\\", "/"));

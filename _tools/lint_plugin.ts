@@ -1,11 +1,12 @@
 /**
  * The house rules that `deno lint` checks on every file: the layer table of
  * docs/architecture.md, no console output from the quiet layers, and no function in
- * `src/` longer than {@linkcode MAX_FUNCTION_LINES} lines.
+ * `src/` longer than {@linkcode MAX_FUNCTION_LINES} lines, the pages'
+ * scripts in `src/web/` included (their vendored libraries aside).
  *
  * @module
  */
-import { layerOf, layerViolation, QUIET_LAYERS } from "./layers.ts";
+import { isPageScript, layerOf, layerViolation, QUIET_LAYERS } from "./layers.ts";
 
 function sourceOf(node: { source: unknown }): string | null {
   const s = node.source as { type?: string; value?: unknown } | null;
@@ -87,7 +88,7 @@ const plugin: Deno.lint.Plugin = {
     },
     "function-length": {
       create(context) {
-        if (layerOf(context.filename) === null) return {};
+        if (layerOf(context.filename) === null && !isPageScript(context.filename)) return {};
         const check = (node: Deno.lint.Node) => {
           const [from, to] = node.range;
           const lines = linesBetween(context.sourceCode.text, from, to);

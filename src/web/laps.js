@@ -20,12 +20,30 @@ const MAX_PICK = 5;
 /** Laps one answer of `/api/laps` lists at most: the page asks for that many. */
 const LIST_LIMIT = 1000;
 
+/**
+ * What the filters judge a lap or a best by: its circuit and car.
+ * @typedef {{ circuit: string | null, car_id: number }} Keepable
+ */
+
 /** The laps picked for the comparison, in the order picked. */
 /** @type {number[]} */
 const picked = [];
 
-/** @type {any} */
-let page = { ready: false, picked };
+/**
+ * @typedef {import("./api_types.js").LapRow} LapRow
+ * @typedef {import("./api_types.js").BestRow} BestRow
+ * @typedef {import("./api_types.js").SessionRow} SessionRow
+ * @typedef {import("./api_types.js").SectorBests} SectorBests
+ * @typedef {{
+ *   ready: boolean, picked: number[], known: Map<number, LapRow>, drawn: number,
+ *   bestLaps: number[],
+ * }} LapsPage
+ * What `window.lapsPage` holds: the picks, every lap row seen by id, how
+ * many times the lists were drawn, and the laps on the bests board.
+ */
+
+/** @type {LapsPage} */
+let page = { ready: false, picked, known: new Map(), drawn: 0, bestLaps: [] };
 
 /**
  * Draws the laps page of the address; resolves once it is drawn. Listeners
@@ -35,20 +53,20 @@ let page = { ready: false, picked };
  */
 export async function showLaps(view) {
   const { signal } = view;
-  page = { ready: false, picked };
-  /** @type {any} */ (window).lapsPage = page;
+  page = { ready: false, picked, known: new Map(), drawn: 0, bestLaps: [] };
+  Object.assign(window, { lapsPage: page });
   document.title = "laps · sim-datalogger";
-  const [rows, bests, sessions] = await Promise.all([
-    api(`/api/laps?limit=${LIST_LIMIT}`),
-    api("/api/laps/bests"),
-    api("/api/sessions"),
-  ]);
+  const [rows, bests, sessions] = /** @type {[LapRow[], BestRow[], SessionRow[]]} */ (
+    await Promise.all([
+      api(`/api/laps?limit=${LIST_LIMIT}`),
+      api("/api/laps/bests"),
+      api("/api/sessions"),
+    ])
+  );
   if (signal.aborted) return "aborted";
   /** Every lap row seen, by id: what the picker looks laps up in. */
-  /** @type {Map<number, any>} */
-  const known = new Map(rows.map((/** @type {any} */ r) => [r.id, r]));
-  page.known = known;
-  page.drawn = 0;
+  const known = page.known;
+  for (const r of rows) known.set(r.id, r);
   const q = new URLSearchParams(location.search);
   const circuitSel = /** @type {HTMLSelectElement} */ ($("filter-circuit"));
   const carSel = /** @type {HTMLSelectElement} */ ($("filter-car"));
@@ -75,9 +93,9 @@ export async function showLaps(view) {
 
   /** Sessions kept out of bests: their laps stand on no board. */
   const excluded = new Set(
-    sessions.filter((/** @type {any} */ s) => s.bests_excluded).map((/** @type {any} */ s) => s.id),
+    sessions.filter((s) => s.bests_excluded).map((s) => s.id),
   );
-  /** @type {Map<string, Promise<any>>} */
+  /** @type {Map<string, Promise<SectorBests>>} */
   const asked = new Map();
   let latest = 0;
   const draw = async () => {
@@ -88,7 +106,7 @@ export async function showLaps(view) {
     if (track) u.set("track", track);
     if (car) u.set("car", car);
     history.replaceState(null, "", u.size ? `/laps?${u}` : "/laps");
-    const keep = (/** @type {any} */ r) =>
+    const keep = (/** @type {Keepable} */ r) =>
       (track === "" || (track === "-" ? r.circuit === null : r.circuit === track)) &&
       (car === "" || String(r.car_id) === car);
     // A named circuit or a car is filtered by the API, so laps older than
@@ -100,7 +118,7 @@ export async function showLaps(view) {
       const p = new URLSearchParams({ limit: String(LIST_LIMIT) });
       if (track !== "" && track !== "-") p.set("track", circuits.get(track) ?? track);
       if (car !== "") p.set("car", car);
-      shown = await api(`/api/laps?${p}`);
+      shown = /** @type {LapRow[]} */ (await api(`/api/laps?${p}`));
       for (const r of shown) known.set(r.id, r);
     }
     if (mine !== latest || signal.aborted) return;
@@ -133,20 +151,19 @@ export async function showLaps(view) {
  * sectors (the circuit's, or the session's). Only laps that count for best
  * stand in it, so an incomplete lap never does, nor a session kept out of
  * bests.
- * @param {any[]} bests
- * @param {any[]} rows
- * @param {(r: any) => boolean} keep
+ * @param {BestRow[]} bests
+ * @param {LapRow[]} rows
+ * @param {(r: Keepable) => boolean} keep
  * @param {Set<number>} excluded the sessions kept out of bests
- * @param {Map<string, Promise<any>>} asked the sectors asked for so far, by
+ * @param {Map<string, Promise<SectorBests>>} asked the sectors asked for so far, by
  *   scope: the board of one showing asks each once, whatever the filters
  */
 function drawBests(bests, rows, keep, excluded, asked) {
   const body = /** @type {HTMLElement} */ ($("bests").querySelector("tbody"));
   body.replaceChildren();
-  /** @type {Map<number, any>} */
   const byId = new Map(rows.map((r) => [r.id, r]));
   const named = bests.filter((b) => keep({ circuit: b.circuit, car_id: b.car_id }));
-  /** @type {Map<string, any>} */
+  /** @type {Map<string, LapRow>} */
   const unnamed = new Map();
   for (const r of rows) {
     if (r.circuit !== null || !r.counts_for_best || r.time_ms === null || !keep(r)) continue;
@@ -162,7 +179,7 @@ function drawBests(bests, rows, keep, excluded, asked) {
     const cell = el("td", { class: "theoretical" }, ["…"]);
     let sectors = asked.get(scope);
     if (sectors === undefined) {
-      sectors = api(`/api/analysis/sectors?${scope}`);
+      sectors = /** @type {Promise<SectorBests>} */ (api(`/api/analysis/sectors?${scope}`));
       asked.set(scope, sectors);
     }
     sectors
@@ -201,13 +218,13 @@ function drawBests(bests, rows, keep, excluded, asked) {
 
 /**
  * Every session holding a shown lap, newest first, with its laps.
- * @param {any[]} sessions
- * @param {any[]} rows
+ * @param {SessionRow[]} sessions
+ * @param {LapRow[]} rows
  */
 function drawSessions(sessions, rows) {
   const box = $("sessions");
   box.replaceChildren();
-  /** @type {Map<number, any[]>} */
+  /** @type {Map<number, LapRow[]>} */
   const bySession = new Map();
   for (const r of rows) {
     (bySession.get(r.session_id) ?? bySession.set(r.session_id, []).get(r.session_id))?.push(r);
@@ -263,7 +280,7 @@ function drawSessions(sessions, rows) {
 /**
  * A checkbox picking lap `id` for the comparison; every box of one lap agrees.
  * @param {number} id
- * @param {any} row
+ * @param {LapRow | undefined} row
  */
 function pickBox(id, row) {
   const box = /** @type {HTMLInputElement} */ (el("input", {
@@ -306,10 +323,10 @@ function showPicks() {
  */
 function openCompare(view, e) {
   if (picked.length < 2) return;
-  /** @type {Map<number, any>} */
   const byId = page.known;
   const complete = picked.filter((id) => byId.get(id)?.complete && byId.get(id)?.time_ms !== null);
   const pool = complete.length ? complete : picked;
-  const ref = pool.reduce((a, b) => (byId.get(b).time_ms < byId.get(a).time_ms ? b : a));
+  const time = (/** @type {number} */ id) => byId.get(id)?.time_ms ?? Infinity;
+  const ref = pool.reduce((a, b) => (time(b) < time(a) ? b : a));
   view.go(`/compare?laps=${picked.join(",")}&ref=${ref}`, performance.timeOrigin + e.timeStamp);
 }

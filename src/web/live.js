@@ -23,6 +23,12 @@ import {
 } from "./cues.js";
 import { noSectors, sectorCells, sectorFrame, sectorLapStored } from "./live_sectors.js";
 
+/**
+ * @typedef {import("./api_types.js").LiveFrame} LiveFrame
+ * @typedef {import("./api_types.js").LapEvent} LapEvent
+ * @typedef {import("./api_types.js").SectorBests} SectorBests
+ */
+
 /** Seconds without a frame before the page says telemetry stopped. */
 const STALE_S = 2;
 /** Seconds without any frame after which an open stream is rebuilt (a half-open connection). */
@@ -54,7 +60,7 @@ const stats = {
   /** Packet id of the frame drawn last. */
   packet: -1,
   /** The newest frame received (drawn or not). */
-  frame: /** @type {any} */ (null),
+  frame: /** @type {LiveFrame | null} */ (null),
   /** Per draw: ms from the frame's `at` (the logger handled its packet) to the draw. */
   latencies: /** @type {number[]} */ ([]),
   /** Per draw: [packet id, draw time in ms since the epoch], to time from elsewhere. */
@@ -63,9 +69,9 @@ const stats = {
 };
 Object.assign(window, { liveStats: stats });
 
-/** @type {any} */
+/** @type {LiveFrame | null} */
 let latest = null;
-/** @type {any} */
+/** @type {LiveFrame | null} */
 let previous = null;
 let dirty = false;
 let lastFrameAt = 0;
@@ -97,11 +103,13 @@ function connect() {
   });
   es.addEventListener("error", () => setState());
   es.addEventListener("frame", (e) => {
-    latest = JSON.parse(/** @type {MessageEvent} */ (e).data);
+    /** @type {LiveFrame} */
+    const frame = JSON.parse(/** @type {MessageEvent} */ (e).data);
+    latest = frame;
     lastFrameAt = Date.now();
     stats.frames++;
-    stats.frame = latest;
-    onFrame(latest);
+    stats.frame = frame;
+    onFrame(frame);
     if (!dirty) {
       dirty = true;
       requestAnimationFrame(draw);
@@ -178,7 +186,7 @@ async function loadSession() {
       const r = await fetch(`/api/analysis/sectors?${q}`);
       if (r.ok) {
         const body = await r.json();
-        best = body.sectors.map((/** @type {any} */ x) =>
+        best = /** @type {SectorBests} */ (body).sectors.map((x) =>
           x.best_s === null ? null : Math.round(x.best_s * 1000)
         );
       }
@@ -210,7 +218,7 @@ async function describeReference(id) {
 
 // ---- per frame (not drawn yet) ----
 
-/** @param {any} f */
+/** @param {LiveFrame} f */
 function onFrame(f) {
   previous = f;
   sectors = sectorFrame(sectors, f);
@@ -222,7 +230,7 @@ function onFrame(f) {
   }
 }
 
-/** @param {any} event */
+/** @param {LapEvent} event */
 async function onLap(event) {
   const lap = event.lap;
   if (lap) sectors = sectorLapStored(sectors, lap.number, lap.time_ms);
@@ -303,7 +311,7 @@ function draw() {
   }
 }
 
-/** @param {any} f */
+/** @param {LiveFrame} f */
 function drawShift(f) {
   const box = $("shift");
   if (box.childElementCount !== LIGHTS) {
@@ -318,7 +326,7 @@ function drawShift(f) {
   box.classList.toggle("limit", f.rev_limit);
 }
 
-/** @param {any} f */
+/** @param {LiveFrame} f */
 function drawBrake(f) {
   const next = f.next_brake;
   const fill = brakeFill(next, f.speed_kmh);
@@ -336,7 +344,7 @@ function drawBrake(f) {
   text("cue", cue ?? "");
 }
 
-/** @param {any} f */
+/** @param {LiveFrame} f */
 function drawSectors(f) {
   const cells = sectorCells(sectors, f, sectorBest);
   const box = $("sectors");
@@ -441,11 +449,11 @@ function initSettings() {
     connect();
   });
   mode.addEventListener("change", () => {
-    settings.mode = /** @type {any} */ (mode.value);
+    settings.mode = /** @type {typeof settings.mode} */ (mode.value);
     saveSettings();
   });
   verbosity.addEventListener("change", () => {
-    settings.verbosity = /** @type {any} */ (verbosity.value);
+    settings.verbosity = /** @type {typeof settings.verbosity} */ (verbosity.value);
     saveSettings();
   });
   volume.addEventListener("input", () => {

@@ -21,13 +21,15 @@ export const LAP_COLOURS = ["#e8e8e8", "#ff5c5c", "#4db8ff", "#ffc21a", "#5ee07a
  * GET `path` of this logger's API as JSON. A refusal throws an Error whose
  * message is {@linkcode problemText} of the answer.
  * @param {string} path such as `/api/laps?limit=1000`
- * @returns {Promise<any>}
+ * @returns {Promise<unknown>} the answer's body: its type is the route's
+ *   (api_types.js), which the caller names
  */
 export async function api(path) {
   // A page may have started this request before its scripts loaded (pages.html, for a comparison opened by its address); used once.
-  const early = /** @type {any} */ (globalThis).earlyApi;
+  const early = /** @type {{ earlyApi?: Record<string, Promise<Response>> }} */ (globalThis)
+    .earlyApi;
   const started = early?.[path];
-  if (started !== undefined) delete early[path];
+  if (early && started !== undefined) delete early[path];
   const res = await (started ?? fetch(path, { headers: { accept: "application/json" } }));
   const body = await res.json().catch(() => null);
   if (!res.ok) throw new Error(problemText(res.status, body, path));
@@ -35,19 +37,29 @@ export async function api(path) {
 }
 
 /**
+ * A refusal's body as the API writes it (RFC 9457 problem details; see
+ * src/server/openapi/problem_schema.ts), read leniently: any part may be
+ * missing when the answer was not one.
+ * @typedef {{
+ *   detail?: string, title?: string, errors?: { path: string, message: string }[],
+ * }} Problem
+ */
+
+/**
  * A refusal in one line: the status and the problem's detail (its title,
  * or the path, without one), then each of its issues the detail does not
  * already say ("400 laps[0] must be a positive integer", once).
  * @param {number} status
- * @param {any} problem the answer's body, null when it was not JSON
+ * @param {unknown} body the answer's body, null when it was not JSON
  * @param {string} path
  * @returns {string}
  */
-export function problemText(status, problem, path) {
+export function problemText(status, body, path) {
+  const problem = /** @type {Problem | null} */ (body);
   const detail = String(problem?.detail ?? problem?.title ?? path);
   const extra = (problem?.errors ?? [])
-    .filter((/** @type {any} */ e) => !detail.includes(`${e.path} ${e.message}`))
-    .map((/** @type {any} */ e) => `${e.path}: ${e.message}`);
+    .filter((e) => !detail.includes(`${e.path} ${e.message}`))
+    .map((e) => `${e.path}: ${e.message}`);
   return [`${status} ${detail}`, ...extra].join("; ");
 }
 
@@ -101,14 +113,14 @@ export function download(blob, name) {
 /**
  * An element `tag` with `attrs` (properties; `class` as className) and children.
  * @param {string} tag
- * @param {Record<string, any>} [attrs]
+ * @param {Record<string, unknown>} [attrs]
  * @param {(Node | string)[]} [children]
  * @returns {HTMLElement}
  */
 export function el(tag, attrs = {}, children = []) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v;
+    if (k === "class") e.className = String(v);
     else if (k.startsWith("data-")) e.setAttribute(k, String(v));
     else Object.assign(e, { [k]: v });
   }

@@ -11,10 +11,8 @@
  *
  * @module
  */
+import { chartOptions } from "./chart_options.js";
 import { download } from "./shared_api.js";
-
-/** @type {any} */
-const uPlot = /** @type {any} */ (globalThis).uPlot;
 
 /**
  * @typedef {{ n: number, entry_m: number, exit_m: number, lost_s?: number | null }} CornerWindow
@@ -31,8 +29,61 @@ const uPlot = /** @type {any} */ (globalThis).uPlot;
  * }} ChartSpec
  */
 
-/** Pixels of each chart's plot height. */
-const CHART_HEIGHT = 132;
+/**
+ * A uPlot chart as the compare page uses it, with the key of its spec and,
+ * once drawn, the corner numbers it wrote (see {@linkcode labelCorners}).
+ * @typedef {{
+ *   key: string, data: ArrayLike<number | null>[],
+ *   scales: Record<string, { min: number, max: number }>,
+ *   cursor: { idx?: number | null },
+ *   over: HTMLElement, ctx: CanvasRenderingContext2D,
+ *   bbox: { left: number, top: number, width: number, height: number },
+ *   cornerLabels?: { n: number, row: number }[],
+ *   setScale: (key: string, range: { min: number, max: number }) => void,
+ *   setData: (data: ArrayLike<number | null>[], resetScales?: boolean) => void,
+ *   redraw: (rebuildPaths?: boolean, recalcAxes?: boolean) => void,
+ *   valToPos: (v: number, scale: string, canvasPixels?: boolean) => number,
+ *   destroy: () => void,
+ * }} Chart
+ * @typedef {{
+ *   ctx: {
+ *     save(): void, restore(): void, measureText(text: string): { width: number },
+ *     fillText(text: string, x: number, y: number): void,
+ *     fillStyle?: unknown, font?: unknown, textAlign?: unknown, textBaseline?: unknown,
+ *   },
+ *   bbox: Chart["bbox"], valToPos: Chart["valToPos"], cornerLabels?: Chart["cornerLabels"],
+ * }} LabelTarget
+ * What {@linkcode labelCorners} draws on: a chart's canvas, its plot box and scale.
+ * @typedef {{
+ *   new (opts: object, data: ArrayLike<number | null>[], target: HTMLElement): Chart,
+ *   paths: { stepped: (opts: { align: number }) => unknown },
+ * }} UPlotClass
+ */
+
+/** The vendored chart library, a global of its script (uplot.iife.min.js). */
+const uPlot = /** @type {{ uPlot: UPlotClass }} */ (/** @type {unknown} */ (globalThis)).uPlot;
+
+/**
+ * A chart's frame: its section with a title and its PNG button.
+ * @param {ChartSpec} spec
+ * @returns {{ box: HTMLElement, png: HTMLButtonElement }}
+ */
+function chartBox(spec) {
+  const box = document.createElement("section");
+  box.className = "chart";
+  box.dataset.chart = spec.key;
+  const head = document.createElement("header");
+  const title = document.createElement("h3");
+  title.textContent = spec.unit ? `${spec.title} (${spec.unit})` : spec.title;
+  const png = document.createElement("button");
+  png.type = "button";
+  png.textContent = "PNG";
+  png.title = `save the ${spec.title} chart as a PNG image`;
+  png.dataset.png = spec.key;
+  head.append(title, png);
+  box.append(head);
+  return { box, png };
+}
 
 /**
  * Draws `specs` into `container`, one chart each, over the distances `x`.
@@ -47,7 +98,7 @@ const CHART_HEIGHT = 132;
  * @param {{ onCursor: (idx: number | null) => void, onZoom: (min: number | null, max: number | null) => void }} on
  */
 export function makeCharts(container, x, laps, specs, corners, on) {
-  /** @type {any[]} */
+  /** @type {Chart[]} */
   const charts = [];
   let syncing = false;
   // Scale changes before every chart's first draw are uPlot's own initial
@@ -58,125 +109,43 @@ export function makeCharts(container, x, laps, specs, corners, on) {
   let lastIdx = /** @type {number | null | undefined} */ (undefined);
   const full = [x[0], x[x.length - 1]];
   const width = Math.max(320, container.clientWidth - 8);
-
-  const cornerPlugin = {
+  const plugins = [{
     hooks: {
-      drawClear: [(/** @type {any} */ u) => shadeCorners(u, corners)],
-      draw: [(/** @type {any} */ u) => labelCorners(u, corners)],
+      drawClear: [(/** @type {Chart} */ u) => shadeCorners(u, corners)],
+      draw: [(/** @type {Chart} */ u) => labelCorners(u, corners)],
     },
-  };
+  }];
+  // A new object for each chart: uPlot adds the plugins' hooks to the one it is given.
+  const hooksOf = () => ({
+    setScale: [(/** @type {Chart} */ u, /** @type {string} */ key) => {
+      if (key !== "x" || !ready || syncing) return;
+      syncing = true;
+      const { min, max } = u.scales.x;
+      for (const other of charts) {
+        if (other !== u) other.setScale("x", { min, max });
+      }
+      syncing = false;
+      const whole = min <= full[0] && max >= full[1];
+      on.onZoom(whole ? null : min, whole ? null : max);
+    }],
+    ready: [() => {
+      drawnCharts += 1;
+      if (drawnCharts === specs.length) ready = true;
+    }],
+    setCursor: [(/** @type {Chart} */ u) => {
+      const idx = u.cursor.idx ?? null;
+      if (idx === lastIdx) return;
+      lastIdx = idx;
+      on.onCursor(idx);
+    }],
+  });
 
   for (const spec of specs) {
-    const box = document.createElement("section");
-    box.className = "chart";
-    box.dataset.chart = spec.key;
-    const head = document.createElement("header");
-    const title = document.createElement("h3");
-    title.textContent = spec.unit ? `${spec.title} (${spec.unit})` : spec.title;
-    const png = document.createElement("button");
-    png.type = "button";
-    png.textContent = "PNG";
-    png.title = `save the ${spec.title} chart as a PNG image`;
-    png.dataset.png = spec.key;
-    head.append(title, png);
-    box.append(head);
+    const { box, png } = chartBox(spec);
     container.append(box);
-
-    const digits = spec.digits ?? 1;
-    const value = (/** @type {any} */ _u, /** @type {number | null} */ v) =>
-      v === null || v === undefined ? "—" : v.toFixed(digits);
-    /** @type {any[]} */
-    const series = [{
-      label: "m",
-      value: (/** @type {any} */ _u, /** @type {number | null} */ v) =>
-        v === null || v === undefined ? "—" : v.toFixed(0),
-    }];
-    /** @type {any[]} */
-    const data = [x];
-    spec.series.forEach((values, i) => {
-      series.push({
-        label: laps[i].label,
-        stroke: laps[i].colour,
-        width: i === 0 ? 1.5 : 1.25,
-        // @ts-ignore uPlot's series options
-        paths: spec.stepped ? uPlot.paths.stepped({ align: 1 }) : undefined,
-        spanGaps: false,
-        value,
-        points: { show: false },
-      });
-      data.push(values);
-    });
-    /** @type {any[]} */
-    const bands = [];
-    if (spec.band) {
-      const hi = series.length;
-      for (const [label, edge] of [["spread +1σ", spec.band.hi], ["spread −1σ", spec.band.lo]]) {
-        series.push({
-          label,
-          stroke: "rgba(160,160,255,0.35)",
-          value,
-          // @ts-ignore uPlot's series options
-          points: { show: false },
-        });
-        data.push(edge);
-      }
-      bands.push({ series: [hi, hi + 1], fill: "rgba(140,140,255,0.14)" });
-    }
-
-    const opts = {
-      width,
-      height: CHART_HEIGHT,
-      series,
-      bands,
-      legend: { live: true },
-      scales: {
-        x: { time: false },
-        y: spec.range
-          ? { range: spec.range }
-          : spec.symmetric
-          ? { range: symmetricRange }
-          : { auto: true },
-      },
-      axes: [
-        { stroke: "#aaa", grid: { stroke: "#2a2a2a" }, ticks: { stroke: "#444" } },
-        {
-          stroke: "#aaa",
-          grid: { stroke: "#2a2a2a" },
-          ticks: { stroke: "#444" },
-          size: 56,
-        },
-      ],
-      cursor: {
-        sync: { key: "compare", setSeries: false },
-        drag: { x: true, y: false, setScale: true },
-        points: { size: 5 },
-      },
-      plugins: [cornerPlugin],
-      hooks: {
-        setScale: [(/** @type {any} */ u, /** @type {string} */ key) => {
-          if (key !== "x" || !ready || syncing) return;
-          syncing = true;
-          const { min, max } = u.scales.x;
-          for (const other of charts) {
-            if (other !== u) other.setScale("x", { min, max });
-          }
-          syncing = false;
-          const whole = min <= full[0] && max >= full[1];
-          on.onZoom(whole ? null : min, whole ? null : max);
-        }],
-        ready: [() => {
-          drawnCharts += 1;
-          if (drawnCharts === specs.length) ready = true;
-        }],
-        setCursor: [(/** @type {any} */ u) => {
-          const idx = u.cursor.idx ?? null;
-          if (idx === lastIdx) return;
-          lastIdx = idx;
-          on.onCursor(idx);
-        }],
-      },
-    };
-    const chart = new uPlot(opts, data, box);
+    const stepped = spec.stepped ? uPlot.paths.stepped({ align: 1 }) : undefined;
+    const { opts, data } = chartOptions(spec, laps, x, width, stepped);
+    const chart = new uPlot({ ...opts, plugins, hooks: hooksOf() }, data, box);
     chart.key = spec.key;
     charts.push(chart);
     png.addEventListener("click", () => savePng(chart, spec.key));
@@ -201,22 +170,8 @@ export function makeCharts(container, x, laps, specs, corners, on) {
 }
 
 /**
- * A y range centred on zero holding every value, at least ±0.1 (a delta
- * chart: ahead below the line, behind above it, an all-zero trace still
- * drawn at the middle).
- * @param {any} _u
- * @param {number | null} min
- * @param {number | null} max
- * @returns {[number, number]}
- */
-function symmetricRange(_u, min, max) {
-  const m = Math.max(0.1, Math.abs(min ?? 0), Math.abs(max ?? 0)) * 1.1;
-  return [-m, m];
-}
-
-/**
  * Shades each corner window under the traces.
- * @param {any} u
+ * @param {Chart} u
  * @param {CornerWindow[]} corners
  */
 function shadeCorners(u, corners) {
@@ -278,7 +233,7 @@ export function placeCornerLabels(labels, left, right, gap, rows) {
  * the numbers of least time lost are left out (see
  * {@linkcode placeCornerLabels}); zooming in shows them all. The chart
  * keeps what it wrote as `u.cornerLabels` (number and row, left to right).
- * @param {any} u
+ * @param {LabelTarget} u a chart, or anything that draws text as its canvas does
  * @param {CornerWindow[]} corners
  */
 export function labelCorners(u, corners) {
@@ -313,7 +268,7 @@ export function labelCorners(u, corners) {
 
 /**
  * Saves the chart's canvas (traces, axes, corners) as `<key>.png`.
- * @param {any} chart
+ * @param {Chart} chart
  * @param {string} key
  */
 function savePng(chart, key) {

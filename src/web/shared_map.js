@@ -19,8 +19,12 @@ const STRETCHES = 480;
 
 /**
  * @typedef {{ n: number, apex?: { x: number, z: number } | null }} MapCorner
- * @typedef {{ borders?: { L?: number[][][], R?: number[][][] } }} Compiled
+ * @typedef {Pick<import("./api_types.js").CompiledTrack, "borders">} Compiled
  * @typedef {{ x: ArrayLike<number | null>, z: ArrayLike<number | null>, colour: string }} MapLap
+ * @typedef {{ side: "L" | "R", line: ArrayLike<number | null>[] }} BorderLine
+ * @typedef {{ minX: number, minZ: number, width: number, height: number, unit: number }} MapFrame
+ * The map's world rectangle (its padding included) and its unit: a 400th
+ * of the larger side, what strokes and labels are sized in.
  */
 
 /**
@@ -61,16 +65,14 @@ export function speedColour(f) {
 }
 
 /**
- * Draws the map into `holder`. `laps[0]` is the reference, whose line is
- * drawn; each lap gets a cursor dot.
- * @param {HTMLElement} holder
- * @param {MapLap[]} laps
- * @param {MapCorner[]} corners
- * @param {Compiled | null} compiled
- * @param {string} title
+ * The rectangle the map shows: every point of the reference's line and of
+ * the borders, padded by 6 % of the larger side, which is at least 50 m (a
+ * map of no points is 50 m around the origin).
+ * @param {MapLap} ref
+ * @param {BorderLine[]} borders
+ * @returns {MapFrame}
  */
-export function makeMap(holder, laps, corners, compiled, title) {
-  const ref = laps[0];
+export function mapFrame(ref, borders) {
   let minX = Infinity, maxX = -Infinity, minZ = Infinity, maxZ = -Infinity;
   const grow = (/** @type {number | null} */ x, /** @type {number | null} */ z) => {
     if (x === null || z === null || !Number.isFinite(x) || !Number.isFinite(z)) return;
@@ -80,13 +82,7 @@ export function makeMap(holder, laps, corners, compiled, title) {
     if (z > maxZ) maxZ = z;
   };
   for (let i = 0; i < ref.x.length; i++) grow(ref.x[i], ref.z[i]);
-  const borderLines = [];
-  for (const side of /** @type {const} */ (["L", "R"])) {
-    for (const line of compiled?.borders?.[side] ?? []) {
-      borderLines.push({ side, line });
-      for (const p of line) grow(p[0], p[1]);
-    }
-  }
+  for (const { line } of borders) for (const p of line) grow(p[0], p[1]);
   if (minX === Infinity) {
     minX =
       maxX =
@@ -96,12 +92,62 @@ export function makeMap(holder, laps, corners, compiled, title) {
   }
   const span = Math.max(maxX - minX, maxZ - minZ, 50);
   const pad = span * 0.06;
-  const unit = span / 400;
+  return {
+    minX: minX - pad,
+    minZ: minZ - pad,
+    width: maxX - minX + 2 * pad,
+    height: maxZ - minZ + 2 * pad,
+    unit: span / 400,
+  };
+}
+
+/**
+ * The grid index spans the line is cut into: at most `most` of them, each
+ * sharing its last index with the next one's first, together covering
+ * 0 … n − 1.
+ * @param {number} n the grid's length
+ * @param {number} most
+ * @returns {[number, number][]}
+ */
+export function stretchSpans(n, most) {
+  const step = Math.max(1, Math.ceil(n / most));
+  /** @type {[number, number][]} */
+  const spans = [];
+  for (let a = 0; a < n - 1; a += step) spans.push([a, Math.min(n - 1, a + step)]);
+  return spans;
+}
+
+/**
+ * Each value scaled for a colour scale: with `symmetric`, to -1..1 by the
+ * largest magnitude (so the worst stretch is full red or green whatever the
+ * laps); otherwise to 0..1 from the smallest to the largest. A value that
+ * is not finite scales to 0. Returns the scaled values and the range.
+ * @param {number[]} values
+ * @param {boolean} symmetric
+ * @returns {{ scaled: number[], lo: number, hi: number }}
+ */
+export function paintScale(values, symmetric) {
+  const finite = values.filter((v) => Number.isFinite(v));
+  const lo = Math.min(...finite);
+  const hi = Math.max(...finite);
+  const mag = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+  const scaled = values.map((v) =>
+    !Number.isFinite(v) ? 0 : symmetric ? v / mag : (v - lo) / (hi - lo || 1)
+  );
+  return { scaled, lo, hi };
+}
+
+/**
+ * The svg element framing `f`, titled `title` for screen readers, on a dark ground.
+ * @param {MapFrame} f
+ * @param {string} title
+ */
+function frameSvg(f, title) {
   const svg = node("svg", {
     xmlns: NS,
-    viewBox: `${(minX - pad).toFixed(1)} ${(minZ - pad).toFixed(1)} ${
-      (maxX - minX + 2 * pad).toFixed(1)
-    } ${(maxZ - minZ + 2 * pad).toFixed(1)}`,
+    viewBox: `${f.minX.toFixed(1)} ${f.minZ.toFixed(1)} ${f.width.toFixed(1)} ${
+      f.height.toFixed(1)
+    }`,
     id: "track-map",
     role: "img",
     "aria-label": title,
@@ -110,36 +156,50 @@ export function makeMap(holder, laps, corners, compiled, title) {
   titleNode.textContent = title;
   svg.append(titleNode);
   svg.append(node("rect", {
-    x: minX - pad,
-    y: minZ - pad,
-    width: maxX - minX + 2 * pad,
-    height: maxZ - minZ + 2 * pad,
+    x: f.minX,
+    y: f.minZ,
+    width: f.width,
+    height: f.height,
     fill: "#101010",
   }));
+  return svg;
+}
 
-  const borders = node("g", { id: "map-borders", fill: "none", "stroke-linejoin": "round" });
-  for (const { side, line } of borderLines) {
-    borders.append(node("polyline", {
+/**
+ * The compiled borders, left grey and right lilac.
+ * @param {BorderLine[]} lines
+ * @param {number} unit
+ */
+function bordersGroup(lines, unit) {
+  const g = node("g", { id: "map-borders", fill: "none", "stroke-linejoin": "round" });
+  for (const { side, line } of lines) {
+    g.append(node("polyline", {
       points: line.map((p) => `${p[0]},${p[1]}`).join(" "),
       stroke: side === "L" ? "#bdbdbd" : "#b9a3e3",
       "stroke-width": unit * 0.9,
       "data-side": side,
     }));
   }
-  svg.append(borders);
+  return g;
+}
 
-  const line = node("g", {
+/**
+ * The reference's line, one polyline per stretch (a stretch of fewer than
+ * two known points is left out), with the grid span each one covers.
+ * @param {MapLap} ref
+ * @param {number} unit
+ * @returns {{ g: Element, stretches: { el: Element, from: number, to: number }[] }}
+ */
+function lineGroup(ref, unit) {
+  const g = node("g", {
     id: "map-line",
     fill: "none",
     "stroke-width": unit * 2.2,
     "stroke-linecap": "round",
   });
-  const n = ref.x.length;
-  const step = Math.max(1, Math.ceil(n / STRETCHES));
   /** @type {{ el: Element, from: number, to: number }[]} */
   const stretches = [];
-  for (let a = 0; a < n - 1; a += step) {
-    const b = Math.min(n - 1, a + step);
+  for (const [a, b] of stretchSpans(ref.x.length, STRETCHES)) {
     const pts = [];
     for (let i = a; i <= b; i++) {
       const px = ref.x[i];
@@ -148,12 +208,19 @@ export function makeMap(holder, laps, corners, compiled, title) {
     }
     if (pts.length < 2) continue;
     const e = node("polyline", { points: pts.join(" "), stroke: "#888" });
-    line.append(e);
+    g.append(e);
     stretches.push({ el: e, from: a, to: b });
   }
-  svg.append(line);
+  return { g, stretches };
+}
 
-  const marks = node("g", {
+/**
+ * The corners at their apexes, each numbered.
+ * @param {MapCorner[]} corners
+ * @param {number} unit
+ */
+function cornersGroup(corners, unit) {
+  const g = node("g", {
     id: "map-corners",
     "font-family": "system-ui, sans-serif",
     "font-size": unit * 9,
@@ -161,7 +228,7 @@ export function makeMap(holder, laps, corners, compiled, title) {
   });
   for (const c of corners) {
     if (!c.apex) continue;
-    marks.append(node("circle", { cx: c.apex.x, cy: c.apex.z, r: unit * 2, fill: "#fff" }));
+    g.append(node("circle", { cx: c.apex.x, cy: c.apex.z, r: unit * 2, fill: "#fff" }));
     const label = node("text", {
       x: c.apex.x + unit * 4,
       y: c.apex.z - unit * 4,
@@ -171,10 +238,32 @@ export function makeMap(holder, laps, corners, compiled, title) {
       "paint-order": "stroke",
     });
     label.textContent = `T${c.n}`;
-    marks.append(label);
+    g.append(label);
   }
-  svg.append(marks);
+  return g;
+}
 
+/**
+ * Draws the map into `holder`. `laps[0]` is the reference, whose line is
+ * drawn; each lap gets a cursor dot, hidden until the cursor is on a chart.
+ * @param {HTMLElement} holder
+ * @param {MapLap[]} laps
+ * @param {MapCorner[]} corners
+ * @param {Compiled | null} compiled
+ * @param {string} title
+ */
+export function makeMap(holder, laps, corners, compiled, title) {
+  const ref = laps[0];
+  /** @type {BorderLine[]} */
+  const borderLines = [];
+  for (const side of /** @type {const} */ (["L", "R"])) {
+    for (const line of compiled?.borders?.[side] ?? []) borderLines.push({ side, line });
+  }
+  const frame = mapFrame(ref, borderLines);
+  const unit = frame.unit;
+  const svg = frameSvg(frame, title);
+  const line = lineGroup(ref, unit);
+  svg.append(bordersGroup(borderLines, unit), line.g, cornersGroup(corners, unit));
   const dots = node("g", { id: "map-cursor" });
   const dotEls = laps.map((l, i) => {
     const d = node("circle", {
@@ -194,25 +283,16 @@ export function makeMap(holder, laps, corners, compiled, title) {
   return {
     svg,
     /**
-     * Colours each stretch by `valueOf(from, to)` scaled for `colour`: with
-     * `symmetric`, to -1..1 by the largest magnitude (so the worst stretch
-     * is full red or green whatever the laps); otherwise to 0..1 from the
-     * smallest to the largest value.
+     * Colours each stretch by `valueOf(from, to)` scaled for `colour` (see
+     * {@linkcode paintScale}); returns the range of the values.
      * @param {(from: number, to: number) => number} valueOf
      * @param {(v: number) => string} colour
      * @param {boolean} symmetric
      */
     paint(valueOf, colour, symmetric) {
-      const values = stretches.map((s) => valueOf(s.from, s.to));
-      const finite = values.filter((v) => Number.isFinite(v));
-      const lo = Math.min(...finite);
-      const hi = Math.max(...finite);
-      const mag = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
-      stretches.forEach((s, i) => {
-        const v = values[i];
-        const scaled = !Number.isFinite(v) ? 0 : symmetric ? v / mag : (v - lo) / (hi - lo || 1);
-        s.el.setAttribute("stroke", colour(scaled));
-      });
+      const values = line.stretches.map((s) => valueOf(s.from, s.to));
+      const { scaled, lo, hi } = paintScale(values, symmetric);
+      line.stretches.forEach((s, i) => s.el.setAttribute("stroke", colour(scaled[i])));
       return { lo, hi };
     },
     /**

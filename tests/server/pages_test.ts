@@ -5,14 +5,10 @@ import { PAGE_FILES } from "../../src/server/routes/pages.ts";
 import { WEB_FILES } from "../../scripts/gen_web_assets.ts";
 import { withServer } from "./_server.ts";
 
-const SCRIPTS = [
-  "pages.js",
-  "laps.js",
-  "compare.js",
-  "shared_api.js",
-  "shared_charts.js",
-  "shared_map.js",
-];
+/** The pages' own scripts: every script they serve but the vendored library. */
+const SCRIPTS = Object.values(PAGE_FILES).filter((f) =>
+  f.endsWith(".js") && !f.startsWith("vendor/")
+);
 
 Deno.test("GET /laps, /compare and their files answer with their types, no-cache, the embedded text", async () => {
   await withServer(async (url) => {
@@ -71,7 +67,7 @@ Deno.test("the pages load nothing from elsewhere: every file they name is served
       assert.ok(home.has(ref) || served.has(ref), `${html} names ${ref}`);
     }
   }
-  for (const js of SCRIPTS) {
+  for (const js of ["pages.html", ...SCRIPTS]) {
     const imports = [...WEB_ASSETS[js].body.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
     for (const i of imports) assert.ok(served.has(i.replace(/^\.\//, "/")), `${js} imports ${i}`);
   }

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import plugin, { MAX_FUNCTION_LINES } from "../../_tools/lint_plugin.ts";
-import { ALLOWED_IMPORTS, type Layer, layerViolation } from "../../_tools/layers.ts";
+import { ALLOWED_IMPORTS, isPageScript, type Layer, layerViolation } from "../../_tools/layers.ts";
 
 const ROOT = "/repo";
 const file = (layer: string, name = "x.ts") => `${ROOT}/src/${layer}/sub/${name}`;
@@ -135,4 +135,23 @@ Deno.test("function-length: no function in src/ longer than 120 lines, none gran
   const drive = long(lint(`${ROOT}/src/core/synthetic/drive.ts`, longFunction("emit", 235)));
   assert.equal(drive.length, 1);
   assert.match(drive[0], /drive\.ts emit is 235 lines; at most 120/);
+});
+
+Deno.test("function-length: the pages' scripts in src/web are judged too, their vendored code is not", () => {
+  const long = (found: string[]) =>
+    found.filter((d) => d.startsWith("sim-datalogger/function-length"));
+  // Plain JavaScript, as the pages are written.
+  const js = (name: string, lines: number) => longFunction(name, lines).replace("(): void", "()");
+  const page = long(lint(`${ROOT}/src/web/compare.js`, js("showCompare", 244)));
+  assert.equal(page.length, 1, page.join("\n"));
+  assert.match(page[0], /src\/web\/compare\.js showCompare is 244 lines; at most 120/);
+  assert.deepEqual(long(lint(`${ROOT}/src/web/compare.js`, js("fits", 120))), []);
+  assert.deepEqual(
+    long(lint(`${ROOT}/src/web/vendor/uplot.iife.min.js`, js("u", 900))),
+    [],
+  );
+  // The page's HTML and style hold no functions of their own to judge; only scripts are.
+  assert.equal(isPageScript(`${ROOT}/src/web/pages.html`), false);
+  assert.equal(isPageScript(`${ROOT}/src/web/shared_map.js`), true);
+  assert.equal(isPageScript(`${ROOT}/src/web/vendor/uplot.iife.min.js`), false);
 });
