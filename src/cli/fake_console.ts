@@ -181,7 +181,9 @@ export async function runFakeConsole(opts: FakeConsoleOptions): Promise<ReplayRe
  * same port: the window held the old one's packets, which nobody will ever
  * acknowledge, so it empties and the new logger is streamed to at once
  * (its acknowledgements keep the replay alive, so waiting for silence never
- * would).
+ * would). A numbered `ack` naming none of a window full for as long means
+ * the window's packets were lost on the way: it empties too, so a replay
+ * never waits for acknowledgements that cannot come.
  */
 class AckWindow {
   /** True once a logger acknowledged: from then on the window holds the replay. */
@@ -211,6 +213,12 @@ class AckWindow {
       if (at >= 0) {
         this.#ids.splice(0, at + 1);
         this.#fullSince = null;
+      } else if (this.#fullFor(NEW_LOGGER_AFTER_FULL_MS)) {
+        // The logger consumed everything it got and names none of the window: the window's
+        // packets never reached it (its socket overflowed while the replay was not yet paced,
+        // or the kernel dropped them), so nobody will acknowledge them.
+        this.#ids.length = 0;
+        this.#fullSince = null;
       }
     } else if (this.#restarted()) {
       this.#ids.length = 0;
@@ -225,8 +233,12 @@ class AckWindow {
   #restarted(): boolean {
     if (this.#ids.length === 0) return false;
     if (this.#numbered) return true;
-    return this.#fullSince !== null &&
-      performance.now() - this.#fullSince >= NEW_LOGGER_AFTER_FULL_MS;
+    return this.#fullFor(NEW_LOGGER_AFTER_FULL_MS);
+  }
+
+  /** True when the window has been full for at least `ms`. */
+  #fullFor(ms: number): boolean {
+    return this.#fullSince !== null && performance.now() - this.#fullSince >= ms;
   }
 
   /** The logger was heard from (a heartbeat): it is alive. */

@@ -176,3 +176,55 @@ Deno.test("a logger restarted before it acknowledged anything is streamed to aft
     logger.close();
   }
 });
+
+Deno.test("a window the logger never received is given up once it has been full a second", async () => {
+  const logger = Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });
+  const controller = new AbortController();
+  // Unpaced until the first acknowledgement, the console overflows the logger's socket: it
+  // keeps the first ~166 datagrams and the kernel drops the rest. Past 1,024 more sent, the
+  // console no longer remembers the ids the logger can name.
+  const pastMemory = Promise.withResolvers<void>();
+  const port = Promise.withResolvers<number>();
+  let sent = 0;
+  const replay = runFakeConsole({
+    hostname: "127.0.0.1",
+    port: 0,
+    packets: () => PACKETS,
+    speed: "max",
+    loop: true,
+    onListen: (p) => port.resolve(p),
+    backpressure: (n) => {
+      sent = n;
+      if (n === 1500) pastMemory.resolve();
+    },
+    signal: controller.signal,
+  });
+  try {
+    const to: Deno.NetAddr = { transport: "udp", hostname: "127.0.0.1", port: await port.promise };
+    await logger.send(encoder.encode("A"), to);
+    await pastMemory.promise;
+    // The ids the socket kept run on without a gap; the first gap is where the kernel dropped.
+    let last = await receiveId(logger);
+    for (let id = await receiveId(logger); id === last + 1; id = await receiveId(logger)) last = id;
+    assert.ok(last - 500 < 1500 - 1024, `the socket kept up to id ${last}: no overflow to test`);
+    // As the logger does: its last consumed id, sent again with each heartbeat.
+    const ack = () => logger.send(encoder.encode(`ack ${last}`), to);
+    await ack();
+    // The console stops once the acknowledgement made its window count: wait for that.
+    let seen = -1;
+    while (seen !== sent) {
+      seen = sent;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const began = performance.now();
+    while (sent === seen) {
+      assert.ok(performance.now() - began < 30_000, `the replay stayed stopped at ${seen}`);
+      await ack();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    controller.abort();
+    await replay;
+    logger.close();
+  }
+});
