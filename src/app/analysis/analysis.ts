@@ -36,17 +36,10 @@ import type {
 import { MIN_STEP_M } from "../../core/analysis/distance_grid.ts";
 import type { Lap } from "../../core/laps/lap.ts";
 import type { Session } from "../../core/laps/session.ts";
-import { slugify } from "../../core/bundle/slug.ts";
+import { circuitOf, slugify } from "../../core/bundle/slug.ts";
 import { TRACK_NAME_RULE } from "../../core/track_name.ts";
 import { rankedRows, rebuildLapIndex, sessionRankedRows } from "../../storage/bests.ts";
-import {
-  circuitOf,
-  type LapRow,
-  rankingCircuit,
-  ranks,
-  rowOf,
-  sessionRows,
-} from "../../storage/lap_index.ts";
+import { type LapRow, rankingCircuit, ranks, rowOf, sessionRows } from "../../storage/lap_index.ts";
 import { getLap } from "../../storage/laps.ts";
 import { getSession } from "../../storage/sessions.ts";
 import type { BundleService } from "../bundles/bundles.ts";

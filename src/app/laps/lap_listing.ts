@@ -10,9 +10,9 @@
 import { z } from "zod";
 import { carName } from "../../core/catalog/cars.ts";
 import type { Session } from "../../core/laps/session.ts";
-import { slugify } from "../../core/bundle/slug.ts";
+import { circuitOf, slugify } from "../../core/bundle/slug.ts";
 import { readBests } from "../../storage/bests.ts";
-import { allRows, circuitOf, type LapRow, lapRows, sessionRows } from "../../storage/lap_index.ts";
+import { allRows, type LapRow, lapRows, sessionRows } from "../../storage/lap_index.ts";
 import { getSessions, listSessions } from "../../storage/sessions.ts";
 import {
   carParamSchema,

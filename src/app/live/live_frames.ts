@@ -35,7 +35,7 @@ import {
   lapStats,
   raceStrategy,
 } from "../../core/analysis/strategy.ts";
-import { slugify } from "../../core/bundle/slug.ts";
+import { circuitOf } from "../../core/bundle/slug.ts";
 import { MAX_PACKET_GAP } from "../../core/laps/coverage.ts";
 import type { LapSummary } from "../../core/laps/lap.ts";
 import type { Session } from "../../core/laps/session.ts";
@@ -385,7 +385,7 @@ export class LiveFrameService implements LiveFrameSource {
     if (!session) return { ref: null, stats: NO_STATS };
     const laps = await this.#lapsOf(session);
     const stats = lapStats(laps, session.car_id);
-    const circuit = session.track_name === "" ? null : slugify(session.track_name);
+    const circuit = circuitOf(session.track_name);
     let best: { id: number; time: number } | null = null;
     for (const l of laps) {
       if (!l.counts_for_best || !l.complete || l.time_ms <= 0) continue;
