@@ -24,7 +24,7 @@ import type { EventBus } from "../../app/bus.ts";
 import type { AppEvent } from "../../app/events.ts";
 import type { LiveFrame, LiveFrameSource } from "../../app/live/live_frame.ts";
 import { checkFrameRate, DEFAULT_HZ, MAX_HZ, MIN_HZ } from "../../app/live/frame_rate.ts";
-import { intParamSchema } from "../../app/query_params.ts";
+import { intParamSchema } from "../query_params.ts";
 import { encodeMessage, SSE_HEADERS, SseClients, type SseStats } from "../sse_clients.ts";
 import { type Peer, StalledPeers } from "../stalled_peers.ts";
 import { SpeakerClaims } from "../speaker_claims.ts";
