@@ -19,7 +19,17 @@ import { medianMsAsync } from "./_median.ts";
 
 const RUNS = 30;
 const WARMUP = 5;
-const CHANNELS = "speed,throttle,brake,gear,rpm,steer,tire_slip,pos_x,pos_z";
+const CHANNELS = [
+  "speed",
+  "throttle",
+  "brake",
+  "gear",
+  "rpm",
+  "steer",
+  "tire_slip",
+  "pos_x",
+  "pos_z",
+] as const;
 
 const kv = await Deno.openKv(":memory:");
 const app = await createApp({ kv });

@@ -6,7 +6,7 @@
  * @module
  */
 import { type Command, InvalidArgumentError } from "commander";
-import { motecQuerySchema } from "../app/laps/motec_export.ts";
+import { driverNameSchema } from "../app/laps/motec_export.ts";
 import type { ExportTarget, MotecSubject } from "../app/laps/files.ts";
 import { dataOption, idArgument } from "./options.ts";
 import { withStore } from "./with_store.ts";
@@ -61,11 +61,11 @@ export function addExportCommands(program: Command): void {
 
 /**
  * A `--driver` the log's header can hold, by the rule the API's `driver`
- * query has (at most 63 characters); {@linkcode InvalidArgumentError}
+ * query checks with ({@linkcode driverNameSchema}: at most 63 characters); {@linkcode InvalidArgumentError}
  * naming the rule otherwise, rather than a name silently cut short.
  */
 function driverName(value: string): string {
-  const checked = motecQuerySchema.shape.driver.safeParse(value);
+  const checked = driverNameSchema.safeParse(value);
   if (!checked.success) throw new InvalidArgumentError(checked.error.issues[0].message);
   return value;
 }

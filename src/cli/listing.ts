@@ -5,8 +5,9 @@
  * @module
  */
 import type { Command } from "commander";
-import { type LapListItem, lapListQuerySchema } from "../app/laps/lap_listing.ts";
-import { parseQuery } from "../app/query_params.ts";
+import type { LapListItem } from "../app/laps/lap_listing.ts";
+import { lapListQuerySchema } from "../server/queries/lap_list_query.ts";
+import { parseQuery } from "../server/query_params.ts";
 import type { LapSummary } from "../core/laps/lap.ts";
 import { formatLapTime } from "../core/laps/lap_time.ts";
 import type { Session } from "../core/laps/session.ts";

@@ -10,7 +10,7 @@
 import type { Context, Env, Hono } from "hono";
 import { z } from "zod";
 import { BadRequest } from "../core/errors.ts";
-import { parseQuery } from "../app/query_params.ts";
+import { parseQuery } from "./query_params.ts";
 import { parseBody, parseFields } from "../app/request_body.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "./body.ts";
 import type { Operation } from "./openapi/operation.ts";

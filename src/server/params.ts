@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { badParam, idParamSchema } from "../app/query_params.ts";
+import { badParam, idParamSchema } from "./query_params.ts";
 
 /**
  * A positive integer id in a path: validates every `{id}` and is published

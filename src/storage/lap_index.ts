@@ -22,7 +22,7 @@
  */
 import type { LapSummary } from "../core/laps/lap.ts";
 import type { Session } from "../core/laps/session.ts";
-import { slugify } from "../core/bundle/slug.ts";
+import { circuitOf } from "../core/bundle/slug.ts";
 import { publicSummary, readStoredLaps } from "./stored_lap.ts";
 
 /** One lap as the index keeps it, at `["session_lap", session, lap]`. */
@@ -123,11 +123,6 @@ export async function allRows(kv: Deno.Kv): Promise<LapRow[]> {
  */
 export async function lapRows(kv: Deno.Kv, ids: readonly number[]): Promise<LapRow[]> {
   return (await readStoredLaps(kv, ids)).map((e) => rowOf(publicSummary(e.value)));
-}
-
-/** The circuit a track name names: its slug; null for an unnamed session (""). */
-export function circuitOf(trackName: string): string | null {
-  return trackName === "" ? null : slugify(trackName);
 }
 
 /**

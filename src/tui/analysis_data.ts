@@ -131,7 +131,7 @@ export async function loadAnalysis(app: AppFace, choice: AnalysisChoice): Promis
     app.analysis.compare({
       laps: ids,
       ref: ref?.id ?? lap.id,
-      channels: ANALYSIS_CHANNELS.join(","),
+      channels: ANALYSIS_CHANNELS,
     }),
     app.analysis.corners({ lap: lap.id, ref: ref?.id }),
     lap.track === "" ? null : orNull(app.analysis.sectors({ track: lap.track, car: lap.car_id })),

@@ -7,6 +7,7 @@ import { OPERATIONS } from "../../src/server/openapi/operations.ts";
 import type { Operation } from "../../src/server/openapi/operation.ts";
 import { problemSchema } from "../../src/server/openapi/problem_schema.ts";
 import { sessionSchema } from "../../src/core/laps/session.ts";
+import { SAMPLE_COLUMNS } from "../../src/core/laps/columns.ts";
 import { liveFrameSchema } from "../../src/app/live/live_frame.ts";
 import { broadBeanLaps } from "../core/analysis/_laps.ts";
 import { syntheticBundle } from "../_bundles.ts";
@@ -149,6 +150,14 @@ Deno.test("request schemas are the ones validation uses: parameters carry their 
   const compare = params("/api/analysis/compare");
   assert.equal(compare.laps.required, true);
   assert.equal(compare.ref.required, false);
+  // The channels are the engine's list (every sample channel but t and dist), one comma-separated value.
+  assert.deepEqual(compare.channels.schema, {
+    description: "sample channels, comma-separated; default speed,throttle,brake",
+    type: "array",
+    items: { type: "string", enum: SAMPLE_COLUMNS.filter((c) => c !== "t" && c !== "dist") },
+  });
+  assert.deepEqual([compare.channels.style, compare.channels.explode], ["form", false]);
+  assert.equal((compare.channels.schema as { items: { enum: string[] } }).items.enum.length, 38);
   // Sectors and consistency: a circuit or a session (exactly one, each optional alone), a car.
   for (const path of ["/api/analysis/sectors", "/api/analysis/consistency"]) {
     const q = params(path);

@@ -100,7 +100,7 @@ Deno.test("analysis opens on the newest session's last lap against the circuit's
   const c = await app.analysis.compare({
     laps: [lap.id, ref.id],
     ref: ref.id,
-    channels: "speed,throttle,brake,gear,pos_x,pos_z",
+    channels: ["speed", "throttle", "brake", "gear", "pos_x", "pos_z"],
   });
   const deltas = c.laps[0].delta_s;
   const half = Math.max(0.05, ...deltas.map(Math.abs));
@@ -166,7 +166,7 @@ Deno.test("arrows move the cursor a chart column, [ ] and Shift ten; the read-ou
   const c = await app.analysis.compare({
     laps: [6, 4],
     ref: 4,
-    channels: "speed,throttle,brake,gear,pos_x,pos_z",
+    channels: ["speed", "throttle", "brake", "gear", "pos_x", "pos_z"],
   });
   const length = c.distance.at(-1)!;
   const cols = analysisLayout(80, 23).chartCols;
@@ -202,7 +202,7 @@ Deno.test("Enter zooms the charts to the selected corner, Esc zooms back out", a
   const c = await app.analysis.compare({
     laps: [6, 4],
     ref: 4,
-    channels: "speed,throttle,brake,gear,pos_x,pos_z",
+    channels: ["speed", "throttle", "brake", "gear", "pos_x", "pos_z"],
   });
   const length = c.distance.at(-1)!;
   const r = view(app);
@@ -310,7 +310,10 @@ Deno.test("a lap alone is shown without a reference", async () => {
     lines[0],
     `Lap 1 (S1 #1) ${formatLapTime(times[0])}  no reference: its only lap  Other Park · NSX Gr.3`,
   );
-  const c = await app.analysis.compare({ laps: [1], channels: "speed,throttle,brake,gear" });
+  const c = await app.analysis.compare({
+    laps: [1],
+    channels: ["speed", "throttle", "brake", "gear"],
+  });
   const [lap] = c.laps;
   const k = gridAt(c, 0, c.distance.at(-1)!, analysisLayout(80, 23).chartCols, 0);
   assert.equal(

@@ -16,16 +16,15 @@
  *
  * @module
  */
-import { z } from "zod";
 import { BadRequest, type Issue, NotFound } from "../../core/errors.ts";
 import { compareLaps } from "../../core/analysis/compare.ts";
+import type { ChannelName } from "../../core/analysis/channel_names.ts";
 import { consistency } from "../../core/analysis/consistency.ts";
 import { cornerReport } from "../../core/analysis/corner_report.ts";
 import { type CoachingNotes, coachingNotes } from "../../core/analysis/coaching_notes.ts";
 import { traceOf } from "../../core/analysis/lap_trace.ts";
 import { type BundleMarks, sectorPlan } from "../../core/analysis/sector_plan.ts";
 import { combineSectorBests, lapSectorTimes } from "../../core/analysis/sectors.ts";
-import { DEFAULT_CONSISTENCY_LAPS, MAX_CONSISTENCY_LAPS } from "../../core/analysis/consistency.ts";
 import type {
   Comparison,
   Consistency,
@@ -33,20 +32,11 @@ import type {
   LapSectorTimes,
   SectorBests,
 } from "../../core/analysis/types.ts";
-import { MIN_STEP_M } from "../../core/analysis/distance_grid.ts";
 import type { Lap } from "../../core/laps/lap.ts";
 import type { Session } from "../../core/laps/session.ts";
-import { slugify } from "../../core/bundle/slug.ts";
-import { TRACK_NAME_RULE } from "../../core/track_name.ts";
+import { circuitOf, slugify } from "../../core/bundle/slug.ts";
 import { rankedRows, rebuildLapIndex, sessionRankedRows } from "../../storage/bests.ts";
-import {
-  circuitOf,
-  type LapRow,
-  rankingCircuit,
-  ranks,
-  rowOf,
-  sessionRows,
-} from "../../storage/lap_index.ts";
+import { type LapRow, rankingCircuit, ranks, rowOf, sessionRows } from "../../storage/lap_index.ts";
 import { getLap } from "../../storage/laps.ts";
 import { getSession } from "../../storage/sessions.ts";
 import type { BundleService } from "../bundles/bundles.ts";
@@ -54,107 +44,42 @@ import { CornerMaps } from "./corner_maps.ts";
 import type { Corner } from "../../core/bundle/types.ts";
 import type { CornerMap } from "../../core/analysis/corner_map.ts";
 import type { AppDeps } from "../deps.ts";
-import {
-  badParam,
-  carParamSchema,
-  idListParamSchema,
-  idParamSchema,
-  intParamSchema,
-  minNumberParamSchema,
-  trackParamSchema,
-} from "../query_params.ts";
+import { checkLapSource, type LapSource } from "./lap_source.ts";
 
 /** Most laps one comparison takes. */
 export const MAX_COMPARED_LAPS = 20;
 
-const STEP_RULE = `must be a number of metres >= ${MIN_STEP_M}`;
-
-/** The query of {@linkcode AnalysisService.compare}: validates it, and is published as its API. */
-export const compareQuerySchema = z.object({
-  laps: idListParamSchema(MAX_COMPARED_LAPS),
-  ref: idParamSchema.optional(),
-  // Held to the engine's minimum here, so a refusal has this one wording.
-  step: minNumberParamSchema(MIN_STEP_M, STEP_RULE)
-    .meta({ description: `grid step: ${STEP_RULE}, default 1` }).optional(),
-  channels: z.string().meta({
-    description: "sample channels, comma-separated; default speed,throttle,brake",
-  }).optional(),
-});
-
-/** The query of {@linkcode AnalysisService.corners}. */
-export const cornersQuerySchema = z.object({
-  lap: idParamSchema,
-  ref: idParamSchema.optional(),
-});
-
-/** The query of {@linkcode AnalysisService.notes}: the reference, when not the default. */
-export const notesQuerySchema = z.object({
-  ref: idParamSchema.meta({
-    description: "reference lap; default the best complete lap of the circuit and car, " +
-      "else the session's best (never the lap itself)",
-  }).optional(),
-});
-
-/** The rule of a sectors or consistency query's laps: where they come from. */
-const ONE_SOURCE = "exactly one of track and session";
-
-/** The laps of a sectors or consistency query: a circuit's or a session's, in a car. */
-const lapSourceShape = {
-  track: trackParamSchema.meta({
-    description: `a circuit name: ${TRACK_NAME_RULE}; the laps of that circuit (${ONE_SOURCE})`,
-  }).optional(),
-  session: idParamSchema.meta({
-    description: `a session id: the laps of that session, named or not (${ONE_SOURCE})`,
-  }).optional(),
-  car: carParamSchema,
-};
-
-/** Where a sectors or consistency question's laps come from. */
-interface LapSource {
-  track?: string;
-  session?: number;
-  car: number;
+/** A comparison asked for (see {@linkcode AnalysisService.compare}). */
+export interface CompareQuery {
+  /** 1 to {@linkcode MAX_COMPARED_LAPS} distinct lap ids, in the order the answer lists them. */
+  laps: readonly number[];
+  /** The reference lap; by default the fastest of `laps`. */
+  ref?: number;
+  /** Grid step, metres (default 1; at least the engine's `MIN_STEP_M`). */
+  step?: number;
+  /** The channels compared (default speed, throttle, brake). */
+  channels?: readonly ChannelName[];
 }
 
-/** The fault of a query naming both or neither of `track` and `session`: the parameter to fix. */
-function sourceProblem(q: Omit<LapSource, "car">): Issue | null {
-  if (q.track !== undefined && q.session !== undefined) {
-    return { path: "session", message: `must not be given with track: give ${ONE_SOURCE}` };
-  }
-  if (q.track === undefined && q.session === undefined) {
-    return { path: "track", message: `is required: give ${ONE_SOURCE}` };
-  }
-  return null;
+/** A corner report asked for: a lap, and its reference when there is one. */
+export interface CornersQuery {
+  lap: number;
+  ref?: number;
 }
 
-/** Refuses a query naming both or neither of `track` and `session`. */
-function oneSource(q: Omit<LapSource, "car">, ctx: z.RefinementCtx): void {
-  const problem = sourceProblem(q);
-  if (problem) ctx.addIssue({ code: "custom", path: [problem.path], message: problem.message });
+/** The reference of coaching notes, when not the default. */
+export interface NotesQuery {
+  ref?: number;
 }
 
-/**
- * The query of {@linkcode AnalysisService.sectors}: a circuit name or a
- * session id (exactly one), and a car id.
- */
-export const sectorsQuerySchema = z.object(lapSourceShape).superRefine(oneSource);
+/** A circuit or session, and a car (see src/app/analysis/lap_source.ts). */
+export type SectorsQuery = LapSource;
 
-/** The query of {@linkcode AnalysisService.consistency}: as sectors', and how many laps. */
-export const consistencyQuerySchema = z.object({
-  ...lapSourceShape,
-  n: intParamSchema(2, MAX_CONSISTENCY_LAPS).prefault(String(DEFAULT_CONSISTENCY_LAPS)),
-}).superRefine(oneSource);
-
-/** A comparison asked for: the route parsed it with {@linkcode compareQuerySchema}. */
-export type CompareQuery = z.output<typeof compareQuerySchema>;
-/** A corner report asked for ({@linkcode cornersQuerySchema}). */
-export type CornersQuery = z.output<typeof cornersQuerySchema>;
-/** The reference of coaching notes ({@linkcode notesQuerySchema}). */
-export type NotesQuery = z.output<typeof notesQuerySchema>;
-/** A circuit or session, and a car ({@linkcode sectorsQuerySchema}). */
-export type SectorsQuery = z.output<typeof sectorsQuerySchema>;
-/** A circuit or session, a car and a lap count ({@linkcode consistencyQuerySchema}). */
-export type ConsistencyQuery = z.output<typeof consistencyQuerySchema>;
+/** As {@linkcode SectorsQuery}, and how many of the fastest laps. */
+export interface ConsistencyQuery extends LapSource {
+  /** 2 to `MAX_CONSISTENCY_LAPS` laps. */
+  n: number;
+}
 
 /** Laps read from the store at once when timing sectors, which reads every lap that counts. */
 const READ_AHEAD = 4;
@@ -214,23 +139,22 @@ export class AnalysisService {
   }
 
   /**
-   * Compares laps `laps` (1 to {@linkcode MAX_COMPARED_LAPS} distinct ids,
-   * comma-separated) against `ref` over distance (see `compareLaps`).
+   * Compares laps `laps` (1 to {@linkcode MAX_COMPARED_LAPS} distinct ids)
+   * against `ref` over distance (see `compareLaps`).
    * Without `ref`, the reference is the fastest complete lap among `laps`
    * (the first of equal times), or the fastest of them when none is
-   * complete. `step` is the grid step in metres (default 1), `channels` a
-   * comma-separated list (default speed, throttle, brake). Each lap is read
-   * once.
+   * complete. `step` is the grid step in metres (default 1), `channels` the
+   * channels drawn (default speed, throttle, brake). Each lap is read once.
    *
-   * @throws {BadRequest} for a bad parameter, or laps of different circuits
-   *   (the issues name each lap's parameter and circuit);
+   * @throws {BadRequest} for a bad value, or laps of different circuits
+   *   (the issues name each lap by its field, `laps[k]` or `ref`, and circuit);
    *   {@linkcode NotFound} for an unknown lap.
    */
   async compare(q: CompareQuery): Promise<Comparison> {
     const ids = q.laps;
     const refId = q.ref ?? null;
     const step = q.step;
-    const channels = q.channels === undefined ? undefined : q.channels.split(",");
+    const channels = q.channels;
     const wanted = refId === null || ids.includes(refId) ? ids : [...ids, refId];
     const loaded = await this.#load(wanted);
     sameCircuit(loaded, wanted.map((_, k) => k < ids.length ? `laps[${k}]` : "ref"));
@@ -246,7 +170,7 @@ export class AnalysisService {
    * circuit's corner map (see corner_maps.ts), otherwise (an unnamed
    * circuit) on corners detected from the lap's line.
    *
-   * @throws {BadRequest} for a bad parameter or laps of different
+   * @throws {BadRequest} for a bad value or laps of different
    *   circuits; {@linkcode NotFound} for an unknown lap.
    */
   async corners(q: CornersQuery): Promise<CornerReport> {
@@ -327,7 +251,7 @@ export class AnalysisService {
    * each lap is read once, {@linkcode READ_AHEAD} at a time, so memory
    * holds a few laps whatever their number.
    *
-   * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} for an
+   * @throws {BadRequest} for a bad value; {@linkcode NotFound} for an
    *   unknown session, or when no lap of that circuit (session) and car
    *   counts.
    */
@@ -376,7 +300,7 @@ export class AnalysisService {
    * those `n` are read. The hotspots are named by the circuit's corners
    * (authored, else its map); an unnamed session's are detected.
    *
-   * @throws {BadRequest} for a bad parameter; {@linkcode NotFound} for an
+   * @throws {BadRequest} for a bad value; {@linkcode NotFound} for an
    *   unknown session, or when no lap of that circuit (session) and car
    *   counts.
    */
@@ -436,8 +360,7 @@ export class AnalysisService {
    * choice.
    */
   async #overRanked<T>(source: LapSource, fn: (ranked: RankedLaps) => Promise<T>): Promise<T> {
-    const problem = sourceProblem(source);
-    if (problem) throw badParam(problem.path, problem.message);
+    checkLapSource(source);
     for (let attempt = 0;; attempt++) {
       const ranked = source.session === undefined
         ? await this.#circuitLaps(source.track!, source.car)
@@ -496,11 +419,11 @@ class IndexMismatch extends Error {
 }
 
 /**
- * Refuses laps of more than one named circuit, naming each lap by its
- * parameter (`params[k]` for `loaded[k]`). Laps of unnamed sessions go
- * with any circuit.
+ * Refuses laps of more than one named circuit, naming each lap by the
+ * question's field that asked for it (`fields[k]` for `loaded[k]`). Laps
+ * of unnamed sessions go with any circuit.
  */
-function sameCircuit(loaded: readonly LoadedLap[], params: readonly string[]): void {
+function sameCircuit(loaded: readonly LoadedLap[], fields: readonly string[]): void {
   const circuits = new Set(
     loaded.map((l) => circuitOf(l.session.track_name)).filter((c) => c !== null),
   );
@@ -509,7 +432,7 @@ function sameCircuit(loaded: readonly LoadedLap[], params: readonly string[]): v
     .map((l, k) => ({ l, k }))
     .filter(({ l }) => l.session.track_name !== "")
     .map(({ l, k }) => ({
-      path: params[k],
+      path: fields[k],
       message: `lap ${l.lap.id} is of "${l.session.track_name}"`,
     }));
   throw new BadRequest(

@@ -17,7 +17,7 @@ import { configurationById, type OfficialConfiguration } from "../../core/catalo
 import type { Lap } from "../../core/laps/lap.ts";
 import { fastestOfCircuit } from "../../storage/bests.ts";
 import { getCornerMap, putCornerMap } from "../../storage/corner_maps.ts";
-import { circuitOf } from "../../storage/lap_index.ts";
+import { circuitOf } from "../../core/bundle/slug.ts";
 import { getLap } from "../../storage/laps.ts";
 import { getSession } from "../../storage/sessions.ts";
 import type { AppDeps } from "../deps.ts";

@@ -10,17 +10,10 @@
 import { z } from "zod";
 import { carName } from "../../core/catalog/cars.ts";
 import type { Session } from "../../core/laps/session.ts";
-import { slugify } from "../../core/bundle/slug.ts";
+import { circuitOf, slugify } from "../../core/bundle/slug.ts";
 import { readBests } from "../../storage/bests.ts";
-import { allRows, circuitOf, type LapRow, lapRows, sessionRows } from "../../storage/lap_index.ts";
+import { allRows, type LapRow, lapRows, sessionRows } from "../../storage/lap_index.ts";
 import { getSessions, listSessions } from "../../storage/sessions.ts";
-import {
-  carParamSchema,
-  choiceParamSchema,
-  idListParamSchema,
-  intParamSchema,
-  trackParamSchema,
-} from "../query_params.ts";
 
 /**
  * One lap of the list (a row of `GET /api/laps`): the response schema, and
@@ -61,9 +54,6 @@ export const MAX_LAP_LIMIT = 1000;
 /** Most lap ids the `ids` filter takes. */
 export const MAX_LAP_IDS = 100;
 
-/** The rule of the `ids` filter, as a refusal of an empty one says it. */
-const IDS_RULE = `must list 1 to ${MAX_LAP_IDS} distinct positive integer lap ids, comma-separated`;
-
 /** The list's filters and order, parsed. */
 export interface LapListQuery {
   /** Only laps of this circuit (a slug). */
@@ -77,40 +67,35 @@ export interface LapListQuery {
 }
 
 /**
- * The list's filters as the route parsed them ({@linkcode lapListQuerySchema}):
- * `track` (a circuit name; matched by slug, so case and punctuation do not
- * matter), `car` (an id), `complete`, `order` (`recent`, the default: latest
- * finished first; `time`: fastest first, laps without a time last), `limit`
- * (1 to {@linkcode MAX_LAP_LIMIT}, default {@linkcode DEFAULT_LAP_LIMIT}),
- * `ids` (1 to {@linkcode MAX_LAP_IDS} distinct lap ids: only those laps, the
- * others' rows never read; an unknown id is left out).
+ * The list's filters, each optional: `track` (a circuit name; matched by
+ * slug, so case and punctuation do not matter), `car` (an id), `complete`,
+ * `order` (`recent`, the default: latest finished first; `time`: fastest
+ * first, laps without a time last), `limit` (1 to
+ * {@linkcode MAX_LAP_LIMIT}, default {@linkcode DEFAULT_LAP_LIMIT}), `ids`
+ * (1 to {@linkcode MAX_LAP_IDS} distinct lap ids: only those laps, the
+ * others' rows never read; an unknown id is left out). `GET /api/laps`
+ * parses its query into one (src/server/queries/lap_list_query.ts).
  */
-export type LapListInput = Partial<z.output<typeof lapListQuerySchema>>;
+export interface LapListInput {
+  track?: string;
+  car?: number;
+  complete?: boolean;
+  order?: (typeof LAP_ORDERS)[number];
+  limit?: number;
+  ids?: readonly number[];
+}
 
 /** `q` with its defaults, the circuit keyed by slug. */
 export function lapListQuery(q: LapListInput): LapListQuery {
   return {
     circuit: q.track === undefined ? null : slugify(q.track),
     car: q.car ?? null,
-    complete: q.complete === undefined ? null : q.complete === "true",
+    complete: q.complete ?? null,
     order: q.order ?? "recent",
     limit: q.limit ?? DEFAULT_LAP_LIMIT,
     ids: q.ids ?? null,
   };
 }
-
-/** The query of `GET /api/laps`: the route validates with it and the API publishes it. */
-export const lapListQuerySchema = z.object({
-  track: trackParamSchema.optional(),
-  car: carParamSchema.optional(),
-  complete: choiceParamSchema(["true", "false"]).optional(),
-  order: choiceParamSchema(LAP_ORDERS).default("recent"),
-  limit: intParamSchema(1, MAX_LAP_LIMIT).prefault(String(DEFAULT_LAP_LIMIT)),
-  ids: idListParamSchema(MAX_LAP_IDS, IDS_RULE).meta({
-    description: `only these laps: 1 to ${MAX_LAP_IDS} distinct positive integer lap ids, ` +
-      "comma-separated; an unknown id is left out, the other filters still apply",
-  }).optional(),
-});
 
 /**
  * The laps `query` asks for, from the index rows of their sessions; with

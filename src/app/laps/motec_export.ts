@@ -39,11 +39,14 @@ export interface MotecExportOptions {
 
 const DRIVER_RULE = "must be at most 63 characters";
 
-/** The query of the API's MoTeC exports: an optional driver's name for the header. */
-export const motecQuerySchema = z.object({
-  driver: z.string({ error: DRIVER_RULE }).max(63, DRIVER_RULE).optional()
-    .meta({ description: `the driver's name in the log's header; ${DRIVER_RULE}` }),
-});
+/**
+ * A driver's name the log's header holds: at most 63 characters (the field
+ * is 64 bytes with its terminator), refused rather than cut short; the
+ * rule is the message of a fault. The API's `driver` query and the command
+ * line's `--driver` both check with it.
+ */
+export const driverNameSchema = z.string({ error: DRIVER_RULE }).max(63, DRIVER_RULE)
+  .meta({ description: `the driver's name in the log's header; ${DRIVER_RULE}` });
 
 type Sessions = Pick<SessionService, "lap" | "laps" | "get">;
 

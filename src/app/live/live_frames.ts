@@ -35,7 +35,7 @@ import {
   lapStats,
   raceStrategy,
 } from "../../core/analysis/strategy.ts";
-import { slugify } from "../../core/bundle/slug.ts";
+import { circuitOf } from "../../core/bundle/slug.ts";
 import { MAX_PACKET_GAP } from "../../core/laps/coverage.ts";
 import type { LapSummary } from "../../core/laps/lap.ts";
 import type { Session } from "../../core/laps/session.ts";
@@ -43,11 +43,10 @@ import type { BundleService } from "../bundles/bundles.ts";
 import type { AppDeps } from "../deps.ts";
 import type { LiveFrame, LiveFrameSource, RaceStrategy } from "./live_frame.ts";
 import type { LiveCue, LiveCues } from "./live_cue.ts";
+import { checkFrameRate, MAX_HZ } from "./frame_rate.ts";
 import type { LiveService } from "./live.ts";
 import type { SessionService } from "../laps/sessions.ts";
 
-/** Highest rate a subscriber may ask for: the console's own, 60 packets a second. */
-export const MAX_HZ = 60;
 /** Longest race `strategy` plans, laps. */
 export const MAX_RACE_LAPS = 1000;
 /** Longest race `strategy` plans, minutes (24 hours). */
@@ -183,10 +182,7 @@ export class LiveFrameService implements LiveFrameSource {
    * {@linkcode BadRequest} on path `hz`. Returns the unsubscriber.
    */
   subscribe(hz: number, fn: (frame: LiveFrame) => void): () => void {
-    if (!Number.isInteger(hz) || hz < 1 || hz > MAX_HZ) {
-      const rule = `must be a whole number from 1 to ${MAX_HZ}`;
-      throw new BadRequest(`hz ${rule}`, [{ path: "hz", message: rule }]);
-    }
+    checkFrameRate(hz);
     let group = this.#groups.get(hz);
     if (!group) {
       group = { hz, last: null, fns: new Set() };
@@ -385,7 +381,7 @@ export class LiveFrameService implements LiveFrameSource {
     if (!session) return { ref: null, stats: NO_STATS };
     const laps = await this.#lapsOf(session);
     const stats = lapStats(laps, session.car_id);
-    const circuit = session.track_name === "" ? null : slugify(session.track_name);
+    const circuit = circuitOf(session.track_name);
     let best: { id: number; time: number } | null = null;
     for (const l of laps) {
       if (!l.counts_for_best || !l.complete || l.time_ms <= 0) continue;

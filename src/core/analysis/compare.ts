@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { SampleColumn } from "../laps/columns.ts";
+import type { ChannelName } from "./channel_names.ts";
 import { deltaAgainst } from "./delta.ts";
 import {
   alignedChannel,
@@ -19,7 +19,7 @@ import { traceOf } from "./lap_trace.ts";
 import type { AnalysedLap, Comparison } from "./types.ts";
 
 /** Channels compared when none are asked for. */
-export const DEFAULT_CHANNELS: readonly SampleColumn[] = ["speed", "throttle", "brake"];
+export const DEFAULT_CHANNELS: readonly ChannelName[] = ["speed", "throttle", "brake"];
 
 /** What to compare. */
 export interface CompareRequest {

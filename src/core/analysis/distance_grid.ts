@@ -7,7 +7,8 @@
  * @module
  */
 import { BadRequest } from "../errors.ts";
-import { isSampleColumn, type SampleColumn } from "../laps/columns.ts";
+import type { SampleColumn } from "../laps/columns.ts";
+import { type ChannelName, channelRefusal, isChannelName } from "./channel_names.ts";
 import { type LapTrace, locate, type Located, timeAtPoint, valueAtPoint } from "./lap_trace.ts";
 
 /** Default grid step, metres. */
@@ -15,6 +16,9 @@ export const DEFAULT_STEP_M = 1;
 
 /** Finest grid step accepted, metres. */
 export const MIN_STEP_M = 0.1;
+
+/** The rule a grid step obeys, in the words a refusal gives. */
+export const STEP_RULE = `must be a number of metres >= ${MIN_STEP_M}`;
 
 /** Most points a grid may hold (a 20 km lap at 0.1 m). */
 export const MAX_GRID_POINTS = 200_001;
@@ -37,10 +41,7 @@ export const HELD_CHANNELS: ReadonlySet<SampleColumn> = new Set<SampleColumn>([
  */
 export function distanceGrid(length: number, step: number = DEFAULT_STEP_M): Float64Array {
   if (!Number.isFinite(step) || step < MIN_STEP_M) {
-    throw new BadRequest(`step must be a number of metres >= ${MIN_STEP_M}`, [{
-      path: "step",
-      message: `must be a number of metres >= ${MIN_STEP_M}`,
-    }]);
+    throw new BadRequest(`step ${STEP_RULE}`, [{ path: "step", message: STEP_RULE }]);
   }
   const whole = Math.floor(length / step + 1e-9);
   const exact = Math.abs(whole * step - length) < 1e-6;
@@ -109,17 +110,20 @@ export function alignedChannel(a: Aligned, channel: SampleColumn): Float64Array 
 }
 
 /**
- * Checks a list of requested channel names: every one must be a known
- * sample channel other than `t` and `dist` (the grid already says those).
- * Throws {@linkcode BadRequest} on path `channels` naming the first unknown.
+ * Checks a list of requested channel names: every one must be one of
+ * {@linkcode isChannelName}'s (a sample channel other than `t` and `dist`,
+ * which the grid already says). Repeats are dropped.
+ *
+ * @throws {BadRequest} on the field `channels[k]` of the first unknown,
+ *   whose message is `channelRefusal`'s.
  */
-export function checkChannels(names: readonly string[]): SampleColumn[] {
-  const out: SampleColumn[] = [];
+export function checkChannels(names: readonly string[]): ChannelName[] {
+  const out: ChannelName[] = [];
   for (const [k, name] of names.entries()) {
-    if (!isSampleColumn(name) || name === "t" || name === "dist") {
+    if (!isChannelName(name)) {
       throw new BadRequest(`unknown channel "${name}"`, [{
         path: `channels[${k}]`,
-        message: `"${name}" is not a sample channel (t and dist are implied by the grid)`,
+        message: channelRefusal(name),
       }]);
     }
     if (!out.includes(name)) out.push(name);

@@ -14,6 +14,15 @@ export function slugify(name: string): string {
   return slug === "" ? "unnamed" : slug;
 }
 
+/**
+ * The circuit a track name names: its slug, the key its laps, bests and
+ * bundle share; null for an unnamed session (""), which names no circuit
+ * (never the slug `unnamed`, which a circuit could be called).
+ */
+export function circuitOf(trackName: string): string | null {
+  return trackName === "" ? null : slugify(trackName);
+}
+
 /** True when `slug` is already canonical, that is, `slugify(slug) === slug`. */
 export function isCanonicalSlug(slug: string): boolean {
   return slugify(slug) === slug;

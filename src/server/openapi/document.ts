@@ -89,6 +89,8 @@ function parameters(conv: Converter, schema: z.ZodObject, where: "path" | "query
     in: where,
     required: where === "path" || required.has(name),
     ...(typeof property.description === "string" ? { description: property.description } : {}),
+    // A list is sent as one comma-separated value: a repeated parameter is refused (params.ts).
+    ...(property.type === "array" ? { style: "form", explode: false } : {}),
     schema: property,
   }));
 }

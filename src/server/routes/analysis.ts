@@ -1,6 +1,6 @@
 /**
  * Lap analysis routes, each declared once (src/server/declared_route.ts):
- * the route parses its query with the analysis use case's schema and hands
+ * the route parses its query with its schema (src/server/queries) and hands
  * the service the typed value; the engine's value is the body.
  *
  * @module
@@ -12,7 +12,7 @@ import {
   consistencyQuerySchema,
   cornersQuerySchema,
   sectorsQuerySchema,
-} from "../../app/analysis/analysis.ts";
+} from "../queries/analysis_queries.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import {
   comparisonSchema,

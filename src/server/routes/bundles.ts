@@ -11,7 +11,7 @@ import { bundleSlugSchema } from "../../app/bundles/bundle_slug.ts";
 import { bundleLegacySchema, bundleV1Schema, bundleV4Schema } from "../../core/bundle/schema.ts";
 import { MAX_IMPORT_BYTES, readBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
-import { trackParamSchema } from "../../app/query_params.ts";
+import { trackParamSchema } from "../query_params.ts";
 import { TRACK_NAME_RULE } from "../../core/track_name.ts";
 import {
   bundleImportResultSchema,

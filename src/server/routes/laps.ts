@@ -8,12 +8,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
-import { notesQuerySchema } from "../../app/analysis/analysis.ts";
-import {
-  bestItemSchema,
-  lapListItemSchema,
-  lapListQuerySchema,
-} from "../../app/laps/lap_listing.ts";
+import { notesQuerySchema } from "../queries/analysis_queries.ts";
+import { bestItemSchema, lapListItemSchema } from "../../app/laps/lap_listing.ts";
+import { lapListQuerySchema } from "../queries/lap_list_query.ts";
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";

@@ -23,8 +23,8 @@ import { z } from "zod";
 import type { EventBus } from "../../app/bus.ts";
 import type { AppEvent } from "../../app/events.ts";
 import type { LiveFrame, LiveFrameSource } from "../../app/live/live_frame.ts";
-import { MAX_HZ } from "../../app/live/live_frames.ts";
-import { badParam, intParamSchema } from "../../app/query_params.ts";
+import { checkFrameRate, DEFAULT_HZ, MAX_HZ, MIN_HZ } from "../../app/live/frame_rate.ts";
+import { intParamSchema } from "../query_params.ts";
 import { encodeMessage, SSE_HEADERS, SseClients, type SseStats } from "../sse_clients.ts";
 import { type Peer, StalledPeers } from "../stalled_peers.ts";
 import { SpeakerClaims } from "../speaker_claims.ts";
@@ -32,8 +32,6 @@ import { DEFAULT_HEARTBEAT_MS } from "./events.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { liveFrameSchema } from "../../app/live/live_frame.ts";
 
-/** Rate of frames when `hz` is not given. */
-export const DEFAULT_HZ = 10;
 /** Seconds of console time a client may fall behind before it is dropped. */
 export const LIVE_BACKLOG_S = 5;
 /** Lap and session events a queue holds room for beyond its frames. */
@@ -94,9 +92,7 @@ export class LiveStreams {
    */
   open(hz: number, peer?: Peer, speak = false): ReadableStream<Uint8Array> {
     // Checked before the response starts, so a bad rate is a 400, not a broken stream.
-    if (!Number.isInteger(hz) || hz < 1 || hz > MAX_HZ) {
-      throw badParam("hz", `must be a whole number from 1 to ${MAX_HZ}`);
-    }
+    checkFrameRate(hz);
     return this.#clients.open({
       name: "live stream",
       limit: LIVE_BACKLOG_S * hz + EVENT_ROOM,
@@ -154,7 +150,7 @@ export const getLive = declareRoute({
   tag: "live",
   summary: "Live frames as Server-Sent Events",
   query: z.object({
-    hz: intParamSchema(1, MAX_HZ).prefault(String(DEFAULT_HZ)),
+    hz: intParamSchema(MIN_HZ, MAX_HZ).prefault(String(DEFAULT_HZ)),
     speak: intParamSchema(0, 1).prefault("0").meta({
       description: "1: this stream claims the voice of the spoken cues (newest claim speaks)",
     }),

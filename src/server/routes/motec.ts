@@ -8,11 +8,8 @@
  * @module
  */
 import type { Hono } from "hono";
-import {
-  type MotecExport,
-  type MotecExportOptions,
-  motecQuerySchema,
-} from "../../app/laps/motec_export.ts";
+import type { MotecExport, MotecExportOptions } from "../../app/laps/motec_export.ts";
+import { motecQuerySchema } from "../queries/motec_query.ts";
 import { encodeLd } from "../../core/motec/ld_writer.ts";
 import { encodeLdx } from "../../core/motec/ldx_writer.ts";
 import { declareRoute, mount } from "../declared_route.ts";

@@ -11,7 +11,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
 import { MAX_RACE_LAPS, MAX_RACE_MINUTES } from "../../app/live/live_frames.ts";
-import { intParamSchema } from "../../app/query_params.ts";
+import { intParamSchema } from "../query_params.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { raceStrategySchema } from "../../core/analysis/strategy_schema.ts";
 

@@ -1,11 +1,18 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import {
+  circuitOf,
   isBundleSlug,
   isCanonicalSlug,
   MAX_SLUG_CHARS,
   slugify,
 } from "../../../src/core/bundle/slug.ts";
+
+Deno.test("circuitOf: a named track's slug; an unnamed session names no circuit, not `unnamed`", () => {
+  assert.equal(circuitOf("Lago Maggiore - East End"), "lago-maggiore-east-end");
+  assert.equal(circuitOf("  --  "), "unnamed");
+  assert.equal(circuitOf(""), null);
+});
 
 Deno.test("slugify: the reference examples", () => {
   assert.equal(slugify("Lago Maggiore - East End"), "lago-maggiore-east-end");

@@ -3,7 +3,10 @@
  * and its siblings): a raw string in, a typed value out. A route declares
  * its query with them (src/server/declared_route.ts), so one schema both
  * validates the request and is published in the OpenAPI document; the use
- * case gets the typed value. {@linkcode parseQuery} reports a fault as a
+ * case gets the typed value. They live in the server because a query
+ * string is HTTP's: the services take numbers, names and lists, and the
+ * command line, which parses its `laps` flags as the route does, may import
+ * the server. {@linkcode parseQuery} reports a fault as a
  * {@linkcode BadRequest} whose issue's path is the parameter's name (as the
  * analysis engine names `step`, `n` and `channels[i]`) and whose message is
  * the rule it broke.
@@ -137,6 +140,20 @@ export function idListParamSchema(max: number, empty = "is required") {
 /** One of `choices`; "is required" when absent. */
 export function choiceParamSchema<const T extends readonly [string, ...string[]]>(choices: T) {
   return z.enum(choices, { error: required(`must be one of ${choices.join(", ")}`) });
+}
+
+/**
+ * A comma-separated list of values each `item` takes (`speed,gear`), as a
+ * list: a fault in one value is reported at `[i]` (`channels[1]`) with
+ * `item`'s message. Its input is published as an array of `item`'s values,
+ * so the document lists what each may be; the document sends it as one
+ * comma-separated value (`style: form`, `explode: false`).
+ */
+export function listParamSchema<T extends z.ZodType>(item: T) {
+  return z.preprocess(
+    (value) => typeof value === "string" ? value.split(",") : value,
+    z.array(item, { error: "is required" }),
+  );
 }
 
 /** A circuit name (trimmed): the one schema of src/core/track_name.ts. */

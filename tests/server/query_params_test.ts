@@ -2,8 +2,8 @@ import { strict as assert } from "node:assert";
 import { z } from "zod";
 import { BadRequest } from "../../src/core/errors.ts";
 import { problemOf } from "../../src/server/problem.ts";
-import { intParamSchema, parseQuery } from "../../src/app/query_params.ts";
-import { compareQuerySchema } from "../../src/app/analysis/analysis.ts";
+import { intParamSchema, parseQuery } from "../../src/server/query_params.ts";
+import { compareQuerySchema } from "../../src/server/queries/analysis_queries.ts";
 import { distanceGrid } from "../../src/core/analysis/distance_grid.ts";
 
 const limit = z.object({ limit: intParamSchema(1, 1000) });
@@ -61,5 +61,25 @@ Deno.test("step takes every JSON spelling of a number >= 0.1, refused in one wor
       message: "must be a number of metres >= 0.1",
     }]);
     assert.equal(problemOf(err).detail, "step must be a number of metres >= 0.1");
+  }
+});
+
+Deno.test("channels are a comma-separated list of the engine's names, a fault at its index", () => {
+  const channels = (text: string) =>
+    parseQuery(compareQuerySchema, { laps: "1", channels: text }).channels;
+  assert.deepEqual(channels("speed,gear,speed"), ["speed", "gear", "speed"]);
+  assert.deepEqual(channels("water_temp"), ["water_temp"]);
+  for (
+    const [text, path, name] of [
+      ["speed,wings", "channels[1]", "wings"],
+      ["dist", "channels[0]", "dist"],
+      ["", "channels[0]", ""],
+      ["speed,", "channels[1]", ""],
+    ]
+  ) {
+    const problem = refusal(compareQuerySchema, { laps: "1", channels: text });
+    const message = `"${name}" is not a sample channel (t and dist are implied by the grid)`;
+    assert.deepEqual(problem.errors, [{ path, message }], text);
+    assert.equal(problem.detail, `${path} ${message}`, text);
   }
 });
