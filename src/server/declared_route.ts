@@ -17,7 +17,7 @@ import { z } from "zod";
 import { BadRequest } from "../core/errors.ts";
 import { parseQuery } from "../app/query_params.ts";
 import { parseBody, parseFields } from "../app/request_body.ts";
-import { MAX_IMPORT_BYTES, readJsonBody } from "./body.ts";
+import { MAX_IMPORT_BYTES, readJsonBody, readOptionalJsonBody } from "./body.ts";
 import type { Operation } from "./openapi/operation.ts";
 
 /** An operation a route module declares and mounts. */
@@ -158,8 +158,9 @@ function replyOf<E extends Env>(spec: RouteSpec, c: Context<E>): JsonReply<unkno
 /**
  * The Hono handler of `spec`: before `handler` runs, the path parameters,
  * the query (under `/api`, or when declared: unknown parameters refused,
- * naming them; a page's query is its script's) and the JSON body are
- * parsed by the declared schemas, each fault a 400 naming its field.
+ * naming them; a page's query is its script's) and the JSON body (`{}`
+ * when an optional one is absent) are parsed by the declared schemas, each
+ * fault a 400 naming its field.
  */
 export function handlerOf<E extends Env, const O extends RouteSpec>(
   spec: O,
@@ -171,8 +172,12 @@ export function handlerOf<E extends Env, const O extends RouteSpec>(
     const query = checksQuery ? parseQuery(spec.query ?? NO_QUERY, c.req.query()) : {};
     let body: unknown = undefined;
     if (spec.body?.schema && spec.bodyBy !== "handler") {
-      const raw = await readJsonBody(c.req.raw, spec.bodyLimit ?? MAX_IMPORT_BYTES);
-      body = parseDeclaredBody(spec, spec.body.schema, raw);
+      const limit = spec.bodyLimit ?? MAX_IMPORT_BYTES;
+      // An optional body absent (or empty) is the plain command, `{}`; a JSON `null` is a body.
+      const sent = spec.body.required === false
+        ? await readOptionalJsonBody(c.req.raw, limit)
+        : await readJsonBody(c.req.raw, limit);
+      body = parseDeclaredBody(spec, spec.body.schema, sent === undefined ? {} : sent);
     }
     const reply = replyOf(spec, c);
     return await handler({ params, query, body, reply } as RouteInput<O>, c);

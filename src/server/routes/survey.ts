@@ -5,21 +5,12 @@
  */
 import type { AppFace } from "../../app/create_app.ts";
 import { bodyObject, markSchema, startSchema, trackSchema } from "../../app/survey/survey_body.ts";
-import { parseBody } from "../../app/request_body.ts";
-import { readOptionalJsonBody } from "../body.ts";
 import { declareRoute } from "../declared_route.ts";
 import { RouteTable } from "../route_table.ts";
 import { surveyStatusSchema } from "../../app/survey/survey_status.ts";
 
 /** Survey requests are a few bytes; anything larger is not one. */
 const MAX_SURVEY_BYTES = 4096;
-
-/** The JSON body of `req`, or `{}` when it has none (an empty POST is a plain command). */
-async function optionalBody(req: Request): Promise<unknown> {
-  const value = await readOptionalJsonBody(req, MAX_SURVEY_BYTES);
-  // Only "no body" becomes `{}`: a JSON `null` is passed on for the schema to judge.
-  return value === undefined ? {} : value;
-}
 
 /** GET /api/survey. */
 export const surveyStatus = declareRoute({
@@ -30,18 +21,15 @@ export const surveyStatus = declareRoute({
   ok: { schema: surveyStatusSchema },
 });
 
-/**
- * POST /api/survey/start; the body may be absent (a plain command), which
- * the route's own body reading refuses, so the handler reads it and parses it with
- * the declared schema before the use case sees it.
- */
+/** POST /api/survey/start; the body may be absent (a plain command: no options). */
 export const startSurvey = declareRoute({
   method: "post",
   path: "/api/survey/start",
   tag: "survey",
   summary: "Start a survey",
   body: { schema: startSchema, required: false },
-  bodyBy: "handler",
+  bodyLimit: MAX_SURVEY_BYTES,
+  bodyName: "survey start",
   ok: { schema: surveyStatusSchema },
   problems: [409, 413],
 });
@@ -105,11 +93,7 @@ export const surveyMark = declareRoute({
 export function surveyRoutes(app: AppFace): RouteTable {
   const r = new RouteTable();
   r.serve(surveyStatus, ({ reply }) => reply.json(app.survey.status()));
-  r.serve(startSurvey, async ({ reply }, c) => {
-    // `null` is a body, not the absence of one: only an empty request means "no options".
-    const body = parseBody(startSchema, await optionalBody(c.req.raw), "survey start");
-    return reply.json(await app.survey.start(body));
-  });
+  r.serve(startSurvey, async ({ body, reply }) => reply.json(await app.survey.start(body)));
   r.serve(stopSurvey, async ({ reply }) => reply.json(await app.survey.stop()));
   r.serve(discardSurvey, ({ reply }) => reply.json(app.survey.discard()));
   r.serve(surveyTrack, async ({ body, reply }) => reply.json(await app.survey.setTrack(body)));
