@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { cors } from "hono/cors";
 import { NotFound } from "../core/errors.ts";
@@ -30,6 +29,7 @@ import { eventRoutes, EventStreams } from "./routes/events.ts";
 import { liveRoutes, LiveStreams } from "./routes/live.ts";
 import { strategyRoutes } from "./routes/strategy.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
+import { RouteTable } from "./route_table.ts";
 import { surveyRoutes } from "./routes/survey.ts";
 import { bundleAuthoringRoutes } from "./routes/bundle_authoring.ts";
 import { DEFAULT_BODY_TIMEOUT_MS, startBodyClock } from "./body.ts";
@@ -63,9 +63,13 @@ export interface HttpOptions {
 /** What Deno.serve hands Hono as its environment: the client's address and the server's port. */
 type Env = { Bindings: { remoteAddr?: Deno.NetAddr; localPort?: number } };
 
-/** Builds the Hono application for `app`. */
-export function createHttpApp(app: AppFace, opts: HttpOptions = {}): Hono<Env> {
-  const http = new Hono<Env>();
+/**
+ * Builds the Hono application for `app`: a {@linkcode RouteTable} whose
+ * `operations` are every route it serves, the list /api/openapi.json
+ * documents.
+ */
+export function createHttpApp(app: AppFace, opts: HttpOptions = {}): RouteTable<Env> {
+  const http = new RouteTable<Env>();
   const token = opts.token ?? null;
   // The --cors origin may change things unless it is a page opened from a file (read-only).
   const changeOrigin = opts.cors && corsMethods(opts.cors).includes("POST") ? opts.cors : null;
@@ -116,23 +120,25 @@ export function createHttpApp(app: AppFace, opts: HttpOptions = {}): Hono<Env> {
     refuseWhenReadOnly(c.req.method, app);
     await next();
   });
-  http.route("/api", statusRoutes(app));
-  http.route("/api", sessionRoutes(app));
-  http.route("/api", lapRoutes(app));
-  http.route("/api", analysisRoutes(app));
-  http.route("/api", bundleRoutes(app));
-  http.route("/api", bundleAuthoringRoutes(app));
-  http.route("/api", surveyRoutes(app));
-  http.route("/api", schemaRoutes());
-  http.route("/api", compiledRoutes(app));
-  http.route("/api", trackRoutes(app));
-  http.route("/api", officialRoutes(app));
-  http.route("/api", eventRoutes(opts.events ?? new EventStreams(app.bus)));
-  http.route("/api", liveRoutes(opts.live ?? new LiveStreams(app.frames, app.bus)));
-  http.route("/api", strategyRoutes(app));
-  http.route("/api", openApiRoutes());
-  http.route("/", homeRoutes());
-  http.route("/", pageRoutes());
+  // In the document's order: the pages, status, then the API area by area.
+  http.include(homeRoutes());
+  http.include(pageRoutes());
+  http.include(statusRoutes(app));
+  // Built on the first request, when every route below is served and listed.
+  http.include(openApiRoutes(() => http.operations));
+  http.include(sessionRoutes(app));
+  http.include(lapRoutes(app));
+  http.include(analysisRoutes(app));
+  http.include(bundleRoutes(app));
+  http.include(bundleAuthoringRoutes(app));
+  http.include(compiledRoutes(app));
+  http.include(officialRoutes(app));
+  http.include(schemaRoutes());
+  http.include(surveyRoutes(app));
+  http.include(trackRoutes(app));
+  http.include(eventRoutes(opts.events ?? new EventStreams(app.bus)));
+  http.include(liveRoutes(opts.live ?? new LiveStreams(app.frames, app.bus)));
+  http.include(strategyRoutes(app));
   const allowed = allowedMethods(() => http.routes);
   http.notFound((c) => {
     const allow = allowed(c.req.path);

@@ -397,7 +397,7 @@ async function smallLimitApp(limit: number): Promise<{ http: Hono; app: App }> {
   const kv = await Deno.openKv(":memory:");
   const app = await createApp({ kv, now: () => NOW });
   const http = new Hono();
-  http.route("/api", bundleRoutes(app, { maxImportBytes: limit }));
+  http.route("/", bundleRoutes(app, { maxImportBytes: limit }));
   http.onError((err) => problemResponse(err, app.log));
   return { http, app };
 }

@@ -16,7 +16,7 @@ async function withEvents(
   const kv = await Deno.openKv(":memory:");
   const app = await createApp({ kv });
   const streams = new EventStreams(app.bus, opts);
-  const http = new Hono().route("/api", eventRoutes(streams));
+  const http = new Hono().route("/", eventRoutes(streams));
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, http.fetch);
   try {
     await fn(`http://127.0.0.1:${server.addr.port}`, app, streams);

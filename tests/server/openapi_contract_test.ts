@@ -16,14 +16,17 @@
  * passes any query to them; they are checked for their documented type only.
  */
 import { strict as assert } from "node:assert";
-import { OPERATIONS } from "../../src/server/openapi/operations.ts";
 import type { Operation } from "../../src/server/openapi/operation.ts";
 import { problemSchema } from "../../src/server/openapi/problem_schema.ts";
 import { syntheticBundle } from "../_bundles.ts";
 import { minimalLapFile } from "../_lap_files.ts";
 import { withServer } from "./_server.ts";
+import { servedOperations } from "./_operations.ts";
 
 type Json = Record<string, unknown>;
+
+/** What the HTTP app serves, listed as it was built; the document is made from it. */
+const OPERATIONS = await servedOperations();
 
 /** A parameter name no operation documents. */
 const UNDOCUMENTED = "zz_undocumented";

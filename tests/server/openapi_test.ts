@@ -3,7 +3,6 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { createApp } from "../../src/app/create_app.ts";
 import { createHttpApp } from "../../src/server/http.ts";
 import { openApiDocument } from "../../src/server/openapi/document.ts";
-import { OPERATIONS } from "../../src/server/openapi/operations.ts";
 import type { Operation } from "../../src/server/openapi/operation.ts";
 import { problemSchema } from "../../src/server/openapi/problem_schema.ts";
 import { sessionSchema } from "../../src/core/laps/session.ts";
@@ -14,11 +13,14 @@ import { syntheticBundle } from "../_bundles.ts";
 import { minimalLapFile } from "../_lap_files.ts";
 import { noFixtures } from "../_fixtures.ts";
 import { withServer } from "./_server.ts";
+import { servedOperations } from "./_operations.ts";
 
 type Json = Record<string, unknown>;
 const NOW = new Date("2026-11-24T12:00:00Z");
+/** What the HTTP app serves, listed as it was built; the document is made from it. */
+const OPERATIONS = await servedOperations();
 
-/** The registry's operation for `method` and OpenAPI `path`. */
+/** The served operation for `method` and OpenAPI `path`. */
 function operation(method: string, path: string): Operation {
   const op = OPERATIONS.find((o) => o.method === method && o.path === path);
   assert.ok(op, `no operation ${method} ${path}`);
@@ -26,7 +28,7 @@ function operation(method: string, path: string): Operation {
 }
 
 /**
- * Calls the API and checks the answer against the document's registry: a
+ * Calls the API and checks the answer against the served operations: a
  * success has the operation's status and parses with its response schema;
  * anything else must be a listed problem status with a Problem body.
  */
@@ -79,7 +81,7 @@ function documentedRoutes(doc: Json): string[] {
 }
 
 Deno.test("every registered route is in the document, and the document names no other", async () => {
-  const doc = openApiDocument();
+  const doc = openApiDocument(OPERATIONS);
   const registered = await registeredRoutes();
   const documented = documentedRoutes(doc);
   assert.ok(registered.length >= 45, `only ${registered.length} routes registered`);
@@ -88,8 +90,30 @@ Deno.test("every registered route is in the document, and the document names no 
   assert.equal(new Set(registered).size, registered.length);
 });
 
+Deno.test("every JSON operation under /api documents its success body", () => {
+  const api = OPERATIONS.filter((op) => op.path.startsWith("/api/"));
+  const json = api.filter((op) => (op.ok.type ?? "application/json") === "application/json");
+  // The OpenAPI document's own body is described by the OpenAPI 3.1 specification.
+  const undocumented = json.filter((op) => op.ok.schema === undefined).map((op) => op.path);
+  assert.deepEqual(undocumented, ["/api/openapi.json"]);
+  assert.equal(json.length, 43);
+  // The other media types: streams, downloads, maps and the published JSON Schemas.
+  assert.deepEqual(
+    [...new Set(api.map((op) => op.ok.type ?? "application/json"))].sort(),
+    [
+      "application/json",
+      "application/octet-stream",
+      "application/schema+json",
+      "application/xml",
+      "image/svg+xml",
+      "text/csv",
+      "text/event-stream",
+    ],
+  );
+});
+
 Deno.test("the document is valid OpenAPI 3.1", async () => {
-  const doc = openApiDocument();
+  const doc = openApiDocument(OPERATIONS);
   assert.equal(doc.openapi, "3.1.0");
   const validator = new Validator();
   const result = await validator.validate(doc);
@@ -102,7 +126,7 @@ Deno.test("the document is valid OpenAPI 3.1", async () => {
 });
 
 Deno.test("every error answer is problem+json of the one Problem schema; changes list 401 and 403", () => {
-  const doc = openApiDocument();
+  const doc = openApiDocument(OPERATIONS);
   const components = (doc.components as Json).schemas as Json;
   assert.ok(components.Problem);
   for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
@@ -131,7 +155,7 @@ Deno.test("every error answer is problem+json of the one Problem schema; changes
 });
 
 Deno.test("request schemas are the ones validation uses: parameters carry their rules", () => {
-  const doc = openApiDocument();
+  const doc = openApiDocument(OPERATIONS);
   const paths = doc.paths as Record<string, Record<string, Json>>;
   const params = (path: string) =>
     Object.fromEntries(
@@ -182,7 +206,7 @@ Deno.test("GET /api/openapi.json serves the document", async () => {
     const res = await fetch(`${url}/api/openapi.json`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
-    assert.deepEqual(await res.json(), JSON.parse(JSON.stringify(openApiDocument())));
+    assert.deepEqual(await res.json(), JSON.parse(JSON.stringify(openApiDocument(OPERATIONS))));
   });
 });
 

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { WEB_ASSETS } from "../../src/server/web_assets.ts";
-import { HOME_OPERATIONS } from "../../src/server/routes/home.ts";
+import { homeRoutes } from "../../src/server/routes/home.ts";
 import { PAGE_FILES } from "../../src/server/routes/pages.ts";
 import { WEB_FILES } from "../../scripts/gen_web_assets.ts";
 import { withServer } from "./_server.ts";
@@ -60,7 +60,7 @@ Deno.test("each page file has a strong ETag; If-None-Match with it answers 304 w
 Deno.test("the pages load nothing from elsewhere: every file they name is served here", () => {
   const served = new Set(Object.keys(PAGE_FILES));
   // The live page's files (its address, the icon every page links) are served here too.
-  const home = new Set(HOME_OPERATIONS.map((o) => o.path));
+  const home = new Set(homeRoutes().operations.map((o) => o.path));
   for (const html of ["pages.html"]) {
     const refs = [...WEB_ASSETS[html].body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     for (const ref of refs) {

@@ -41,30 +41,31 @@ export const sessionPatchSchema = z.strictObject({
 export type SessionPatchInput = z.input<typeof sessionPatchSchema>;
 
 /**
- * `raw` as a session change: an object holding at least one of `name`
- * (the track-name rule), `notes` (see {@linkcode NOTES_RULE}) and
- * `bests_excluded` (a boolean), and no other field.
+ * The refusal of a body {@linkcode sessionPatchSchema} did not accept, from
+ * its `issues` (at least one): a session change is an object holding at
+ * least one of `name` (the track-name rule), `notes` (see
+ * {@linkcode NOTES_RULE}) and `bests_excluded` (a boolean), and no other
+ * field. The route declares it (src/server/routes/sessions.ts), so the
+ * schema that parses the body is the one the document shows.
  *
- * @throws {BadRequest} naming the first fault with its JSON path (`$`,
- *   `$.name`, `$.notes`, `$.bests_excluded` or `$.<unknown field>`): not an
- *   object, then an unknown field, then no field, then each field in order.
+ * @returns a {@linkcode BadRequest} naming the first fault with its JSON
+ *   path (`$`, `$.name`, `$.notes`, `$.bests_excluded` or
+ *   `$.<unknown field>`): not an object, then an unknown field, then no
+ *   field, then each field in order.
  */
-export function parseSessionPatch(raw: unknown): SessionPatch {
-  const result = sessionPatchSchema.safeParse(raw);
-  if (result.success) return result.data;
-  const issues = result.error.issues;
+export function sessionPatchRefusal(issues: readonly z.core.$ZodIssue[]): BadRequest {
   const rank = (i: z.core.$ZodIssue) =>
     i.path.length === 0
       ? (i.code === "invalid_type" ? 0 : i.code === "unrecognized_keys" ? 1 : 2)
       : 3;
   const first = issues.reduce((a, i) => rank(i) < rank(a) ? i : a);
   if (first.code === "unrecognized_keys") {
-    throw fault(
+    return fault(
       jsonPath([first.keys[0]]),
       `is not a field of a session change (${PATCH_FIELDS.join(", ")})`,
     );
   }
-  throw fault(jsonPath(first.path), first.message);
+  return fault(jsonPath(first.path), first.message);
 }
 
 function fault(path: string, message: string): BadRequest {

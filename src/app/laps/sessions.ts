@@ -142,7 +142,7 @@ export class SessionService {
   }
 
   /**
-   * Changes session `id` by `patch`, already parsed by `parseSessionPatch`
+   * Changes session `id` by `patch`, already parsed by `sessionPatchSchema`
    * (session_patch.ts; the route parses the body, so the name is trimmed and
    * every field holds its rule): its
    * track name (source `user`), notes, exclusion from bests, or several at

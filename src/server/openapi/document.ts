@@ -1,5 +1,6 @@
 /**
- * Builds the OpenAPI 3.1 document of the API from the registry: every
+ * Builds the OpenAPI 3.1 document of the API from the operations the HTTP
+ * app served (src/server/route_table.ts lists each as it is mounted): every
  * schema is converted from zod (JSON Schema draft 2020-12, the dialect of
  * OpenAPI 3.1), requests as they may be sent (`io: "input"`: defaults make
  * fields optional) and answers as they are produced (`io: "output"`). Named
@@ -11,7 +12,6 @@
 import { z } from "zod";
 import { APP_VERSION } from "../../app/version.ts";
 import type { Body, Operation } from "./operation.ts";
-import { OPERATIONS } from "./operations.ts";
 import { problemSchema } from "./problem_schema.ts";
 
 /** A JSON Schema or any other JSON object of the document. */
@@ -170,8 +170,8 @@ function operation(conv: Converter, op: Operation): Json {
   };
 }
 
-/** The OpenAPI 3.1 document of every operation in `operations` (the whole API by default). */
-export function openApiDocument(operations: readonly Operation[] = OPERATIONS): Json {
+/** The OpenAPI 3.1 document of every operation in `operations`, in their order. */
+export function openApiDocument(operations: readonly Operation[]): Json {
   const conv = new Converter();
   conv.convert(problemSchema, "output");
   const paths: Record<string, Json> = {};

@@ -1,7 +1,8 @@
 /**
  * What the OpenAPI document says about one route: its method and path, the
  * zod schemas of its parameters, body and answer, and the problem statuses
- * it can answer with. The registry (operations.ts) lists one per route.
+ * it can answer with. Mounting a route (src/server/route_table.ts) lists its
+ * operation; the document is made from that list.
  *
  * @module
  */
@@ -20,6 +21,29 @@ export interface Body {
   description?: string;
 }
 
+/** What a success says besides its body: its status (200 unless said) and headers (name to meaning). */
+interface OkExtras {
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A JSON success: its schema is required, so the document shows the body and
+ * the route's reply is typed by it (src/server/declared_route.ts).
+ */
+export interface JsonOk extends Body, OkExtras {
+  type?: "application/json";
+  schema: z.ZodType;
+}
+
+/**
+ * Any other success (a page, a download, an event stream): its media type is
+ * declared, and the route answers a response it makes itself.
+ */
+export interface RawOk extends Body, OkExtras {
+  type: string;
+}
+
 /** One route of the API. */
 export interface Operation {
   method: Method;
@@ -34,11 +58,8 @@ export interface Operation {
   query?: z.ZodObject;
   /** The JSON request body; `required: false` for a command that may come empty. */
   body?: Body & { required?: boolean };
-  /**
-   * The success status (200 unless said), its body, and the headers it may
-   * carry (name to what it says).
-   */
-  ok: Body & { status?: number; headers?: Record<string, string> };
+  /** The success: JSON with its schema, or a declared media type. */
+  ok: JsonOk | RawOk;
   /**
    * Problem statuses the route answers besides those every route may give;
    * 401/403 are added to every change (see auth.ts) and 400 to every route

@@ -21,7 +21,20 @@ export const identifyResultSchema = z.strictObject({
   tracks: z.record(z.string(), z.int().min(1)),
 });
 
-const verdict = z.looseObject({}).meta({
+/**
+ * An object of `shape`'s fields that may carry more (the document says so),
+ * typed by the fields it names: the answers are interfaces of src/app/tracks,
+ * which TypeScript never lets stand for an index signature, and the route's
+ * reply is typed by this schema.
+ */
+function openObject<S extends z.core.$ZodLooseShape>(
+  shape: S,
+): z.ZodType<z.output<z.ZodObject<S, z.core.$strip>>> {
+  return z.looseObject(shape);
+}
+
+/** A verdict: any object, as docs/identification.md describes (typed so, for the same reason). */
+const verdict: z.ZodType<object> = z.looseObject({}).meta({
   description: "a match and its scores; see docs/identification.md",
 });
 
@@ -36,22 +49,22 @@ export const lapIdentifySchema = z.strictObject({
   complete: z.boolean(),
   identification: verdict.nullable(),
   reason: z.string(),
-  suggestions: z.array(z.looseObject({
+  suggestions: z.array(openObject({
     official_id: z.string(),
     official_name: z.string(),
     fit: z.enum(["fits", "close"]),
   })),
   length_m: num,
-  signatures: z.array(z.looseObject({
+  signatures: z.array(openObject({
     id,
     name: z.string(),
     kept: z.boolean(),
     reason: z.string(),
   })),
-  bundles: z.looseObject({
+  bundles: openObject({
     tested: z.int().min(0),
     reason: z.string().nullable(),
-    candidates: z.array(z.looseObject({ slug: z.string(), kept: z.boolean() })),
+    candidates: z.array(openObject({ slug: z.string(), kept: z.boolean() })),
   }),
   reference: verdict,
 });

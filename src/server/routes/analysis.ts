@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import type { AppFace } from "../../app/create_app.ts";
 import {
   compareQuerySchema,
@@ -13,7 +12,8 @@ import {
   cornersQuerySchema,
   sectorsQuerySchema,
 } from "../queries/analysis_queries.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import {
   comparisonSchema,
   consistencySchema,
@@ -65,18 +65,18 @@ export const lapConsistency = declareRoute({
   problems: [404],
 });
 
-/** The analysis operations, for the OpenAPI document. */
-export const ANALYSIS_OPERATIONS = [compareLaps, lapCorners, sectorBests, lapConsistency] as const;
-
 /**
  * GET /api/analysis/compare, /api/analysis/corners, /api/analysis/sectors
  * and /api/analysis/consistency.
  */
-export function analysisRoutes(app: AppFace): Hono {
-  const r = new Hono();
-  mount(r, compareLaps, async ({ query }, c) => c.json(await app.analysis.compare(query)));
-  mount(r, lapCorners, async ({ query }, c) => c.json(await app.analysis.corners(query)));
-  mount(r, sectorBests, async ({ query }, c) => c.json(await app.analysis.sectors(query)));
-  mount(r, lapConsistency, async ({ query }, c) => c.json(await app.analysis.consistency(query)));
+export function analysisRoutes(app: AppFace): RouteTable {
+  const r = new RouteTable();
+  r.serve(compareLaps, async ({ query, reply }) => reply.json(await app.analysis.compare(query)));
+  r.serve(lapCorners, async ({ query, reply }) => reply.json(await app.analysis.corners(query)));
+  r.serve(sectorBests, async ({ query, reply }) => reply.json(await app.analysis.sectors(query)));
+  r.serve(
+    lapConsistency,
+    async ({ query, reply }) => reply.json(await app.analysis.consistency(query)),
+  );
   return r;
 }

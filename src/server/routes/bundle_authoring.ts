@@ -5,17 +5,11 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import type { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
-import {
-  cornersSchema,
-  parseCornersBody,
-  parseSectionsBody,
-  renameSchema,
-  sectionsSchema,
-} from "../../app/bundles/bundle_authoring.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { cornersSchema, renameSchema, sectionsSchema } from "../../app/bundles/bundle_authoring.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import { bundleDeletionSchema } from "../openapi/bundle_schemas.ts";
 import {
   cornersDocSchema,
@@ -52,12 +46,11 @@ export const deleteBundle = declareRoute({
   problems: [404, 409],
 });
 
-/** GET and PUT of a bundle's hand-authored `kind` (corners or sections), its body parsed by `schema`. */
-function authoredOperations<const S extends z.ZodType>(
-  kind: "corners" | "sections",
-  schema: S,
-  parse: (raw: unknown) => z.output<S>,
-) {
+/**
+ * GET and PUT of a bundle's hand-authored `kind` (corners or sections), its
+ * body parsed by `schema` once a bare array is wrapped as `{KIND: array}`.
+ */
+function authoredOperations<const S extends z.ZodType>(kind: "corners" | "sections", schema: S) {
   const path = `/api/track-bundles/{slug}/${kind}` as const;
   const doc = kind === "corners" ? cornersDocSchema : sectionsDocSchema;
   return {
@@ -78,44 +71,43 @@ function authoredOperations<const S extends z.ZodType>(
       params: slugParams,
       body: { schema, description: `{${kind}: [...]} or the bare array` },
       bodyLimit: MAX_AUTHORING_BYTES,
-      parseBody: parse,
+      bodyShape: (raw: unknown) => Array.isArray(raw) ? { [kind]: raw } : raw,
+      bodyName: kind,
       ok: { schema: doc },
       problems: [404, 409, 413],
     }),
   };
 }
 
-const corners = authoredOperations("corners", cornersSchema, parseCornersBody);
-const sections = authoredOperations("sections", sectionsSchema, parseSectionsBody);
-
-/** The authoring operations, for the OpenAPI document. */
-export const AUTHORING_OPERATIONS = [
-  renameBundle,
-  deleteBundle,
-  corners.get,
-  corners.put,
-  sections.get,
-  sections.put,
-] as const;
+const corners = authoredOperations("corners", cornersSchema);
+const sections = authoredOperations("sections", sectionsSchema);
 
 /**
  * GET and PUT /api/track-bundles/{slug}/corners and /sections;
  * PATCH /api/track-bundles/{slug} {track} (rename, merging into an existing
  * bundle); DELETE /api/track-bundles/{slug}.
  */
-export function bundleAuthoringRoutes(app: AppFace): Hono {
-  const r = new Hono();
-  mount(r, corners.get, async ({ params }, c) => c.json(await app.bundles.corners(params.slug)));
-  mount(r, corners.put, async ({ params, body }, c) => {
-    return c.json(await app.bundles.putCorners(params.slug, body));
+export function bundleAuthoringRoutes(app: AppFace): RouteTable {
+  const r = new RouteTable();
+  r.serve(renameBundle, async ({ params, body, reply }) => {
+    return reply.json(await app.bundles.rename(params.slug, body));
   });
-  mount(r, sections.get, async ({ params }, c) => c.json(await app.bundles.sections(params.slug)));
-  mount(r, sections.put, async ({ params, body }, c) => {
-    return c.json(await app.bundles.putSections(params.slug, body));
+  r.serve(deleteBundle, async ({ params, reply }) => {
+    return reply.json(await app.bundles.delete(params.slug));
   });
-  mount(r, renameBundle, async ({ params, body }, c) => {
-    return c.json(await app.bundles.rename(params.slug, body));
+  r.serve(
+    corners.get,
+    async ({ params, reply }) => reply.json(await app.bundles.corners(params.slug)),
+  );
+  r.serve(corners.put, async ({ params, body, reply }) => {
+    return reply.json(await app.bundles.putCorners(params.slug, body));
   });
-  mount(r, deleteBundle, async ({ params }, c) => c.json(await app.bundles.delete(params.slug)));
+  r.serve(
+    sections.get,
+    async ({ params, reply }) => reply.json(await app.bundles.sections(params.slug)),
+  );
+  r.serve(sections.put, async ({ params, body, reply }) => {
+    return reply.json(await app.bundles.putSections(params.slug, body));
+  });
   return r;
 }

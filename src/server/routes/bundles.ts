@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
 import { bundleSlugSchema } from "../../app/bundles/bundle_slug.ts";
 import { bundleLegacySchema, bundleV1Schema, bundleV4Schema } from "../../core/bundle/schema.ts";
 import { MAX_IMPORT_BYTES, readBody } from "../body.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import { trackParamSchema } from "../query_params.ts";
 import { TRACK_NAME_RULE } from "../../core/track_name.ts";
 import {
@@ -87,27 +87,25 @@ export const importBundle = declareRoute({
  * GET /api/track-bundles, GET /api/track-bundles/{slug} and
  * POST /api/track-bundles/import (optional `?track=` override).
  */
-export function bundleRoutes(app: AppFace, opts: BundleRouteOptions = {}): Hono {
+export function bundleRoutes(app: AppFace, opts: BundleRouteOptions = {}): RouteTable {
   const limit = opts.maxImportBytes ?? MAX_IMPORT_BYTES;
-  const r = new Hono();
-  mount(r, listBundles, async (_, c) => {
+  const r = new RouteTable();
+  r.serve(listBundles, async ({ reply }, c) => {
     const { bundles, unreadable } = await app.bundles.listing();
     if (unreadable.length) {
       c.header(UNREADABLE_HEADER, unreadable.map((u) => encodeURIComponent(u.slug)).join(","));
     }
-    return c.json(bundles);
+    return reply.json(bundles);
   });
-  mount(r, getBundle, async ({ params }) => {
-    const doc = await app.bundles.export(params.slug);
-    return new Response(JSON.stringify(doc), {
-      headers: { "content-type": "application/json; charset=utf-8" },
-    });
-  });
-  mount(r, importBundle, async ({ query }, c) => {
+  r.serve(
+    getBundle,
+    async ({ params, reply }) => reply.json(await app.bundles.export(params.slug)),
+  );
+  r.serve(importBundle, async ({ query, reply }, c) => {
     // The bytes go straight to the service, which reads a bundle from them without
     // building an object per edge (and parses them as JSON only when it has to).
     const bytes = await readBody(c.req.raw, limit);
-    return c.json(await app.bundles.importBytes(bytes, { track: query.track }));
+    return reply.json(await app.bundles.importBytes(bytes, { track: query.track }));
   });
   return r;
 }

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import type { AppFace } from "../../app/create_app.ts";
 import { compiledTrackSchema } from "../../core/geometry/schema.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import { slugParams } from "./bundles.ts";
 
 /** GET /api/track-bundles/{slug}/compiled. */
@@ -33,17 +33,17 @@ export const getMapSvg = declareRoute({
 });
 
 /** GET /api/track-bundles/{slug}/compiled and GET /api/track-bundles/{slug}/map.svg. */
-export function compiledRoutes(app: AppFace): Hono {
-  const r = new Hono();
-  mount(r, getCompiled, async ({ params }) => {
-    const doc = await app.geometry.compiled(params.slug);
-    return new Response(JSON.stringify(doc), {
-      headers: { "content-type": "application/json; charset=utf-8" },
-    });
-  });
-  mount(r, getMapSvg, async ({ params }) => {
+export function compiledRoutes(app: AppFace): RouteTable {
+  const r = new RouteTable();
+  r.serve(
+    getCompiled,
+    async ({ params, reply }) => reply.json(await app.geometry.compiled(params.slug)),
+  );
+  r.serve(getMapSvg, async ({ params, reply }) => {
     const svg = await app.geometry.mapSvg(params.slug);
-    return new Response(svg, { headers: { "content-type": "image/svg+xml; charset=utf-8" } });
+    return reply.raw(
+      new Response(svg, { headers: { "content-type": "image/svg+xml; charset=utf-8" } }),
+    );
   });
   return r;
 }

@@ -12,9 +12,9 @@
  *
  * @module
  */
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import { appEventSchema } from "../../app/events.ts";
-import { Hono } from "hono";
 import type { EventBus } from "../../app/bus.ts";
 import type { AppEvent } from "../../app/events.ts";
 import { SSE_HEADERS, SseClients, type SseStats } from "../sse_clients.ts";
@@ -98,8 +98,11 @@ export const getEvents = declareRoute({
 });
 
 /** GET /api/events: Server-Sent Events of the application's bus, through `streams`. */
-export function eventRoutes(streams: EventStreams): Hono {
-  const r = new Hono();
-  mount(r, getEvents, () => new Response(streams.open(), { headers: SSE_HEADERS }));
+export function eventRoutes(streams: EventStreams): RouteTable {
+  const r = new RouteTable();
+  r.serve(
+    getEvents,
+    ({ reply }) => reply.raw(new Response(streams.open(), { headers: SSE_HEADERS })),
+  );
   return r;
 }

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
 import { notesQuerySchema } from "../queries/analysis_queries.ts";
@@ -13,7 +12,8 @@ import { bestItemSchema, lapListItemSchema } from "../../app/laps/lap_listing.ts
 import { lapListQuerySchema } from "../queries/lap_list_query.ts";
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
 import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import { idParams } from "../params.ts";
 import { coachingNotesSchema } from "../../core/analysis/coaching_notes_schema.ts";
 import { lapSchema } from "../openapi/session_schemas.ts";
@@ -114,20 +114,6 @@ export const importLap = declareRoute({
 
 const motec = motecOperations("laps");
 
-/** The lap operations, for the OpenAPI document. */
-export const LAP_OPERATIONS = [
-  listLaps,
-  lapBests,
-  getLap,
-  deleteLap,
-  lapNotes,
-  exportLapJson,
-  exportLapCsv,
-  motec.ld,
-  motec.ldx,
-  importLap,
-] as const;
-
 /** The body of a CSV export, pulled a few hundred rows at a time so memory stays flat. */
 function csvStream(lines: Iterator<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -156,36 +142,40 @@ function csvStream(lines: Iterator<string>): ReadableStream<Uint8Array> {
  * GET /api/laps/{id}/export.ld and export.ldx (the MoTeC log's two files),
  * POST /api/laps/import.
  */
-export function lapRoutes(app: AppFace): Hono {
-  const r = new Hono();
-  mount(r, listLaps, async ({ query }, c) => c.json(await app.sessions.listAcross(query)));
+export function lapRoutes(app: AppFace): RouteTable {
+  const r = new RouteTable();
+  r.serve(listLaps, async ({ query, reply }) => reply.json(await app.sessions.listAcross(query)));
   // Before /laps/{id}, which would take "bests" for an id.
-  mount(r, lapBests, async (_, c) => c.json(await app.sessions.bests()));
-  mount(r, getLap, async ({ params }, c) => c.json(await app.sessions.lap(params.id)));
-  mount(r, deleteLap, async ({ params }, c) => c.json(await app.sessions.deleteLap(params.id)));
-  mount(
-    r,
-    lapNotes,
-    async ({ params, query }, c) => c.json(await app.analysis.notes(params.id, query)),
+  r.serve(lapBests, async ({ reply }) => reply.json(await app.sessions.bests()));
+  r.serve(getLap, async ({ params, reply }) => reply.json(await app.sessions.lap(params.id)));
+  r.serve(
+    deleteLap,
+    async ({ params, reply }) => reply.json(await app.sessions.deleteLap(params.id)),
   );
-  mount(r, exportLapJson, async ({ params }, c) => {
+  r.serve(
+    lapNotes,
+    async ({ params, query, reply }) => reply.json(await app.analysis.notes(params.id, query)),
+  );
+  r.serve(exportLapJson, async ({ params, reply }, c) => {
     const { filename, file } = await app.laps.exportNamedFile(params.id);
     c.header("Content-Disposition", `attachment; filename="${filename}"`);
-    return c.json(file);
+    return reply.json(file);
   });
-  mount(r, exportLapCsv, async ({ params }) => {
+  r.serve(exportLapCsv, async ({ params, reply }) => {
     const csv = await app.laps.exportCsv(params.id);
-    return new Response(csvStream(csv.lines), {
-      headers: {
-        "content-type": "text/csv; charset=utf-8",
-        "content-disposition": `attachment; filename="${csv.filename}"`,
-      },
-    });
+    return reply.raw(
+      new Response(csvStream(csv.lines), {
+        headers: {
+          "content-type": "text/csv; charset=utf-8",
+          "content-disposition": `attachment; filename="${csv.filename}"`,
+        },
+      }),
+    );
   });
   motecRoutes(r, motec, (id, opts) => app.laps.exportMotec(id, opts));
-  mount(r, importLap, async (_, c) => {
+  r.serve(importLap, async ({ reply }, c) => {
     const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES);
-    return c.json(await app.laps.importFile(json), 201);
+    return reply.json(await app.laps.importFile(json));
   });
   return r;
 }

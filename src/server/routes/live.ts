@@ -18,7 +18,6 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import { z } from "zod";
 import type { EventBus } from "../../app/bus.ts";
 import type { AppEvent } from "../../app/events.ts";
@@ -29,7 +28,8 @@ import { encodeMessage, SSE_HEADERS, SseClients, type SseStats } from "../sse_cl
 import { type Peer, StalledPeers } from "../stalled_peers.ts";
 import { SpeakerClaims } from "../speaker_claims.ts";
 import { DEFAULT_HEARTBEAT_MS } from "./events.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import { liveFrameSchema } from "../../app/live/live_frame.ts";
 
 /** Seconds of console time a client may fall behind before it is dropped. */
@@ -164,17 +164,17 @@ export const getLive = declareRoute({
 });
 
 /** GET /api/live?hz=N: the live frames as Server-Sent Events, through `streams`. */
-export function liveRoutes(streams: LiveStreams): Hono<LiveEnv> {
-  const r = new Hono<LiveEnv>();
-  mount(r, getLive, ({ query }, c) => {
+export function liveRoutes(streams: LiveStreams): RouteTable<LiveEnv> {
+  const r = new RouteTable<LiveEnv>();
+  r.serve(getLive, ({ query, reply }, c) => {
     const remote = c.env?.remoteAddr;
     const localPort = c.env?.localPort;
     const peer = remote?.transport === "tcp" && localPort !== undefined
       ? { localPort, hostname: remote.hostname, port: remote.port }
       : undefined;
-    return new Response(streams.open(query.hz, peer, query.speak === 1), {
-      headers: SSE_HEADERS,
-    });
+    return reply.raw(
+      new Response(streams.open(query.hz, peer, query.speak === 1), { headers: SSE_HEADERS }),
+    );
   });
   return r;
 }

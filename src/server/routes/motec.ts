@@ -7,12 +7,12 @@
  *
  * @module
  */
-import type { Hono } from "hono";
 import type { MotecExport, MotecExportOptions } from "../../app/laps/motec_export.ts";
 import { motecQuerySchema } from "../queries/motec_query.ts";
 import { encodeLd } from "../../core/motec/ld_writer.ts";
 import { encodeLdx } from "../../core/motec/ldx_writer.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import type { RouteTable } from "../route_table.ts";
 import { idParams } from "../params.ts";
 
 /** The two MoTeC operations of `base` (laps: one lap; sessions: every lap of one). */
@@ -47,33 +47,36 @@ export function motecOperations(base: "laps" | "sessions") {
 }
 
 /**
- * Mounts `ops` (the caller's {@linkcode motecOperations}, the same objects
- * its OpenAPI list holds) on `r`: GET /{base}/{id}/export.ld and
+ * Serves `ops` (the caller's {@linkcode motecOperations}) on `r`, which lists them: GET /{base}/{id}/export.ld and
  * GET /{base}/{id}/export.ldx, answering `make`'s log of `id` (query
  * `driver`, optional). Each route encodes only the file it answers: the
  * other would be thrown away.
  */
 export function motecRoutes(
-  r: Hono,
+  r: RouteTable,
   ops: ReturnType<typeof motecOperations>,
   make: (id: number, opts: MotecExportOptions) => Promise<MotecExport>,
 ): void {
-  mount(r, ops.ld, async ({ params, query }) => {
+  r.serve(ops.ld, async ({ params, query, reply }) => {
     const { basename, log } = await make(params.id, { driver: query.driver ?? "" });
-    return new Response(encodeLd(log), {
-      headers: {
-        "content-type": "application/octet-stream",
-        "content-disposition": `attachment; filename="${basename}.ld"`,
-      },
-    });
+    return reply.raw(
+      new Response(encodeLd(log), {
+        headers: {
+          "content-type": "application/octet-stream",
+          "content-disposition": `attachment; filename="${basename}.ld"`,
+        },
+      }),
+    );
   });
-  mount(r, ops.ldx, async ({ params, query }) => {
+  r.serve(ops.ldx, async ({ params, query, reply }) => {
     const { basename, log } = await make(params.id, { driver: query.driver ?? "" });
-    return new Response(encodeLdx(log), {
-      headers: {
-        "content-type": "application/xml; charset=utf-8",
-        "content-disposition": `attachment; filename="${basename}.ldx"`,
-      },
-    });
+    return reply.raw(
+      new Response(encodeLdx(log), {
+        headers: {
+          "content-type": "application/xml; charset=utf-8",
+          "content-disposition": `attachment; filename="${basename}.ldx"`,
+        },
+      }),
+    );
   });
 }

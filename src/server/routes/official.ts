@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
 import { bundleSlugSchema } from "../../app/bundles/bundle_slug.ts";
 import { officialBodySchema } from "../../app/bundles/official.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import {
   officialConfirmationSchema,
   officialSuggestionSchema,
@@ -46,20 +46,16 @@ export const confirmOfficial = declareRoute({
 });
 
 /** GET /api/track-bundles/{slug}/official-suggestion and PUT /api/track-bundles/{slug}/official. */
-export function officialRoutes(app: AppFace): Hono {
-  const r = new Hono();
-  mount(
-    r,
+export function officialRoutes(app: AppFace): RouteTable {
+  const r = new RouteTable();
+  r.serve(
     officialSuggestion,
-    async ({ params }, c) => c.json(await app.bundles.officialSuggestion(params.slug)),
+    async ({ params, reply }) => reply.json(await app.bundles.officialSuggestion(params.slug)),
   );
-  mount(
-    r,
+  r.serve(
     confirmOfficial,
-    async ({ params, body }, c) => c.json(await app.bundles.confirmOfficial(params.slug, body)),
+    async ({ params, body, reply }) =>
+      reply.json(await app.bundles.confirmOfficial(params.slug, body)),
   );
   return r;
 }
-
-/** The official-match operations, for the OpenAPI document. */
-export const OFFICIAL_OPERATIONS = [officialSuggestion, confirmOfficial] as const;

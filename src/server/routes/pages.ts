@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Hono } from "hono";
+import type { RouteTable } from "../route_table.ts";
 import { webFileRoutes } from "./web_files.ts";
 
 /** The paths the analysis pages' files answer on, and which file each is. */
@@ -31,6 +31,14 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   "/vendor/uplot.min.css": "vendor/uplot.min.css",
 };
 
+/** What each page file is, for the document's summary. */
+const SUMMARIES: Readonly<Record<string, string>> = {
+  "/laps":
+    "The laps page: sessions and laps, filters (?track=SLUG&car=ID), bests with theoretical best, lap picker",
+  "/compare":
+    "The compare page (?laps=ID,ID&ref=ID&vs=ID&map=speed&from=M&to=M, read by its script): charts, map, corners, sectors",
+};
+
 /**
  * GET for every path of {@linkcode PAGE_FILES}: the file with its content
  * type, `no-cache`, and a strong `ETag` so that revalidation is a 304
@@ -39,6 +47,13 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
  * string (`/compare?laps=1,2&ref=1`) is the page's own state, read by its
  * script; the server ignores it.
  */
-export function pageRoutes(): Hono {
-  return webFileRoutes(PAGE_FILES, { etag: true });
+export function pageRoutes(): RouteTable {
+  const files = Object.fromEntries(
+    Object.entries(PAGE_FILES).map(([path, name]) => [path, {
+      name,
+      summary: SUMMARIES[path] ?? `The analysis pages' ${name}`,
+      description: "embedded in the binary",
+    }]),
+  );
+  return webFileRoutes(files, { etag: true });
 }

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import { bundleJsonSchema } from "../../core/bundle/json_schema.ts";
 import { lapFileJsonSchema } from "../../core/laps/lap_file.ts";
 import { compiledJsonSchema } from "../../core/geometry/schema.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 
 const SCHEMA_TYPE = "application/schema+json";
 
@@ -25,29 +25,24 @@ const FORMATS = [
   ["track-compiled.v1.json", compiledJsonSchema, "JSON Schema of the compiled document"],
 ] as const;
 
-/** GET of each published format's JSON Schema. */
-export const SCHEMA_OPERATIONS = FORMATS.map(([name, , summary]) =>
-  declareRoute({
-    method: "get",
-    path: `/api/schemas/${name}`,
-    tag: "schemas",
-    summary,
-    ok: { type: SCHEMA_TYPE },
-  })
-);
-
 /**
  * GET /api/schemas/track-bundle.v4.json, GET /api/schemas/lap.v2.json and
- * GET /api/schemas/track-compiled.v1.json.
+ * GET /api/schemas/track-compiled.v1.json, each declared with its media type.
  */
-export function schemaRoutes(): Hono {
-  const r = new Hono();
-  for (const [k, [, build]] of FORMATS.entries()) {
+export function schemaRoutes(): RouteTable {
+  const r = new RouteTable();
+  for (const [name, build, summary] of FORMATS) {
     const text = once(build);
-    mount(
-      r,
-      SCHEMA_OPERATIONS[k],
-      () => new Response(text(), { headers: { "content-type": SCHEMA_TYPE } }),
+    const route = declareRoute({
+      method: "get",
+      path: `/api/schemas/${name}`,
+      tag: "schemas",
+      summary,
+      ok: { type: SCHEMA_TYPE },
+    });
+    r.serve(
+      route,
+      ({ reply }) => reply.raw(new Response(text(), { headers: { "content-type": SCHEMA_TYPE } })),
     );
   }
   return r;

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
-import { parseSessionPatch, sessionPatchSchema } from "../../app/laps/session_patch.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { sessionPatchRefusal, sessionPatchSchema } from "../../app/laps/session_patch.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import { idParams } from "../params.ts";
 import { sessionDeletionSchema } from "../../app/laps/sessions.ts";
 import { sessionSchema } from "../../core/laps/session.ts";
@@ -70,7 +70,7 @@ export const patchSession = declareRoute({
   params: idParams,
   body: { schema: sessionPatchSchema },
   bodyLimit: MAX_PATCH_BYTES,
-  parseBody: parseSessionPatch,
+  bodyRefusal: sessionPatchRefusal,
   ok: { schema: sessionSchema },
   problems: [404, 413],
 });
@@ -88,25 +88,14 @@ export const deleteSession = declareRoute({
 
 const motec = motecOperations("sessions");
 
-/** The session operations, for the OpenAPI document. */
-export const SESSION_OPERATIONS = [
-  listSessions,
-  getSession,
-  sessionLaps,
-  motec.ld,
-  motec.ldx,
-  patchSession,
-  deleteSession,
-] as const;
-
 /**
  * GET /api/sessions, /api/sessions/{id}, /api/sessions/{id}/laps,
  * /api/sessions/{id}/export.ld and export.ldx (every lap as one MoTeC log);
  * PATCH and DELETE /api/sessions/{id}.
  */
-export function sessionRoutes(app: AppFace): Hono {
-  const r = new Hono();
-  mount(r, listSessions, async (_, c) => {
+export function sessionRoutes(app: AppFace): RouteTable {
+  const r = new RouteTable();
+  r.serve(listSessions, async ({ reply }, c) => {
     const { sessions, unreadable } = await app.sessions.listing();
     if (unreadable.length) {
       c.header(
@@ -114,16 +103,18 @@ export function sessionRoutes(app: AppFace): Hono {
         unreadable.map((u) => encodeURIComponent(u.id)).join(","),
       );
     }
-    return c.json(sessions);
+    return reply.json(sessions);
   });
-  mount(r, getSession, async ({ params }, c) => c.json(await app.sessions.get(params.id)));
-  mount(r, sessionLaps, async ({ params }, c) => c.json(await app.sessions.laps(params.id)));
+  r.serve(getSession, async ({ params, reply }) => reply.json(await app.sessions.get(params.id)));
+  r.serve(sessionLaps, async ({ params, reply }) => reply.json(await app.sessions.laps(params.id)));
   motecRoutes(r, motec, (id, opts) => app.laps.exportSessionMotec(id, opts));
-  mount(
-    r,
+  r.serve(
     patchSession,
-    async ({ params, body }, c) => c.json(await app.sessions.update(params.id, body)),
+    async ({ params, body, reply }) => reply.json(await app.sessions.update(params.id, body)),
   );
-  mount(r, deleteSession, async ({ params }, c) => c.json(await app.sessions.remove(params.id)));
+  r.serve(
+    deleteSession,
+    async ({ params, reply }) => reply.json(await app.sessions.remove(params.id)),
+  );
   return r;
 }

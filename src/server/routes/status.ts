@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import type { AppFace } from "../../app/create_app.ts";
 import { APP_VERSION } from "../../app/version.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import { healthSchema, statusSchema } from "../openapi/status_schemas.ts";
 
 /** Where the store is and how big its files are (`store` in GET /api/status). */
@@ -53,16 +53,16 @@ export const getStatus = declareRoute({
 });
 
 /** GET /api/health and GET /api/status. */
-export function statusRoutes(app: AppFace): Hono {
-  const r = new Hono();
-  mount(r, getHealth, (_, c) =>
-    c.json({
+export function statusRoutes(app: AppFace): RouteTable {
+  const r = new RouteTable();
+  r.serve(getHealth, ({ reply }) =>
+    reply.json({
       status: "ok",
       version: APP_VERSION,
       started_at: app.startedAt.toISOString(),
     }));
-  mount(r, getStatus, (_, c) =>
-    c.json({
+  r.serve(getStatus, ({ reply }) =>
+    reply.json({
       telemetry: app.telemetryStatus(),
       live: app.live.status(),
       store: { ...storeStatus(app.storePath), ...app.storeHealth.status() },

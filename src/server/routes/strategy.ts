@@ -7,12 +7,12 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
 import { MAX_RACE_LAPS, MAX_RACE_MINUTES } from "../../app/live/live_frames.ts";
 import { intParamSchema } from "../query_params.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import { raceStrategySchema } from "../../core/analysis/strategy_schema.ts";
 
 /** The race a strategy query asks for: exactly one of its two lengths. */
@@ -46,8 +46,8 @@ export const getStrategy = declareRoute({
 });
 
 /** GET /api/strategy. */
-export function strategyRoutes(app: AppFace): Hono {
-  const r = new Hono();
-  mount(r, getStrategy, async ({ query }, c) => c.json(await app.frames.strategy(query)));
+export function strategyRoutes(app: AppFace): RouteTable {
+  const r = new RouteTable();
+  r.serve(getStrategy, async ({ query, reply }) => reply.json(await app.frames.strategy(query)));
   return r;
 }

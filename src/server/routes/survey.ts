@@ -3,23 +3,14 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import type { AppFace } from "../../app/create_app.ts";
 import { bodyObject, markSchema, startSchema, trackSchema } from "../../app/survey/survey_body.ts";
-import { parseBody } from "../../app/request_body.ts";
-import { readOptionalJsonBody } from "../body.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import { surveyStatusSchema } from "../../app/survey/survey_status.ts";
 
 /** Survey requests are a few bytes; anything larger is not one. */
 const MAX_SURVEY_BYTES = 4096;
-
-/** The JSON body of `req`, or `{}` when it has none (an empty POST is a plain command). */
-async function optionalBody(req: Request): Promise<unknown> {
-  const value = await readOptionalJsonBody(req, MAX_SURVEY_BYTES);
-  // Only "no body" becomes `{}`: a JSON `null` is passed on for the schema to judge.
-  return value === undefined ? {} : value;
-}
 
 /** GET /api/survey. */
 export const surveyStatus = declareRoute({
@@ -30,18 +21,15 @@ export const surveyStatus = declareRoute({
   ok: { schema: surveyStatusSchema },
 });
 
-/**
- * POST /api/survey/start; the body may be absent (a plain command), which
- * {@linkcode mount} cannot read, so the handler reads it and parses it with
- * the declared schema before the use case sees it.
- */
+/** POST /api/survey/start; the body may be absent (a plain command: no options). */
 export const startSurvey = declareRoute({
   method: "post",
   path: "/api/survey/start",
   tag: "survey",
   summary: "Start a survey",
   body: { schema: startSchema, required: false },
-  bodyBy: "handler",
+  bodyLimit: MAX_SURVEY_BYTES,
+  bodyName: "survey start",
   ok: { schema: surveyStatusSchema },
   problems: [409, 413],
 });
@@ -74,7 +62,8 @@ export const surveyTrack = declareRoute({
   summary: "Set the circuit label",
   body: { schema: trackSchema },
   bodyLimit: MAX_SURVEY_BYTES,
-  parseBody: (raw) => parseBody(trackSchema, bodyObject(raw, "body"), "survey track"),
+  bodyShape: (raw: unknown) => bodyObject(raw, "body"),
+  bodyName: "survey track",
   ok: { schema: surveyStatusSchema },
   problems: [409, 413],
 });
@@ -87,20 +76,11 @@ export const surveyMark = declareRoute({
   summary: "Arm or disarm a manual mark",
   body: { schema: markSchema },
   bodyLimit: MAX_SURVEY_BYTES,
-  parseBody: (raw) => parseBody(markSchema, bodyObject(raw, "body"), "survey mark"),
+  bodyShape: (raw: unknown) => bodyObject(raw, "body"),
+  bodyName: "survey mark",
   ok: { schema: surveyStatusSchema },
   problems: [409, 413],
 });
-
-/** The survey operations, for the OpenAPI document. */
-export const SURVEY_OPERATIONS = [
-  surveyStatus,
-  startSurvey,
-  stopSurvey,
-  discardSurvey,
-  surveyTrack,
-  surveyMark,
-] as const;
 
 /**
  * GET /api/survey; POST /api/survey/start {track?, track_width_m?},
@@ -110,21 +90,13 @@ export const SURVEY_OPERATIONS = [
  * The bodies are parsed here with the schemas declared above; the survey use
  * case takes the parsed values.
  */
-export function surveyRoutes(app: AppFace): Hono {
-  const r = new Hono();
-  mount(r, surveyStatus, (_, c) => c.json(app.survey.status()));
-  mount(
-    r,
-    startSurvey,
-    async (_, c) => {
-      // `null` is a body, not the absence of one: only an empty request means "no options".
-      const body = parseBody(startSchema, await optionalBody(c.req.raw), "survey start");
-      return c.json(await app.survey.start(body));
-    },
-  );
-  mount(r, stopSurvey, async (_, c) => c.json(await app.survey.stop()));
-  mount(r, discardSurvey, (_, c) => c.json(app.survey.discard()));
-  mount(r, surveyTrack, async ({ body }, c) => c.json(await app.survey.setTrack(body)));
-  mount(r, surveyMark, ({ body }, c) => c.json(app.survey.mark(body)));
+export function surveyRoutes(app: AppFace): RouteTable {
+  const r = new RouteTable();
+  r.serve(surveyStatus, ({ reply }) => reply.json(app.survey.status()));
+  r.serve(startSurvey, async ({ body, reply }) => reply.json(await app.survey.start(body)));
+  r.serve(stopSurvey, async ({ reply }) => reply.json(await app.survey.stop()));
+  r.serve(discardSurvey, ({ reply }) => reply.json(app.survey.discard()));
+  r.serve(surveyTrack, async ({ body, reply }) => reply.json(await app.survey.setTrack(body)));
+  r.serve(surveyMark, ({ body, reply }) => reply.json(app.survey.mark(body)));
   return r;
 }

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { Hono } from "hono";
 import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
 import { createTrackSchema } from "../../app/tracks/track_request.ts";
 import { readEmptyCommand } from "../body.ts";
-import { declareRoute, mount } from "../declared_route.ts";
+import { declareRoute } from "../declared_route.ts";
+import { RouteTable } from "../route_table.ts";
 import { idParams } from "../params.ts";
 import { lapIdentifySchema, trackDeletionSchema } from "../openapi/track_schemas.ts";
 import { trackEntrySchema } from "../../app/tracks/track_entries.ts";
@@ -82,32 +82,26 @@ export const explainLap = declareRoute({
   problems: [404],
 });
 
-/** The track operations, for the OpenAPI document. */
-export const TRACK_OPERATIONS = [
-  listTracks,
-  createTrack,
-  deleteTrack,
-  identifyTracks,
-  explainLap,
-] as const;
-
 /**
  * POST /api/tracks {name, lap_id} (201), GET /api/tracks (signatures and
  * reference lines), DELETE /api/tracks/{id}, POST /api/tracks/identify, and
  * GET /api/laps/{id}/identify (why a lap is named what it is, or nothing).
  */
-export function trackRoutes(app: AppFace): Hono {
-  const r = new Hono();
-  mount(r, listTracks, async (_, c) => c.json(await app.tracks.listKnown()));
-  mount(r, identifyTracks, async (_, c) => {
-    await readEmptyCommand(c.req.raw);
-    return c.json(await app.tracks.identifyUnlabelled());
-  });
-  mount(r, createTrack, async ({ body }, c) => c.json(await app.tracks.create(body), 201));
-  mount(r, deleteTrack, async ({ params }, c) => {
+export function trackRoutes(app: AppFace): RouteTable {
+  const r = new RouteTable();
+  r.serve(listTracks, async ({ reply }) => reply.json(await app.tracks.listKnown()));
+  r.serve(createTrack, async ({ body, reply }) => reply.json(await app.tracks.create(body)));
+  r.serve(deleteTrack, async ({ params, reply }) => {
     await app.tracks.delete(params.id);
-    return c.json({ id: params.id, deleted: true });
+    return reply.json({ id: params.id, deleted: true });
   });
-  mount(r, explainLap, async ({ params }, c) => c.json(await app.tracks.explainLap(params.id)));
+  r.serve(identifyTracks, async ({ reply }, c) => {
+    await readEmptyCommand(c.req.raw);
+    return reply.json(await app.tracks.identifyUnlabelled());
+  });
+  r.serve(
+    explainLap,
+    async ({ params, reply }) => reply.json(await app.tracks.explainLap(params.id)),
+  );
   return r;
 }
