@@ -531,6 +531,35 @@ Deno.test({
           }
         });
 
+        await t.step(
+          "on a phone (390x844) /laps: every pick box whole, unnamed only when one is",
+          async () => {
+            const page = await openPage(browser, `${url}/laps`, { width: 390, height: 844 });
+            const cut = await page.evaluate(() =>
+              [...document.querySelectorAll<HTMLInputElement>("input.pick")].filter((b) => {
+                const r = b.getBoundingClientRect();
+                const box = b.closest("#bests-box, .session")!.getBoundingClientRect();
+                return !(r.width > 0 && r.left >= Math.max(0, box.left) &&
+                  r.right <= Math.min(innerWidth, box.right));
+              }).map((b) => b.dataset.pick)
+            );
+            assert.deepEqual(cut, []);
+            // The circuits of the listed laps, by name, then `unnamed` only if a lap has no circuit.
+            type Row = { circuit: string | null; track: string };
+            const rows: Row[] = (await json(`${url}/api/laps?limit=1000`)).body;
+            const named = [...new Set(rows.filter((r) => r.circuit).map((r) => r.track))].sort((
+              a,
+              b,
+            ) => a.localeCompare(b));
+            const unnamed = rows.some((r) => r.circuit === null) ? ["unnamed"] : [];
+            assert.deepEqual(
+              await page.$$eval("#filter-circuit option", (os) => os.map((o) => o.textContent)),
+              ["all", ...named, ...unnamed],
+            );
+            await page.close();
+          },
+        );
+
         await t.step("on a phone (390x844) the corner table's time lost is on screen", async () => {
           const page = await openPage(browser, cmpUrl, { width: 390, height: 844 });
           await page.$eval("#corners", (e) => e.scrollIntoView({ block: "center" }));
