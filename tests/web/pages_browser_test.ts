@@ -560,6 +560,52 @@ Deno.test({
           },
         );
 
+        await t.step(
+          "on a phone (390x844) corner numbers stand apart, over every trace",
+          async () => {
+            const path = `/compare?laps=${laps.suzuka.slice(0, 3).join(",")}`;
+            const page = await openPage(browser, `${url}${path}`, { width: 390, height: 844 });
+            const charts = await page.evaluate(() => {
+              type Label = { n: number; row: number; left: number; right: number; bottom: number };
+              type Drawn = Chart & {
+                cornerLabels: Label[];
+                bbox: { top: number };
+                valToPos(v: number, scale: string, canvas: boolean): number;
+              };
+              const gap = 6 * devicePixelRatio;
+              return (window as unknown as { comparePage: { charts: Drawn[] } }).comparePage.charts
+                .map((c) => {
+                  const ls = [...c.cornerLabels].sort((a, b) => a.row - b.row || a.left - b.left);
+                  return {
+                    key: c.key,
+                    labelled: ls.length > 0,
+                    // Pairs of one row closer than the gap.
+                    close: ls.slice(1).filter((l, i) =>
+                      l.row === ls[i].row && l.left - ls[i].right < gap
+                    )
+                      .map((l) => l.n),
+                    // Numbers reaching into the plot, where traces are drawn.
+                    inPlot: ls.filter((l) => l.bottom > c.bbox.top).map((l) => l.n),
+                    // The throttle's 100% line is below every number.
+                    under100: c.key !== "throttle" ||
+                      ls.every((l) => l.bottom < c.valToPos(100, "y", true)),
+                  };
+                });
+            });
+            assert.ok(charts.some((c) => c.key === "throttle"));
+            for (const c of charts) {
+              assert.deepEqual(c, {
+                key: c.key,
+                labelled: true,
+                close: [],
+                inPlot: [],
+                under100: true,
+              });
+            }
+            await page.close();
+          },
+        );
+
         await t.step("on a phone (390x844) the corner table's time lost is on screen", async () => {
           const page = await openPage(browser, cmpUrl, { width: 390, height: 844 });
           await page.$eval("#corners", (e) => e.scrollIntoView({ block: "center" }));
