@@ -544,19 +544,35 @@ Deno.test({
               }).map((b) => b.dataset.pick)
             );
             assert.deepEqual(cut, []);
-            // The circuits of the listed laps, by name, then `unnamed` only if a lap has no circuit.
+            // The circuits of the listed laps by name, then `unnamed`: the steered lap has no circuit.
             type Row = { circuit: string | null; track: string };
             const rows: Row[] = (await json(`${url}/api/laps?limit=1000`)).body;
-            const named = [...new Set(rows.filter((r) => r.circuit).map((r) => r.track))].sort((
-              a,
-              b,
-            ) => a.localeCompare(b));
-            const unnamed = rows.some((r) => r.circuit === null) ? ["unnamed"] : [];
-            assert.deepEqual(
-              await page.$$eval("#filter-circuit option", (os) => os.map((o) => o.textContent)),
-              ["all", ...named, ...unnamed],
+            const byName = (a: string, b: string) => a.localeCompare(b);
+            const named = [...new Set(rows.filter((r) => r.circuit).map((r) => r.track))].sort(
+              byName,
             );
+            const options = (p: Page) =>
+              p.$$eval("#filter-circuit option", (os) => os.map((o) => o.textContent));
+            assert.deepEqual(await options(page), ["all", ...named, "unnamed"]);
             await page.close();
+            // A store whose every lap has a circuit is offered no `unnamed` to pick.
+            const allNamed = await browser.newPage();
+            await allNamed.setViewport({ width: 390, height: 844 });
+            await allNamed.setRequestInterception(true);
+            allNamed.on("request", (req) => {
+              const u = new URL(req.url());
+              if (u.pathname === "/api/laps" && u.search === "?limit=1000") {
+                req.respond({
+                  status: 200,
+                  contentType: "application/json",
+                  body: JSON.stringify(rows.filter((r) => r.circuit !== null)),
+                });
+              } else req.continue();
+            });
+            await allNamed.goto(`${url}/laps`);
+            await waitReady(allNamed);
+            assert.deepEqual(await options(allNamed), ["all", ...named]);
+            await allNamed.close();
           },
         );
 
