@@ -19,7 +19,7 @@
  *   spanGaps?: boolean, value: ValueText, points?: { show: boolean },
  * }} SeriesOptions
  * @typedef {{
- *   width: number, height: number, series: SeriesOptions[],
+ *   width: number, height: number, padding: (number | null)[], series: SeriesOptions[],
  *   bands: { series: [number, number], fill: string }[],
  *   legend: { live: boolean },
  *   scales: Record<string, Record<string, unknown>>,
@@ -29,8 +29,26 @@
  * uPlot's options without the plugins and hooks.
  */
 
-/** Pixels of each chart's plot height. */
+/** Pixels of each chart's height below its corner numbers' band (plot and distance axis). */
 export const CHART_HEIGHT = 132;
+
+/** Rows of corner numbers a chart stacks above its plot before it leaves one out. */
+export const LABEL_ROWS = 3;
+/** CSS px of a corner number's text. */
+export const LABEL_FONT_PX = 10;
+/** CSS px from one row of corner numbers to the next: the text and 2 px, clear of the row below. */
+export const LABEL_PITCH_PX = LABEL_FONT_PX + 2;
+/**
+ * CSS px kept clear between two corner numbers of one row, at any chart
+ * width: closer than this, `T1T2` reads as one label (a phone's chart).
+ */
+export const LABEL_GAP_PX = 6;
+/**
+ * CSS px of the band above the plot the corner numbers are written in, with
+ * 2 px over its first row and under its last: the traces are clipped to the
+ * plot, so none (a throttle at 100%) is ever drawn over a number.
+ */
+export const LABEL_BAND_PX = 2 + LABEL_ROWS * LABEL_PITCH_PX + 2;
 
 /** The band between the consistency edges, and the edges' own stroke. */
 const BAND_FILL = "rgba(140,140,255,0.14)";
@@ -108,7 +126,9 @@ export function chartOptions(spec, laps, x, width, stepped) {
   const axis = () => ({ stroke: "#aaa", grid: { stroke: "#2a2a2a" }, ticks: { stroke: "#444" } });
   const opts = {
     width,
-    height: CHART_HEIGHT,
+    height: CHART_HEIGHT + LABEL_BAND_PX,
+    // The band on top is the corner numbers' (null: uPlot's own padding on the other sides).
+    padding: [LABEL_BAND_PX, null, null, null],
     series,
     bands,
     legend: { live: true },

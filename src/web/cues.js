@@ -188,3 +188,28 @@ export function cueLine(cue) {
   if (!cue) return null;
   return `${cue.text} (${cue.loss_s.toFixed(2)} s lost)`;
 }
+
+/**
+ * @typedef {Pick<import("./api_types.js").LapRow, "session_id" | "number">} ReferenceLap
+ * Where the reference lap was driven: its row of `GET /api/laps?ids=ID`.
+ */
+
+/**
+ * The header's words for the lap the delta is against, named as a driver
+ * knows it (the session and the lap's number in it, never the store's lap
+ * id, which no screen shows): `vs this session's best, 1:33.500 (lap 3)` when
+ * it is a lap of `sessionId`, `vs your best here, 1:33.500 (session 2, lap 4)`
+ * when another session's, `vs the reference, 1:33.500` while `lap` is not
+ * known, and `no reference yet` when `timeMs` is null.
+ * @param {number | null} timeMs
+ * @param {ReferenceLap | null} lap
+ * @param {number | null} sessionId
+ * @returns {string}
+ */
+export function referenceLine(timeMs, lap, sessionId) {
+  if (timeMs === null) return "no reference yet";
+  const time = lapTime(timeMs);
+  if (!lap) return `vs the reference, ${time}`;
+  if (lap.session_id === sessionId) return `vs this session's best, ${time} (lap ${lap.number})`;
+  return `vs your best here, ${time} (session ${lap.session_id}, lap ${lap.number})`;
+}

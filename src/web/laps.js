@@ -84,7 +84,10 @@ export async function showLaps(view) {
   for (const [slug, name] of [...circuits].sort((a, b) => a[1].localeCompare(b[1]))) {
     circuitSel.append(el("option", { value: slug }, [name]));
   }
-  circuitSel.append(el("option", { value: "-" }, ["unnamed"]));
+  // Offered only when there is something to pick: an empty choice reads as a store gone wrong.
+  if (rows.some((r) => r.circuit === null)) {
+    circuitSel.append(el("option", { value: "-" }, ["unnamed"]));
+  }
   for (const [id, name] of [...cars].sort((a, b) => a[1].localeCompare(b[1]))) {
     carSel.append(el("option", { value: String(id) }, [name]));
   }
@@ -204,10 +207,11 @@ function drawBests(bests, rows, keep, excluded, asked) {
   page.bestLaps = lines.map((l) => l.lap);
   for (const l of lines) {
     const row = byId.get(l.lap);
+    // The box leads, as in the session lists: on a phone the wide columns scroll, not the box.
     const tr = el("tr", { "data-lap": l.lap }, [
+      el("td", {}, [pickBox(l.lap, row), ` #${l.lap}`]),
       ...l.cells.map((c) => el("td", {}, [c])),
       l.theoretical,
-      el("td", {}, [pickBox(l.lap, row), ` #${l.lap}`]),
     ]);
     body.append(tr);
   }

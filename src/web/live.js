@@ -18,6 +18,7 @@ import {
   lapSentence,
   lapTime,
   pitLap,
+  referenceLine,
   shiftLights,
   TONE_STEPS_S,
 } from "./cues.js";
@@ -27,6 +28,7 @@ import { noSectors, sectorCells, sectorFrame, sectorLapStored } from "./live_sec
  * @typedef {import("./api_types.js").LiveFrame} LiveFrame
  * @typedef {import("./api_types.js").LapEvent} LapEvent
  * @typedef {import("./api_types.js").SectorBests} SectorBests
+ * @typedef {import("./api_types.js").LapRow} LapRow
  */
 
 /** Seconds without a frame before the page says telemetry stopped. */
@@ -81,9 +83,9 @@ let source = null;
 const cued = new Set();
 /** The live session's id as /api/status last told it, or null. */
 let sessionId = /** @type {number | null} */ (null);
-/** The reference lap the header describes, and what it says of it. */
+/** The reference lap the header describes, and its row (null until read). */
 let refDescribed = /** @type {number | null} */ (null);
-let refWhence = "";
+let refLap = /** @type {LapRow | null} */ (null);
 /** Sector splits as this page timed them (live_sectors.js). */
 let sectors = noSectors();
 /** The personal best per sector at this circuit in this car, ms (index 0 = sector 1). */
@@ -176,7 +178,6 @@ async function loadSession() {
     const track = s?.track_name || "unnamed circuit";
     $("where").textContent = s ? `session ${s.id}: ${track} · ${s.car_name}` : "no session yet";
     sessionId = s?.id ?? null;
-    refDescribed = null;
     // The bests shown stay until the new ones are in: each lap reloads them, and emptying them
     // meanwhile would draw the sectors uncoloured for a moment.
     /** @type {(number | null)[]} */
@@ -198,21 +199,28 @@ async function loadSession() {
 }
 
 /**
- * Finds out whether reference lap `id` is this session's or an earlier
- * one's (the best ever at this circuit in this car), for the header.
+ * Reads reference lap `id`'s row (its session and number), so the header
+ * names it as a driver knows it; whether it is this session's is decided
+ * at each draw, so a new session needs no second read.
  * @param {number | null} id
  */
 async function describeReference(id) {
   refDescribed = id;
-  refWhence = "";
-  if (id === null || sessionId === null) return;
+  refLap = null;
+  if (id === null) return;
   try {
-    const res = await fetch(`/api/sessions/${sessionId}/laps`);
+    const res = await fetch(`/api/laps?ids=${id}`);
     if (!res.ok || refDescribed !== id) return;
-    const mine = (await res.json()).some((/** @type {{ id: number }} */ l) => l.id === id);
-    refWhence = mine ? " (this session's best)" : " (best ever here)";
+    /** @type {LapRow[]} */
+    const rows = await res.json();
+    refLap = rows.find((l) => l.id === id) ?? null;
+    // The row may land between frames of a car standing still: draw it now, not at the next frame.
+    if (!dirty) {
+      dirty = true;
+      requestAnimationFrame(draw);
+    }
   } catch {
-    // Said without its origin.
+    // Said without where it was driven.
   }
 }
 
@@ -283,9 +291,7 @@ function draw() {
   if (d.reference_lap_id !== refDescribed) describeReference(d.reference_lap_id);
   text(
     "reference",
-    d.reference_lap_id === null
-      ? "no reference yet"
-      : `vs lap ${d.reference_lap_id} ${lapTime(d.reference_lap_ms)}${refWhence}`,
+    referenceLine(d.reference_lap_id === null ? null : d.reference_lap_ms, refLap, sessionId),
   );
   text("current", lapTime(f.lap_clock_ms));
   text("lap-no", String(f.lap));

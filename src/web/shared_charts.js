@@ -11,7 +11,14 @@
  *
  * @module
  */
-import { chartOptions } from "./chart_options.js";
+import {
+  chartOptions,
+  LABEL_BAND_PX,
+  LABEL_FONT_PX,
+  LABEL_GAP_PX,
+  LABEL_PITCH_PX,
+  LABEL_ROWS,
+} from "./chart_options.js";
 import { download } from "./shared_api.js";
 
 /**
@@ -38,7 +45,7 @@ import { download } from "./shared_api.js";
  *   cursor: { idx?: number | null },
  *   over: HTMLElement, ctx: CanvasRenderingContext2D,
  *   bbox: { left: number, top: number, width: number, height: number },
- *   cornerLabels?: { n: number, row: number }[],
+ *   cornerLabels?: { n: number, row: number, left: number, right: number, top: number, bottom: number }[],
  *   setScale: (key: string, range: { min: number, max: number }) => void,
  *   setData: (data: ArrayLike<number | null>[], resetScales?: boolean) => void,
  *   redraw: (rebuildPaths?: boolean, recalcAxes?: boolean) => void,
@@ -186,9 +193,6 @@ function shadeCorners(u, corners) {
   ctx.restore();
 }
 
-/** Rows of corner numbers a chart stacks at its top before it leaves one out. */
-export const LABEL_ROWS = 3;
-
 /**
  * Where the corner numbers go: each label (`mid`: its centre, `half`: half
  * its width, px; `lost_s`: time lost there, or null) in the first of `rows`
@@ -227,12 +231,14 @@ export function placeCornerLabels(labels, left, right, gap, rows) {
 }
 
 /**
- * Writes each corner's number at the top of its window, in up to
+ * Writes each corner's number over its window, in the band above the plot
+ * (chart_options.js's `LABEL_BAND_PX`, where no trace is drawn), in up to
  * {@linkcode LABEL_ROWS} rows so that close corners (Suzuka's esses, a
- * narrow chart) keep their numbers; where even that is too little room,
- * the numbers of least time lost are left out (see
- * {@linkcode placeCornerLabels}); zooming in shows them all. The chart
- * keeps what it wrote as `u.cornerLabels` (number and row, left to right).
+ * narrow chart) keep their numbers, two numbers of a row at least
+ * `LABEL_GAP_PX` apart; where even that is too little room, the numbers of
+ * least time lost are left out (see {@linkcode placeCornerLabels}); zooming
+ * in shows them all. The chart keeps what it wrote as `u.cornerLabels`
+ * (number, row and box in canvas px, left to right).
  * @param {LabelTarget} u a chart, or anything that draws text as its canvas does
  * @param {CornerWindow[]} corners
  */
@@ -240,7 +246,7 @@ export function labelCorners(u, corners) {
   const { ctx, bbox } = u;
   ctx.save();
   ctx.fillStyle = "rgba(255,255,255,0.55)";
-  const px = Math.round(10 * devicePixelRatio);
+  const px = Math.round(LABEL_FONT_PX * devicePixelRatio);
   ctx.font = `${px}px system-ui, sans-serif`;
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
@@ -258,11 +264,16 @@ export function labelCorners(u, corners) {
     labels,
     bbox.left,
     bbox.left + bbox.width,
-    3 * devicePixelRatio,
+    LABEL_GAP_PX * devicePixelRatio,
     LABEL_ROWS,
   );
-  for (const l of placed) ctx.fillText(l.text, l.mid, bbox.top + 2 + l.row * (px + 1));
-  u.cornerLabels = placed.map((l) => ({ n: l.n, row: l.row }));
+  const band = bbox.top - LABEL_BAND_PX * devicePixelRatio;
+  u.cornerLabels = placed.map((l) => {
+    const top = band + (2 + l.row * LABEL_PITCH_PX) * devicePixelRatio;
+    ctx.fillText(l.text, l.mid, top);
+    const box = { left: l.mid - l.half, right: l.mid + l.half, top, bottom: top + px };
+    return { n: l.n, row: l.row, ...box };
+  });
   ctx.restore();
 }
 

@@ -280,9 +280,15 @@ Deno.test({
     const where = `session ${session.id}: ${
       session.track_name || "unnamed circuit"
     } · ${session.car_name}`;
-    const against =
-      `vs lap ${last.delta.reference_lap_id} ${lapTime(last.delta.reference_lap_ms)} ` +
-      "(this session's best)";
+    // Named by its number in this session, never by its lap id.
+    const [ref] = await getJson<{ session_id: number; number: number }[]>(
+      logger,
+      `/api/laps?ids=${last.delta.reference_lap_id}`,
+    );
+    assert.equal(ref.session_id, session.id);
+    const against = `vs this session's best, ${
+      lapTime(last.delta.reference_lap_ms)
+    } (lap ${ref.number})`;
     await phone.waitForFunction(
       (w: string, a: string) =>
         document.getElementById("where")!.textContent === w &&

@@ -73,7 +73,7 @@ export interface StoredPageLaps {
   incomplete: number;
   /** The Suzuka capture's lap, imported from the capture, then four more times from its lap file. */
   suzuka: number[];
-  /** Broad Bean lap 3 with a steering channel added, in a session left unnamed. */
+  /** Broad Bean lap 3 with a steering channel added, moved off every known circuit: unnamed. */
   steered: number;
 }
 
@@ -138,12 +138,19 @@ export async function storePageLaps(url: string, app: App): Promise<StoredPageLa
   const suzuka = [first.id];
   for (let k = 0; k < 4; k++) suzuka.push(await importLap(url, file.lap, SUZUKA));
   const third = bb[2].samples as unknown as Record<string, number[]>;
+  // Moved 20 km off, so no circuit's reference line names the session on import: it stays unnamed.
+  const away = (values: number[]) => values.map((v) => v + 20_000);
   const steered = await importLap(url, {
     number: 1,
     time_ms: bb[2].time_ms,
     car_id: 1549,
-    // A steering trace: 0.3 rad either way, one swing per 200 samples (3 dp).
-    samples: { ...third, steer: third.t.map((_, i) => Math.round(300 * Math.sin(i / 32)) / 1000) },
+    samples: {
+      ...third,
+      pos_x: away(third.pos_x),
+      pos_z: away(third.pos_z),
+      // A steering trace: 0.3 rad either way, one swing per 200 samples (3 dp).
+      steer: third.t.map((_, i) => Math.round(300 * Math.sin(i / 32)) / 1000),
+    },
   }, null);
   return { broadBean, incomplete, suzuka, steered };
 }

@@ -3,6 +3,7 @@ import { strict as assert } from "node:assert";
 import {
   CHART_HEIGHT,
   chartOptions,
+  LABEL_BAND_PX,
   symmetricRange,
   valueText,
 } from "../../src/web/chart_options.js";
@@ -35,7 +36,10 @@ Deno.test("a chart's data: the distances, each lap's series in order, then the b
   ]);
   assert.deepEqual(opts.bands, [{ series: [3, 4], fill: "rgba(140,140,255,0.14)" }]);
   assert.equal(opts.series[1].paths, undefined);
-  assert.deepEqual([opts.width, opts.height], [640, CHART_HEIGHT]);
+  // The corner numbers' band sits on top of the plot, never under a trace.
+  assert.equal(LABEL_BAND_PX, 40);
+  assert.deepEqual([opts.width, opts.height], [640, CHART_HEIGHT + LABEL_BAND_PX]);
+  assert.deepEqual(opts.padding, [LABEL_BAND_PX, null, null, null]);
   assert.deepEqual(opts.scales.y, { auto: true });
   assert.deepEqual(opts.cursor.sync, { key: "compare", setSeries: false });
   assert.deepEqual(opts.cursor.drag, { x: true, y: false, setScale: true });

@@ -7,6 +7,7 @@ import {
   lapSentence,
   lapTime,
   pitLap,
+  referenceLine,
   sectorClass,
   shiftLights,
 } from "../../src/web/cues.js";
@@ -86,4 +87,24 @@ Deno.test("pit lap, shift lights and sector colours", () => {
   assert.equal(sectorClass(30_200, 30_000), "good");
   assert.equal(sectorClass(30_201, 30_000), "slow");
   assert.equal(sectorClass(null, 30_000), "");
+});
+
+Deno.test("the reference lap is named by its session and number, never by its lap id", () => {
+  // Lap id 21 is lap 4 of session 2; the live session is 5.
+  assert.equal(
+    referenceLine(93_500, { session_id: 2, number: 4 }, 5),
+    "vs your best here, 1:33.500 (session 2, lap 4)",
+  );
+  assert.equal(
+    referenceLine(93_500, { session_id: 5, number: 3 }, 5),
+    "vs this session's best, 1:33.500 (lap 3)",
+  );
+  // Before the row is read (or when it cannot be), the time alone.
+  assert.equal(referenceLine(93_500, null, 5), "vs the reference, 1:33.500");
+  // With no live session, a stored lap is another session's.
+  assert.equal(
+    referenceLine(93_500, { session_id: 2, number: 4 }, null),
+    "vs your best here, 1:33.500 (session 2, lap 4)",
+  );
+  assert.equal(referenceLine(null, null, 5), "no reference yet");
 });

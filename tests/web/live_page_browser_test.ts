@@ -87,7 +87,15 @@ function fakeLogger() {
     "/api/analysis/sectors",
     (c) => c.json({ sectors: [{ best_s: 30 }, { best_s: 28 }, { best_s: 33 }] }),
   );
-  app.get("/api/sessions/1/laps", (c) => c.json([]));
+  // Lap 21 is lap 4 of an earlier session; lap 30 is lap 3 of this one (session 1).
+  const rows: Record<string, { id: number; session_id: number; number: number }> = {
+    "21": { id: 21, session_id: 2, number: 4 },
+    "30": { id: 30, session_id: 1, number: 3 },
+  };
+  app.get("/api/laps", (c) => {
+    const row = rows[c.req.query("ids") ?? ""];
+    return c.json(row ? [row] : []);
+  });
   app.get("/api/live", () => {
     let mine: ReadableStreamDefaultController<Uint8Array>;
     const body = new ReadableStream<Uint8Array>({
@@ -274,6 +282,26 @@ Deno.test({
     logger.send("frame", frame(pid, 5, 2, 38_000, { distance_m: 905, cue: null }));
     await drawn(page, pid++);
     assert.equal(await page.$eval("#cue", (e) => (e as HTMLElement).hidden), true);
+
+    // The lap the delta is against is named by its session and number, not by its lap id.
+    const reference = (want: string) =>
+      page.waitForFunction(
+        (w: string) => document.getElementById("reference")?.textContent === w,
+        { timeout: 10_000, polling: 10 },
+        want,
+      );
+    const against = (id: number) => ({
+      delta: {
+        delta_ms: 0,
+        predicted_lap_ms: 93_500,
+        reference_lap_id: id,
+        reference_lap_ms: 93_500,
+      },
+    });
+    logger.send("frame", frame(pid++, 5, 2, 39_000, against(21)));
+    await reference("vs your best here, 1:33.500 (session 2, lap 4)");
+    logger.send("frame", frame(pid++, 5, 2, 40_000, against(30)));
+    await reference("vs this session's best, 1:33.500 (lap 3)");
 
     // Nothing the page asked for failed, the icon included.
     const icon = await page.evaluate(async () => (await fetch("/favicon.ico")).status);

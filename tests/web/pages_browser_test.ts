@@ -531,6 +531,97 @@ Deno.test({
           }
         });
 
+        await t.step(
+          "on a phone (390x844) /laps: every pick box whole, unnamed only when one is",
+          async () => {
+            const page = await openPage(browser, `${url}/laps`, { width: 390, height: 844 });
+            const cut = await page.evaluate(() =>
+              [...document.querySelectorAll<HTMLInputElement>("input.pick")].filter((b) => {
+                const r = b.getBoundingClientRect();
+                const box = b.closest("#bests-box, .session")!.getBoundingClientRect();
+                return !(r.width > 0 && r.left >= Math.max(0, box.left) &&
+                  r.right <= Math.min(innerWidth, box.right));
+              }).map((b) => b.dataset.pick)
+            );
+            assert.deepEqual(cut, []);
+            // The circuits of the listed laps by name, then `unnamed`: the steered lap has no circuit.
+            type Row = { circuit: string | null; track: string };
+            const rows: Row[] = (await json(`${url}/api/laps?limit=1000`)).body;
+            const byName = (a: string, b: string) => a.localeCompare(b);
+            const named = [...new Set(rows.filter((r) => r.circuit).map((r) => r.track))].sort(
+              byName,
+            );
+            const options = (p: Page) =>
+              p.$$eval("#filter-circuit option", (os) => os.map((o) => o.textContent));
+            assert.deepEqual(await options(page), ["all", ...named, "unnamed"]);
+            await page.close();
+            // A store whose every lap has a circuit is offered no `unnamed` to pick.
+            const allNamed = await browser.newPage();
+            await allNamed.setViewport({ width: 390, height: 844 });
+            await allNamed.setRequestInterception(true);
+            allNamed.on("request", (req) => {
+              const u = new URL(req.url());
+              if (u.pathname === "/api/laps" && u.search === "?limit=1000") {
+                req.respond({
+                  status: 200,
+                  contentType: "application/json",
+                  body: JSON.stringify(rows.filter((r) => r.circuit !== null)),
+                });
+              } else req.continue();
+            });
+            await allNamed.goto(`${url}/laps`);
+            await waitReady(allNamed);
+            assert.deepEqual(await options(allNamed), ["all", ...named]);
+            await allNamed.close();
+          },
+        );
+
+        await t.step(
+          "on a phone (390x844) corner numbers stand apart, over every trace",
+          async () => {
+            const path = `/compare?laps=${laps.suzuka.slice(0, 3).join(",")}`;
+            const page = await openPage(browser, `${url}${path}`, { width: 390, height: 844 });
+            const charts = await page.evaluate(() => {
+              type Label = { n: number; row: number; left: number; right: number; bottom: number };
+              type Drawn = Chart & {
+                cornerLabels: Label[];
+                bbox: { top: number };
+                valToPos(v: number, scale: string, canvas: boolean): number;
+              };
+              const gap = 6 * devicePixelRatio;
+              return (window as unknown as { comparePage: { charts: Drawn[] } }).comparePage.charts
+                .map((c) => {
+                  const ls = [...c.cornerLabels].sort((a, b) => a.row - b.row || a.left - b.left);
+                  return {
+                    key: c.key,
+                    labelled: ls.length > 0,
+                    // Pairs of one row closer than the gap.
+                    close: ls.slice(1).filter((l, i) =>
+                      l.row === ls[i].row && l.left - ls[i].right < gap
+                    )
+                      .map((l) => l.n),
+                    // Numbers reaching into the plot, where traces are drawn.
+                    inPlot: ls.filter((l) => l.bottom > c.bbox.top).map((l) => l.n),
+                    // The throttle's 100% line is below every number.
+                    under100: c.key !== "throttle" ||
+                      ls.every((l) => l.bottom < c.valToPos(100, "y", true)),
+                  };
+                });
+            });
+            assert.ok(charts.some((c) => c.key === "throttle"));
+            for (const c of charts) {
+              assert.deepEqual(c, {
+                key: c.key,
+                labelled: true,
+                close: [],
+                inPlot: [],
+                under100: true,
+              });
+            }
+            await page.close();
+          },
+        );
+
         await t.step("on a phone (390x844) the corner table's time lost is on screen", async () => {
           const page = await openPage(browser, cmpUrl, { width: 390, height: 844 });
           await page.$eval("#corners", (e) => e.scrollIntoView({ block: "center" }));

@@ -41,9 +41,17 @@ function fakeChart(width: number, len: number) {
   };
   const u = {
     ctx,
-    bbox: { left: 56, top: 0, width, height: 100 },
+    // The plot starts under the corner numbers' 40 px band.
+    bbox: { left: 56, top: 40, width, height: 100 },
     valToPos: (m: number) => 56 + (m * width) / len,
-    cornerLabels: [] as { n: number; row: number }[],
+    cornerLabels: [] as {
+      n: number;
+      row: number;
+      left: number;
+      right: number;
+      top: number;
+      bottom: number;
+    }[],
   };
   return { u, drawn };
 }
@@ -88,25 +96,50 @@ const SUZUKA: [number, number, number][] = [
   [20, 5455, 5722],
 ];
 
-Deno.test("corner numbers on a chart: close ones stack in rows, none overlaps in a row", () => {
+Deno.test("corner numbers on a chart: in the band over the plot, 6 px apart in a row", () => {
   atRatio1(() => {
     // 1 px a metre from x = 56; the plot is 300 px wide.
     const { u, drawn } = fakeChart(300, 300);
     labelCorners(u, [
-      { n: 3, entry_m: 40, exit_m: 60 }, // "T3" centred at 106, given out of order
+      { n: 3, entry_m: 40, exit_m: 60 }, // "T3" centred at 106, given out of order: 100..112
       { n: 1, entry_m: 0, exit_m: 20 }, // "T1" at 66: 12 px wide, 60..72
       { n: 2, entry_m: 10, exit_m: 30 }, // "T2" at 76: would start at 70, over T1: next row
-      { n: 4, entry_m: 55, exit_m: 75 }, // "T4" at 121: starts at 115, past T3's 112 + 3
+      { n: 4, entry_m: 55, exit_m: 75 }, // "T4" at 121: 115..127, 3 px from T3: next row too
+      { n: 6, entry_m: 58, exit_m: 76 }, // "T6" at 123: 117..129, 5 px from T3, over T4: row 3
       { n: 5, entry_m: 400, exit_m: 420 }, // outside the plot
     ]);
-    // Rows are 11 px apart below the plot's top (+2).
-    assert.deepEqual(drawn, [["T1", 66, 2], ["T2", 76, 13], ["T3", 106, 2], ["T4", 121, 2]]);
-    assert.deepEqual(u.cornerLabels, [
-      { n: 1, row: 0 },
-      { n: 2, row: 1 },
-      { n: 3, row: 0 },
-      { n: 4, row: 0 },
+    // Rows 12 px apart from 2 px into the band; the last row ends 4 px over the plot (y = 40).
+    assert.deepEqual(drawn, [
+      ["T1", 66, 2],
+      ["T2", 76, 14],
+      ["T3", 106, 2],
+      ["T4", 121, 14],
+      ["T6", 123, 26],
     ]);
+    assert.deepEqual(u.cornerLabels, [
+      { n: 1, row: 0, left: 60, right: 72, top: 2, bottom: 12 },
+      { n: 2, row: 1, left: 70, right: 82, top: 14, bottom: 24 },
+      { n: 3, row: 0, left: 100, right: 112, top: 2, bottom: 12 },
+      { n: 4, row: 1, left: 115, right: 127, top: 14, bottom: 24 },
+      { n: 6, row: 2, left: 117, right: 129, top: 26, bottom: 36 },
+    ]);
+  });
+});
+
+Deno.test("two numbers of a row keep 6 px apart at any chart width", () => {
+  const windows = SUZUKA.map(([n, entry_m, exit_m]) => ({ n, entry_m, exit_m }));
+  atRatio1(() => {
+    for (const width of [1400, 700, 390, 320, 200]) {
+      const { u } = fakeChart(width, 5750);
+      labelCorners(u, windows);
+      const rows = Map.groupBy(u.cornerLabels, (l) => l.row);
+      for (const row of rows.values()) {
+        for (let i = 1; i < row.length; i++) {
+          const gap = row[i].left - row[i - 1].right;
+          assert.ok(gap >= 6, `${width} px: T${row[i - 1].n} and T${row[i].n} ${gap} px apart`);
+        }
+      }
+    }
   });
 });
 
