@@ -25,7 +25,13 @@ import { LapRecorder } from "../../../src/core/laps/recorder.ts";
 import { generateCircuit } from "../../../src/core/synthetic/circuit.ts";
 import { syntheticFrames } from "../../../src/core/synthetic/drive.ts";
 import { MISTAKE_ROUND } from "../../../src/core/synthetic/mistake_plan.ts";
+import {
+  configurationsNamed,
+  referenceCornerMap,
+} from "../../../src/core/analysis/circuit_corners.ts";
+import { noFixtures } from "../../_fixtures.ts";
 import { lineSamples } from "../../_stored_laps.ts";
+import { broadBeanLaps } from "./_laps.ts";
 import { type LapPerturbation, perturbLap } from "./_perturb_lap.ts";
 
 const SEED = 7;
@@ -254,4 +260,30 @@ Deno.test("stretchBounds: the earlier braking point bounds both laps, found at t
   // Alone, a lap's own braking point; a bound never passes the apexes around it.
   assert.deepEqual(stretchBounds(a, null).a, [0, 420, 750, 1200]);
   assert.deepEqual(stretchBounds({ ...a, brakes: [null, 100, 500] }, null).a, [0, 150, 550, 1200]);
+});
+
+Deno.test({
+  name:
+    "Broad Bean, on its official maps and on its own corners: every pair's corners add up to the lap",
+  ignore: noFixtures,
+  fn() {
+    const maps = configurationsNamed("Broad Bean Raceway").map((c) => referenceCornerMap(c)!);
+    const real = broadBeanLaps();
+    const duration = (l: NotedLap) => l.samples.t[l.samples.t.length - 1];
+    for (const a of real) {
+      for (const b of real) {
+        if (a === b) continue;
+        for (const circuitMaps of [maps, null]) {
+          const report = cornerReport(a, b, null, { circuit: circuitMaps });
+          assert.equal(report.source, circuitMaps === null ? "lap" : "circuit");
+          const sum = report.corners.reduce((s, r) => s + r.delta_s!, 0);
+          const label = `lap ${a.id} vs ${b.id} (${report.source}): ${sum}`;
+          assert(
+            Math.abs(sum - (duration(a) - duration(b))) <= 0.001 * report.corners.length,
+            label,
+          );
+        }
+      }
+    }
+  },
 });
