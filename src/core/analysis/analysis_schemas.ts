@@ -47,6 +47,11 @@ const cornerReportRowSchema = z.strictObject({
   exit_kmh: num,
   brake_m: num.nullable(),
   ref_brake_m: num.nullable(),
+  /**
+   * Time over the corner's stretch of each lap: from where braking for it
+   * began to where braking for the next began (the line at either end), so
+   * the rows' times add up to the lap's (corner_stretches.ts).
+   */
   time_s: num,
   ref_time_s: num.nullable(),
   /** `time_s - ref_time_s`: positive when the lap lost time in the corner. */

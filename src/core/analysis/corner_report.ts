@@ -1,7 +1,7 @@
 /**
  * The per-corner report of a lap against a reference: speeds through each
- * corner, where the driver braked for it, and the time the corner window
- * took on both laps. Each corner is the same stretch of road on both laps:
+ * corner's window, where the driver braked for it, and the time its
+ * stretch of the lap (braking zone, corner and run out) took on both laps. Each corner is the same stretch of road on both laps:
  * the reference locates the same corner definitions (authored corners, the
  * circuit's map, or the analysed lap's own map) on its own line, so a lap's
  * window through a circuit's corner is the same whichever lap is analysed.
@@ -15,6 +15,7 @@ import { authoredCorners } from "./corners_authored.ts";
 import { lapCorners } from "./corners.ts";
 import type { DetectOptions } from "./corners_detect.ts";
 import type { CornerMap } from "./corner_map.ts";
+import { stretchBounds } from "./corner_stretches.ts";
 import { type LapTrace, locateOne, timeAt, traceOf, valueAt } from "./lap_trace.ts";
 import type { AnalysedLap, CornerReport, CornerReportRow, LapCorner, LapCorners } from "./types.ts";
 
@@ -130,8 +131,12 @@ export function spansOn(
  * Reports `corners` (located on `lap`) against `ref`, or alone when `ref`
  * is null (then every `ref_*` and `delta_s` is null). Rows are sorted by
  * `delta_s` descending, the corner that lost most time first, then by `n`.
- * Times are differences of sample time, so `delta_s` is exactly
- * `time_s - ref_time_s` as printed (both to the millisecond).
+ * A corner's time is taken over its stretch of the lap, braking zone and
+ * run out included ({@linkcode stretchBounds}), not its window: the
+ * stretches tile the lap, so the rows' times add up to the lap's sample
+ * duration and their deltas to the lap's. Times are differences of sample
+ * time, so `delta_s` is exactly `time_s - ref_time_s` as printed (both to
+ * the millisecond).
  */
 export function reportCorners(
   lap: LapTrace,
@@ -143,10 +148,18 @@ export function reportCorners(
   return reportWithSpans(lap, ref, corners, opts, definitions).report;
 }
 
+/** The stretch of a lap a corner's time is taken over, metres (see corner_stretches.ts). */
+export interface Stretch {
+  from: number;
+  to: number;
+}
+
 /**
  * {@linkcode reportCorners}, with each corner's window on the reference
  * (`refSpans[j]` is the window of `corners.corners[j]`, in lap order; null
- * without a reference), for figures of the reference the report leaves out.
+ * without a reference), for figures of the reference the report leaves out,
+ * and the stretch of the lap each corner's `time_s` covers (`stretches[j]`,
+ * in lap order; they tile the lap from the line to its end).
  */
 export function reportWithSpans(
   lap: LapTrace,
@@ -154,20 +167,30 @@ export function reportWithSpans(
   corners: LapCorners,
   opts: CornerReportOptions = {},
   definitions: readonly Corner[] | null = null,
-): { report: CornerReport; refSpans: Span[] | null } {
+): { report: CornerReport; refSpans: Span[] | null; stretches: Stretch[] } {
   const threshold = opts.brakeThreshold ?? BRAKE_THRESHOLD_PCT;
   const list = corners.corners;
   const theirs = ref ? spansOn(ref, list, lap.length, definitions) : null;
+  const mine = list.map((c) => ({ entry: c.entry_m, apex: c.apex_m, exit: c.exit_m }));
+  const brakes = mine.map((s, j) =>
+    brakingPoint(lap, j > 0 ? mine[j - 1].apex : 0, s.apex, threshold)
+  );
+  const refBrakes = ref && theirs
+    ? theirs.map((s, j) => brakingPoint(ref, j > 0 ? theirs[j - 1].apex : 0, s.apex, threshold))
+    : null;
+  const bounds = stretchBounds(
+    { trace: lap, spans: mine, brakes },
+    ref && theirs && refBrakes ? { trace: ref, spans: theirs, brakes: refBrakes } : null,
+  );
   const rows: CornerReportRow[] = list.map((c, j) => {
-    const from = j > 0 ? list[j - 1].apex_m : 0;
-    const time = round(timeAt(lap, c.exit_m) - timeAt(lap, c.entry_m), 3);
-    const brake = brakingPoint(lap, from, c.apex_m, threshold);
+    const time = round(timeAt(lap, bounds.a[j + 1]) - timeAt(lap, bounds.a[j]), 3);
+    const brake = brakes[j];
     let refTime: number | null = null;
     let refBrake: number | null = null;
-    if (ref && theirs) {
+    if (ref && theirs && refBrakes && bounds.b) {
       const s = theirs[j];
-      refTime = round(timeAt(ref, s.exit) - timeAt(ref, s.entry), 3);
-      const b = brakingPoint(ref, j > 0 ? theirs[j - 1].apex : 0, s.apex, threshold);
+      refTime = round(timeAt(ref, bounds.b[j + 1]) - timeAt(ref, bounds.b[j]), 3);
+      const b = refBrakes[j];
       // The reference's braking point, as the same distance before the apex on this lap.
       if (b !== null) refBrake = round(c.apex_m - (s.apex - b), 1);
     }
@@ -197,7 +220,8 @@ export function reportWithSpans(
     }
     return a.n - b.n;
   });
-  return { report: { source: corners.source, corners: rows }, refSpans: theirs };
+  const stretches = list.map((_, j) => ({ from: bounds.a[j], to: bounds.a[j + 1] }));
+  return { report: { source: corners.source, corners: rows }, refSpans: theirs, stretches };
 }
 
 /**
