@@ -156,6 +156,7 @@ export function AppView(props: AppViewProps) {
               columns={columns}
               rows={panelRows}
               typing={prompt.typing}
+              submit={prompt.submit}
               viewHasKeys={view.keys.length > 0}
               rootKeys={rootKeysText(views, livePage !== null)}
               onClose={prompt.close}
