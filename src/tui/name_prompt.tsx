@@ -42,6 +42,8 @@ export interface NamePromptProps {
   viewHasKeys: boolean;
   /** The dashboard's own keys, as the waiting prompt names them (`1-6 ? q`). */
   rootKeys: string;
+  /** Told the rows the panel takes now (at most `rows`), so the view above can use the rest. */
+  onRows?(rows: number): void;
   /** Called once the prompt is done: saved (with what to say) or dismissed (`dismissed` true). */
   onClose(notice: string | null, dismissed?: boolean): void;
 }
@@ -126,9 +128,8 @@ const FIXED_ROWS = 6;
  * and its last line says what gives it the keyboard, then that Esc
  * dismisses it.
  */
-export function NamePrompt(
-  { app, target, columns, rows, typing, submit, viewHasKeys, rootKeys, onClose }: NamePromptProps,
-) {
+export function NamePrompt(props: NamePromptProps) {
+  const { app, target, columns, rows, typing, submit, viewHasKeys, rootKeys, onClose } = props;
   const [text, setText] = useState("");
   // Read back by the handlers, so Down then Enter in one burst saves the row Down picked.
   const picked = useLatestState(-1);
@@ -159,6 +160,8 @@ export function NamePrompt(
   // A panel of `rows` under the live view: the suggestions get what the fixed rows leave.
   const limit = Math.max(1, Math.min(8, rows - FIXED_ROWS));
   const suggestions = trackSuggestions(text, shape, limit);
+  const used = FIXED_ROWS + suggestions.length;
+  useEffect(() => props.onRows?.(used), [used, props.onRows]);
   const chosenAt = (at: number) => at >= 0 && at < suggestions.length ? suggestions[at] : null;
 
   const save = useCallback((typed: string) => {

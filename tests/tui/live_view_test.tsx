@@ -6,6 +6,7 @@ import { LiveModel } from "../../src/tui/live_model.ts";
 import { SectorClock } from "../../src/tui/live_sectors.ts";
 import type { LiveFrame, LiveFrameSource, RaceStrategy } from "../../src/app/live/live_frame.ts";
 import { AppView } from "../../src/tui/app_view.tsx";
+import { keyHandlerChanges } from "../../src/tui/use_keys.ts";
 import { BAR_ON, LIGHT_ON } from "../../src/tui/bars.tsx";
 import { deltaToTrace } from "../../src/core/analysis/live_delta.ts";
 import { delta, lapTime } from "../../src/tui/format.ts";
@@ -18,6 +19,7 @@ import {
   fakeTelemetry,
   feed,
   frames,
+  keysSettled,
   memoryApp,
   plain,
   renderSized,
@@ -642,4 +644,35 @@ Deno.test("the frame's cue for the corner ahead is shown on the Live view, and g
     r.unmount();
   }
   close();
+});
+
+Deno.test({
+  name: "the live view keeps the lap's sectors across a view switch: 2 then 1",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await feed(app, frames(SUZUKA));
+    const source = new FakeFrames();
+    // The dashboard over the app with these frames: its sector timing follows them, not the view.
+    const face = { ...app, frames: source };
+    const k0 = keyHandlerChanges();
+    const r = renderSized(<AppView app={face} />, 100, 30);
+    await keysSettled(k0);
+    source.push({ lap: 2, sector: 1, lap_clock_ms: 0 });
+    source.push({ lap: 2, sector: 2, lap_clock_ms: 33719 });
+    source.push({ lap: 2, sector: 2, lap_clock_ms: 40000 });
+    await waitFor(r.lastFrame, (t) => t.includes("Sectors  S1 33.72  S2 …  S3 --"));
+    const away = keyHandlerChanges();
+    r.stdin.write("2");
+    await waitFor(r.lastFrame, (t) => t.includes("[2 Sessions]"));
+    await keysSettled(away);
+    r.stdin.write("1");
+    // A fresh view: no frame came since, so S1 can only be the dashboard's timing (S3 shows once
+    // the view has read the sector bests again).
+    const back = await waitFor(r.lastFrame, (t) => t.includes("[1 Live]") && t.includes("S3 --"));
+    assert.ok(back.includes("Lap 2  0:40.0"), back);
+    assert.ok(back.includes("Sectors  S1 33.72  S2 …  S3 --"), back);
+    r.unmount();
+    close();
+  },
 });
