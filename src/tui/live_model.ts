@@ -31,6 +31,7 @@ import { isCompleteMap, LiveMap, type LiveMapView, type MapSource } from "./live
 import type { CompiledTrack } from "../core/geometry/types.ts";
 import { SectorClock, type SectorRow } from "./live_sectors.ts";
 import { followSectors } from "./sector_timing.ts";
+import { PacketRate } from "./packet_rate.ts";
 
 export type { CarState, FuelPlan, LinkState } from "./live_figures.ts";
 
@@ -136,6 +137,7 @@ export class LiveModel {
   /** Whether the model feeds {@linkcode LiveModel.#clock} itself. */
   #ownClock: boolean;
   #map = new LiveMap();
+  #rate = new PacketRate();
   #generation = 0;
   #pending: Promise<void> = Promise.resolve();
   #error: string | null = null;
@@ -189,7 +191,7 @@ export class LiveModel {
     const raw = app.live.lastFrame;
     const lapped = frame !== null && frame.lap >= 1;
     return {
-      link: { ...linkState(app.telemetryStatus(), frame, this.#now()), store: storeNote(app) },
+      link: { ...this.#link(frame), store: storeNote(app) },
       session: session
         ? {
           id: session.id,
@@ -220,6 +222,14 @@ export class LiveModel {
       error: this.#error,
       cue: frame?.cue ? { text: frame.cue.text, lossS: frame.cue.loss_s } : null,
     };
+  }
+
+  /** The link's state, its packet rate steady over the last seconds (packet_rate.ts). */
+  #link(frame: ReturnType<LiveFrameSource["latest"]>): LinkState {
+    const status = this.#app.telemetryStatus();
+    const now = this.#now();
+    const rate = status ? this.#rate.sample(status.decoded, now) : null;
+    return linkState(status, frame, now, rate);
   }
 
   /** What the background reads depend on: the session, its name and the reference lap. */

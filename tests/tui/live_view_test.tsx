@@ -3,6 +3,7 @@ import { render } from "ink-testing-library";
 import { noFixtures } from "../_fixtures.ts";
 import { liveLayout, LiveView, paceColor } from "../../src/tui/live_view.tsx";
 import { LiveModel } from "../../src/tui/live_model.ts";
+import { PacketRate } from "../../src/tui/packet_rate.ts";
 import { SectorClock } from "../../src/tui/live_sectors.ts";
 import type { LiveFrame, LiveFrameSource, RaceStrategy } from "../../src/app/live/live_frame.ts";
 import { AppView } from "../../src/tui/app_view.tsx";
@@ -675,4 +676,43 @@ Deno.test({
     r.unmount();
     close();
   },
+});
+
+Deno.test("pkt/s is steady over bursts: packets of the last 2 s on the model's clock", async () => {
+  const { app, close } = await memoryApp();
+  const decoded = { n: 0 };
+  // The receiver's one-second windows read a burst in halves: its figure jumps.
+  const jumpy = [605, 1139, 1538, 2286];
+  let t = 0;
+  const status = fakeTelemetry().status();
+  app.attachTelemetry({
+    status: () => ({
+      ...status,
+      decoded: decoded.n,
+      packets_per_second: jumpy[Math.floor(t / 1000) % 4],
+    }),
+    close: () => Promise.resolve(),
+  });
+  const model = new LiveModel(app, { frames: new FakeFrames(), now: () => t });
+  const shown: number[] = [];
+  // 1200 packets a second, arriving as a burst of 600 every 500 ms; a snapshot every 100 ms.
+  for (t = 0; t <= 5000; t += 100) {
+    if (t > 0 && t % 500 === 0) decoded.n += 600;
+    shown.push(model.snapshot().link.pps);
+  }
+  // Until the counter spans a second, the receiver's own figure; then exactly 1200.
+  assert.deepEqual(shown.slice(0, 10), [605, 605, 605, 605, 605, 605, 605, 605, 605, 605]);
+  assert.ok(shown.slice(20).every((pps) => pps === 1200), shown.join(" "));
+  close();
+});
+
+Deno.test("PacketRate: over the newest sample at least 2 s old; a restarted counter starts afresh", () => {
+  const rate = new PacketRate();
+  assert.equal(rate.sample(0, 0), null);
+  assert.equal(rate.sample(50, 500), null);
+  assert.equal(rate.sample(60, 1000), 60);
+  // From the 500 ms sample, the newest at least 2 s old (the 0 ms one is dropped).
+  assert.equal(rate.sample(150, 2500), 50);
+  assert.equal(rate.sample(200, 3000), 70);
+  assert.equal(rate.sample(10, 3100), null);
 });
