@@ -8,6 +8,7 @@
  * @module
  */
 import type { AppFace } from "../app/create_app.ts";
+import { sessionSectors } from "./session_sectors.ts";
 import type { LapListItem } from "../app/laps/lap_listing.ts";
 import { NotFound } from "../core/errors.ts";
 import type { CoachingNotes } from "../core/analysis/coaching_notes.ts";
@@ -41,8 +42,13 @@ export interface AnalysisData {
   /** Over the reference's distance; `laps[0]` is the lap, `laps[1]` the reference (when one). */
   comparison: Comparison;
   corners: CornerReport;
-  /** The sector bests of the circuit and car; null while unnamed or when no lap counts. */
+  /** The sector bests of the circuit (of the session while unnamed) and car; null when no lap counts. */
   sectors: SectorBests | null;
+  /**
+   * The session whose own sectors `sectors` are (the lap's session is
+   * unnamed); null when they are the named circuit's.
+   */
+  sectorsOf: number | null;
   /** The lap's and the reference's times through those sectors (null with no sectors). */
   sectorTimes: { lap: LapSectorTimes; ref: LapSectorTimes | null } | null;
   /** The lap's coaching notes against the reference; null without one. */
@@ -137,6 +143,21 @@ export async function loadAnalysis(app: AppFace, choice: AnalysisChoice): Promis
     lap.track === "" ? null : orNull(app.analysis.sectors({ track: lap.track, car: lap.car_id })),
     ref ? app.analysis.notes(lap.id, { ref: ref.id }) : null,
   ]);
+  if (lap.track === "") {
+    // An unnamed session's own sectors, as the API serves them by session.
+    const own = await orNull(sessionSectors(app, lap.session_id, lap.car_id, ids));
+    const sectorTimes = own && own.times.length === ids.length
+      ? { lap: own.times[0], ref: own.times[1] ?? null }
+      : null;
+    return {
+      comparison,
+      corners,
+      sectors: own?.sectors ?? null,
+      sectorsOf: own ? lap.session_id : null,
+      sectorTimes,
+      notes,
+    };
+  }
   let sectorTimes: AnalysisData["sectorTimes"] = null;
   if (sectors) {
     const times = await orNull(
@@ -144,7 +165,7 @@ export async function loadAnalysis(app: AppFace, choice: AnalysisChoice): Promis
     );
     if (times) sectorTimes = { lap: times[0], ref: times[1] ?? null };
   }
-  return { comparison, corners, sectors, sectorTimes, notes };
+  return { comparison, corners, sectors, sectorsOf: null, sectorTimes, notes };
 }
 
 /** `p`'s value, or null when it fails with {@linkcode NotFound}. */

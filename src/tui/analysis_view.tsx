@@ -97,6 +97,7 @@ export function AnalysisView({ app, columns, rows, inputActive, param }: ViewPro
             <Box width={1} />
             <SectorTable
               sectors={data.sectors}
+              session={data.sectorsOf}
               times={data.sectorTimes}
               width={layout.sectorWidth}
               rows={layout.tableRows}

@@ -12,12 +12,13 @@ import type { KeyHelp, ViewDef, ViewParam } from "./view_types.ts";
 import { GLOBAL_KEYS, VIEWS } from "./views.ts";
 import { Help } from "./help.tsx";
 import { NamePrompt } from "./name_prompt.tsx";
-import { useNamePrompt } from "./use_name_prompt.ts";
+import { type NamePromptState, useNamePrompt } from "./use_name_prompt.ts";
 import { fit } from "./format.ts";
 import type { TuiNotices } from "./notices.ts";
 import { useNotice } from "./use_notice.ts";
 import { useLapNotes } from "./use_lap_notes.ts";
 import { useKeys } from "./use_keys.ts";
+import { SectorTiming, useSectorTiming } from "./sector_timing.ts";
 import { type LivePageQr, QR_KEY, QrOverlay } from "./qr_overlay.tsx";
 
 /** Size assumed when the output does not say (not a terminal). */
@@ -67,6 +68,8 @@ export function AppView(props: AppViewProps) {
     setCurrent(id);
     setOpened((o) => ({ param: param ?? null, serial: o.serial + 1 }));
   }, [views]);
+  // Sector timing outlives the Live view, so a view switch keeps the lap's sectors.
+  const sectors = useSectorTiming(props.app);
   const prompt = useNamePrompt(props.app);
   const prompting = prompt.target !== null;
   // The prompt has the keyboard only once the driver gave it (use_name_prompt.ts).
@@ -78,7 +81,7 @@ export function AppView(props: AppViewProps) {
   const notice = prompt.notice ?? lapNotes ?? external;
   // The header's rows, and the prompt's panel at the bottom: the view gets the rest.
   const headRows = notice === null ? 1 : 2;
-  const panelRows = prompting ? promptPanelRows(rows) : 0;
+  const { panelMax, panelRows, setPromptUsed } = usePromptPanel(rows, prompting);
   const viewRows = rows - headRows - panelRows;
 
   useKeys((input, key) => {
@@ -117,54 +120,90 @@ export function AppView(props: AppViewProps) {
   const covered = help || qr;
   const globalKeys = [...(props.globalKeys ?? GLOBAL_KEYS), ...(livePage ? [QR_KEY_HELP] : [])];
   return (
-    <Box flexDirection="column" width={columns}>
-      <Header
-        views={views}
-        current={view.id}
-        help={help}
-        columns={columns}
-        apiUrl={props.apiUrl ?? null}
-        qrKey={livePage !== null}
-      />
-      {notice === null
-        ? null
-        : <Text color="cyan" wrap="truncate">{fit(notice, columns).trimEnd()}</Text>}
-      {help && !typing ? <Help views={views} globalKeys={globalKeys} current={view} /> : null}
-      {qr && livePage && !typing ? <QrOverlay qr={livePage} /> : null}
-      {/* The view stays mounted under an overlay so its selection survives. */}
-      <Box display={covered ? "none" : "flex"} flexDirection="column">
-        <Component
-          key={`${view.id}:${opened.serial}`}
-          app={props.app}
+    <SectorTiming.Provider value={sectors}>
+      <Box flexDirection="column" width={columns}>
+        <Header
+          views={views}
+          current={view.id}
+          help={help}
           columns={columns}
-          rows={viewRows}
-          outDir={props.outDir ?? Deno.cwd()}
-          inputActive={!covered && !typing}
-          setCapturing={setCapturing}
-          param={opened.param}
-          open={open}
+          apiUrl={props.apiUrl ?? null}
+          qrKey={livePage !== null}
+        />
+        {notice === null
+          ? null
+          : <Text color="cyan" wrap="truncate">{fit(notice, columns).trimEnd()}</Text>}
+        {help && !typing ? <Help views={views} globalKeys={globalKeys} current={view} /> : null}
+        {qr && livePage && !typing ? <QrOverlay qr={livePage} /> : null}
+        {/* The view stays mounted under an overlay so its selection survives. */}
+        <Box display={covered ? "none" : "flex"} flexDirection="column">
+          <Component
+            key={`${view.id}:${opened.serial}`}
+            app={props.app}
+            columns={columns}
+            rows={viewRows}
+            outDir={props.outDir ?? Deno.cwd()}
+            inputActive={!covered && !typing}
+            setCapturing={setCapturing}
+            param={opened.param}
+            open={open}
+          />
+        </Box>
+        <PromptPanel
+          app={props.app}
+          prompt={prompt}
+          columns={columns}
+          rows={panelMax}
+          onRows={setPromptUsed}
+          hidden={covered && !typing}
+          viewHasKeys={view.keys.length > 0}
+          rootKeys={rootKeysText(views, livePage !== null)}
         />
       </Box>
-      {prompt.target
-        ? (
-          // A waiting prompt hides under the help or the QR code with the view, keeping its state.
-          <Box display={covered && !typing ? "none" : "flex"}>
-            <NamePrompt
-              key={prompt.target.sessionId}
-              app={props.app}
-              target={prompt.target}
-              columns={columns}
-              rows={panelRows}
-              typing={prompt.typing}
-              viewHasKeys={view.keys.length > 0}
-              rootKeys={rootKeysText(views, livePage !== null)}
-              onClose={prompt.close}
-            />
-          </Box>
-        )
-        : null}
+    </SectorTiming.Provider>
+  );
+}
+
+interface PromptPanelProps {
+  app: AppFace;
+  prompt: NamePromptState;
+  columns: number;
+  /** The most rows the panel may take. */
+  rows: number;
+  onRows(rows: number): void;
+  /** True while the help or the QR code covers the view and the prompt waits. */
+  hidden: boolean;
+  viewHasKeys: boolean;
+  rootKeys: string;
+}
+
+/** The name prompt at the bottom while it asks; a waiting one hides, keeping its state, when covered. */
+function PromptPanel({ app, prompt, hidden, ...rest }: PromptPanelProps) {
+  if (prompt.target === null) return null;
+  return (
+    <Box display={hidden ? "none" : "flex"}>
+      <NamePrompt
+        key={prompt.target.sessionId}
+        app={app}
+        target={prompt.target}
+        typing={prompt.typing}
+        submit={prompt.submit}
+        onClose={prompt.close}
+        {...rest}
+      />
     </Box>
   );
+}
+
+/**
+ * The name prompt's panel on a terminal of `rows`: drawn at most
+ * `panelMax` high, it takes from the view only the rows it fills (as its
+ * `onRows` reports them; `panelMax` until it does), none while closed.
+ */
+function usePromptPanel(rows: number, prompting: boolean) {
+  const panelMax = promptPanelRows(rows);
+  const [used, setPromptUsed] = useState(panelMax);
+  return { panelMax, panelRows: prompting ? Math.min(panelMax, used) : 0, setPromptUsed };
 }
 
 /** The root's keys in a few characters, for the waiting name prompt: `1-6 ? q` (and `p`). */

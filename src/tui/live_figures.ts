@@ -72,12 +72,14 @@ export interface FuelPlan {
 /**
  * The link as shown, `nowMs` being the current time. The last packet is the
  * later of the source's `last_packet_at` and the latest frame's `at`, so a
- * view fed in-process (no source) ages too.
+ * view fed in-process (no source) ages too. `rate` (packets per second),
+ * when known, is the rate shown; else the source's `packets_per_second`.
  */
 export function linkState(
   t: TelemetryStatus | null,
   frame: Pick<LiveFrame, "at"> | null,
   nowMs: number,
+  rate: number | null = null,
 ): LinkState {
   const times = [t?.last_packet_at, frame?.at]
     .map((s) => (s ? Date.parse(s) : NaN))
@@ -106,7 +108,7 @@ export function linkState(
     console: t.console,
     listen: t.listen,
     format: t.packet_format ?? t.format,
-    pps: Math.round(t.packets_per_second),
+    pps: Math.round(rate ?? t.packets_per_second),
     drops: t.rejected + t.missing,
     kernelDrops: t.kernel_drops ?? null,
     record: t.record

@@ -30,6 +30,8 @@ import {
 import { isCompleteMap, LiveMap, type LiveMapView, type MapSource } from "./live_map.ts";
 import type { CompiledTrack } from "../core/geometry/types.ts";
 import { SectorClock, type SectorRow } from "./live_sectors.ts";
+import { followSectors } from "./sector_timing.ts";
+import { PacketRate } from "./packet_rate.ts";
 
 export type { CarState, FuelPlan, LinkState } from "./live_figures.ts";
 
@@ -108,6 +110,12 @@ export interface LiveModelOptions {
   frames?: LiveFrameSource;
   /** The clock stale links are aged by, ms since the epoch; the app's clock by default. */
   now?: () => number;
+  /**
+   * Sector timing that someone else feeds and that outlives the model (the
+   * dashboard's, sector_timing.ts); by default the model times sectors
+   * itself while started.
+   */
+  sectors?: SectorClock | null;
 }
 
 /** The map's size in cells; 0 x 0 draws none. */
@@ -125,8 +133,11 @@ export class LiveModel {
   #loadedFor: string | null = null;
   #laps: readonly LapRow[] = [];
   #sectorBests: (number | null)[] = [];
-  #clock = new SectorClock();
+  #clock: SectorClock;
+  /** Whether the model feeds {@linkcode LiveModel.#clock} itself. */
+  #ownClock: boolean;
   #map = new LiveMap();
+  #rate = new PacketRate();
   #generation = 0;
   #pending: Promise<void> = Promise.resolve();
   #error: string | null = null;
@@ -136,22 +147,25 @@ export class LiveModel {
     this.#app = app;
     this.#frames = opts.frames ?? app.frames;
     this.#now = opts.now ?? (() => app.now().getTime());
+    this.#ownClock = !opts.sectors;
+    this.#clock = opts.sectors ?? new SectorClock();
   }
 
-  /** Follows lap and session events and every frame (for sector splits). Idempotent. */
+  /**
+   * Follows lap and session events, and (unless given the dashboard's
+   * sector timing) every frame for the sector splits. Idempotent.
+   */
   start(): void {
     if (this.#unsubscribe.length) return;
     this.#unsubscribe = [
       this.#app.bus.subscribe((event) => {
-        if (event.type === "lap") this.#clock.lapStored(event.lap.number, event.lap.time_ms);
         // Survey coverage arrives twice a second and changes nothing here; sector bests read
         // every counting lap of the circuit, so only what can change them reloads.
         if (event.type === "lap" || event.type === "session" || event.type === "bundle") {
           this.#reload();
         }
       }),
-      // Every frame, so a sector change is timed to the packet; this only compares two numbers.
-      this.#frames.subscribe(60, (f) => this.#clock.frame(f)),
+      ...(this.#ownClock ? [followSectors(this.#app, this.#frames, this.#clock)] : []),
     ];
     this.#reload();
   }
@@ -177,7 +191,7 @@ export class LiveModel {
     const raw = app.live.lastFrame;
     const lapped = frame !== null && frame.lap >= 1;
     return {
-      link: { ...linkState(app.telemetryStatus(), frame, this.#now()), store: storeNote(app) },
+      link: { ...this.#link(frame), store: storeNote(app) },
       session: session
         ? {
           id: session.id,
@@ -208,6 +222,14 @@ export class LiveModel {
       error: this.#error,
       cue: frame?.cue ? { text: frame.cue.text, lossS: frame.cue.loss_s } : null,
     };
+  }
+
+  /** The link's state, its packet rate steady over the last seconds (packet_rate.ts). */
+  #link(frame: ReturnType<LiveFrameSource["latest"]>): LinkState {
+    const status = this.#app.telemetryStatus();
+    const now = this.#now();
+    const rate = status ? this.#rate.sample(status.decoded, now) : null;
+    return linkState(status, frame, now, rate);
   }
 
   /** What the background reads depend on: the session, its name and the reference lap. */

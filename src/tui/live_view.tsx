@@ -13,6 +13,7 @@ import { Box, Text } from "ink";
 import type { LiveFrameSource } from "../app/live/live_frame.ts";
 import type { ViewProps } from "./view_types.ts";
 import { useLiveState } from "./use_live_state.ts";
+import { useSharedSectorClock } from "./sector_timing.ts";
 import type {
   CarState,
   FuelPlan,
@@ -49,7 +50,8 @@ export interface LiveViewProps extends ViewProps {
 /** The live view over `app`, redrawn at most 20 times a second. */
 export function LiveView({ app, columns, rows, onRender, frames, now }: LiveViewProps) {
   const layout = liveLayout(columns, rows);
-  const snapshot = useLiveState(app, { frames, now, map: layout.map });
+  const sectors = useSharedSectorClock(frames);
+  const snapshot = useLiveState(app, { frames, now, map: layout.map, sectors });
   useEffect(() => {
     onRender?.();
   });

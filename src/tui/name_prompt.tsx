@@ -12,7 +12,7 @@
  * @module
  */
 import { TextField } from "./text_field.tsx";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Box, Text } from "ink";
 import type { AppFace } from "../app/create_app.ts";
 import { MAX_TRACK_CHARS, trackNameProblem } from "../core/track_name.ts";
@@ -36,10 +36,14 @@ export interface NamePromptProps {
    * view's and the root's keys work.
    */
   typing: string | null;
+  /** True when the read that gave it the keyboard ended with Enter: it saves `typing` at once. */
+  submit?: boolean;
   /** Whether the view on screen has keys of its own: then only `n` gives the prompt the keyboard. */
   viewHasKeys: boolean;
   /** The dashboard's own keys, as the waiting prompt names them (`1-6 ? q`). */
   rootKeys: string;
+  /** Told the rows the panel takes now (at most `rows`), so the view above can use the rest. */
+  onRows?(rows: number): void;
   /** Called once the prompt is done: saved (with what to say) or dismissed (`dismissed` true). */
   onClose(notice: string | null, dismissed?: boolean): void;
 }
@@ -124,9 +128,8 @@ const FIXED_ROWS = 6;
  * and its last line says what gives it the keyboard, then that Esc
  * dismisses it.
  */
-export function NamePrompt(
-  { app, target, columns, rows, typing, viewHasKeys, rootKeys, onClose }: NamePromptProps,
-) {
+export function NamePrompt(props: NamePromptProps) {
+  const { app, target, columns, rows, typing, submit, viewHasKeys, rootKeys, onClose } = props;
   const [text, setText] = useState("");
   // Read back by the handlers, so Down then Enter in one burst saves the row Down picked.
   const picked = useLatestState(-1);
@@ -157,6 +160,8 @@ export function NamePrompt(
   // A panel of `rows` under the live view: the suggestions get what the fixed rows leave.
   const limit = Math.max(1, Math.min(8, rows - FIXED_ROWS));
   const suggestions = trackSuggestions(text, shape, limit);
+  const used = FIXED_ROWS + suggestions.length;
+  useEffect(() => props.onRows?.(used), [used, props.onRows]);
   const chosenAt = (at: number) => at >= 0 && at < suggestions.length ? suggestions[at] : null;
 
   const save = useCallback((typed: string) => {
@@ -176,6 +181,8 @@ export function NamePrompt(
       },
     );
   }, [app, target, suggestions, saving, onClose]);
+
+  useEarlyEnter(submit === true, typing, save);
 
   useKeys((_input, key) => {
     if (key.escape) {
@@ -239,6 +246,19 @@ export function NamePrompt(
       </Text>
     </Box>
   );
+}
+
+/**
+ * Saves `typing` once when `submit`: a pasted `Name⏎` gave the prompt the
+ * keyboard, and its Enter came before the field listened.
+ */
+function useEarlyEnter(submit: boolean, typing: string | null, save: (typed: string) => void) {
+  const submitted = useRef(false);
+  useEffect(() => {
+    if (!submit || typing === null || submitted.current) return;
+    submitted.current = true;
+    save(typing);
+  }, [submit, typing, save]);
 }
 
 /** The prompt's first line: what it asks about, and whether keys are text now. */

@@ -1,6 +1,6 @@
 /**
- * The sector table: the lap's time through each sector of its circuit and
- * car, the reference's (when there is room), the best anyone drove there,
+ * The sector table: the lap's time through each sector of its circuit (of
+ * its own session while unnamed, headed `Session N`) and car, the reference's (when there is room), the best anyone drove there,
  * and the theoretical best lap (the sum of the best sectors).
  *
  * @module
@@ -16,8 +16,10 @@ const WITH_REF_WIDTH = 36;
 
 /** Props of {@linkcode SectorTable}. */
 export interface SectorTableProps {
-  /** Null while unnamed or when no lap of the circuit and car counts. */
+  /** Null when no lap of the circuit (the unnamed session) and car counts. */
   sectors: SectorBests | null;
+  /** The session whose own sectors they are (it is unnamed); null for a named circuit's. */
+  session?: number | null;
   times: { lap: LapSectorTimes; ref: LapSectorTimes | null } | null;
   width: number;
   /** Lines drawn at most. */
@@ -25,12 +27,12 @@ export interface SectorTableProps {
 }
 
 /** Sector times of the lap (green where it holds the best), the bests, the theoretical best. */
-export function SectorTable({ sectors, times, width, rows }: SectorTableProps) {
+export function SectorTable({ sectors, times, width, rows, session }: SectorTableProps) {
   if (!sectors) {
     return (
       <Box flexDirection="column" width={width}>
         <Text bold>Sectors</Text>
-        <Text color="gray" wrap="wrap">Sectors need a named circuit with a lap that counts.</Text>
+        <Text color="gray" wrap="wrap">Sectors need a lap that counts in this car.</Text>
       </Box>
     );
   }
@@ -45,7 +47,10 @@ export function SectorTable({ sectors, times, width, rows }: SectorTableProps) {
   return (
     <Box flexDirection="column" width={width}>
       <Text bold wrap="truncate">
-        {line("Sector", withRef ? ["lap", "ref", "best"] : ["lap", "best"])}
+        {line(
+          session ? `Session ${session}` : "Sector",
+          withRef ? ["lap", "ref", "best"] : ["lap", "best"],
+        )}
       </Text>
       {shown.rows.map(({ item, at }) => {
         const mine = times?.lap.times_s[at] ?? null;

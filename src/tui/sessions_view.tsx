@@ -12,7 +12,8 @@ import type { KeyHelp, ViewProps } from "./view_types.ts";
 import { bestLap } from "./live_model.ts";
 import { fit, INCOMPLETE_LEGEND, lapMark, lapTime, right } from "./format.ts";
 import { wrapText } from "./wrap_text.ts";
-import { rowsAround } from "./list_window.ts";
+import { listWindow } from "./list_window.ts";
+import { MoreLine } from "./corner_table.tsx";
 import { useSessionsState } from "./use_sessions_state.ts";
 
 /** The keys of the sessions view, for the help overlay. */
@@ -48,13 +49,12 @@ export function SessionsView(
   if (list.length === 0) {
     return <Text color="gray">No sessions yet: they appear with the first recorded lap.</Text>;
   }
-  const best = bestLap(s.laps);
   // The legend takes a lap's row while an incomplete lap is listed, so the view keeps its height.
   const legend = s.laps.some((l) => !l.complete);
   // A long message (the full path of an export) wraps rather than losing its file name; the
   // laps give up the rows it takes.
   const said = wrapText(s.message?.text ?? "", width, MESSAGE_LINES);
-  const lapRows = Math.max(1, listRows - 1 - (legend ? 1 : 0) - (said.length - 1));
+  const lapRows = Math.max(1, listRows - 1 - (said.length - 1));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>Sessions ({list.length})</Text>
@@ -75,37 +75,12 @@ export function SessionsView(
       {s.laps.length === 0
         ? <Text color="gray">{s.lapsLoaded ? "No laps." : "Loading laps..."}</Text>
         : (
-          <Box flexDirection="column">
-            <Text>
-              {`  ${right("Id", 5)} ${right("Lap", 4)}  ${fit("Time", 9)} ${right("Fuel", 6)} ${
-                right("Events", 6)
-              }`}
-            </Text>
-            {rowsAround(s.laps, focus === "laps" ? lapIndex : -1, lapRows).rows.map((
-              { item, at },
-            ) => (
-              <Text
-                key={item.id}
-                wrap="truncate"
-                inverse={focus === "laps" && at === lapIndex}
-                color={item === best ? "green" : item.complete ? undefined : "yellow"}
-              >
-                {`${focus === "laps" && at === lapIndex ? ">" : " "} ${
-                  right(String(item.id), 5)
-                } ` +
-                  `${right(String(item.number), 4)}  ${fit(lapTime(item.time_ms), 9)} ` +
-                  `${right(item.fuel_consumed.toFixed(2), 6)} ` +
-                  `${right(String(eventCount(item)), 6)}` +
-                  lapMark({
-                    best: item === best,
-                    counts: item.counts_for_best,
-                    complete: item.complete,
-                    missing: item.samples_missing,
-                  })}
-              </Text>
-            ))}
-            {legend ? <Text color="yellow" wrap="truncate">{INCOMPLETE_LEGEND}</Text> : null}
-          </Box>
+          <LapsTable
+            laps={s.laps}
+            selected={focus === "laps" ? lapIndex : -1}
+            rows={lapRows}
+            legend={legend}
+          />
         )}
       {said.map((line, i) => (
         <Text key={i} wrap="truncate" color={s.message?.error ? "red" : "cyan"}>{line || " "}</Text>
@@ -143,6 +118,7 @@ interface SessionsTableProps {
 }
 
 function SessionsTable({ list, index, rows, width, active }: SessionsTableProps) {
+  const shown = listWindow(list, index, rows - 1);
   const free = width - 36;
   const carWidth = Math.floor(free * 0.55);
   const trackWidth = free - carWidth;
@@ -152,7 +128,8 @@ function SessionsTable({ list, index, rows, width, active }: SessionsTableProps)
   return (
     <Box flexDirection="column">
       <Text>{"  " + row("Id", "Kind", "Car", "Track", "Laps", "Best")}</Text>
-      {rowsAround(list, index, rows - 1).rows.map(({ item, at }) => (
+      {shown.above > 0 ? <MoreLine count={shown.above} up /> : null}
+      {shown.rows.map(({ item, at }) => (
         <Text key={item.id} wrap="truncate" inverse={active && at === index}>
           {(at === index ? "> " : "  ") +
             row(
@@ -165,6 +142,54 @@ function SessionsTable({ list, index, rows, width, active }: SessionsTableProps)
             )}
         </Text>
       ))}
+      {shown.below > 0 ? <MoreLine count={shown.below} up={false} /> : null}
+    </Box>
+  );
+}
+
+interface LapsTableProps {
+  laps: readonly LapSummary[];
+  /** The lap picked, or -1 while the sessions have the keys. */
+  selected: number;
+  /** Lines for the laps, their `↑ N more` / `↓ N more` lines and the legend, the heading aside. */
+  rows: number;
+  /** Whether the incomplete-lap legend is drawn under the laps (it takes one of `rows`). */
+  legend: boolean;
+}
+
+/** The laps of a session; laps left out are said (`↓ 3 more`), so a cut list never looks whole. */
+function LapsTable({ laps, selected, rows, legend }: LapsTableProps) {
+  const best = bestLap(laps);
+  const shown = listWindow(laps, selected, rows - (legend ? 1 : 0));
+  return (
+    <Box flexDirection="column">
+      <Text>
+        {`  ${right("Id", 5)} ${right("Lap", 4)}  ${fit("Time", 9)} ${right("Fuel", 6)} ${
+          right("Events", 6)
+        }`}
+      </Text>
+      {shown.above > 0 ? <MoreLine count={shown.above} up /> : null}
+      {shown.rows.map(({ item, at }) => (
+        <Text
+          key={item.id}
+          wrap="truncate"
+          inverse={at === selected}
+          color={item === best ? "green" : item.complete ? undefined : "yellow"}
+        >
+          {`${at === selected ? ">" : " "} ${right(String(item.id), 5)} ` +
+            `${right(String(item.number), 4)}  ${fit(lapTime(item.time_ms), 9)} ` +
+            `${right(item.fuel_consumed.toFixed(2), 6)} ` +
+            `${right(String(eventCount(item)), 6)}` +
+            lapMark({
+              best: item === best,
+              counts: item.counts_for_best,
+              complete: item.complete,
+              missing: item.samples_missing,
+            })}
+        </Text>
+      ))}
+      {shown.below > 0 ? <MoreLine count={shown.below} up={false} /> : null}
+      {legend ? <Text color="yellow" wrap="truncate">{INCOMPLETE_LEGEND}</Text> : null}
     </Box>
   );
 }

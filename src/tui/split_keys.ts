@@ -57,10 +57,13 @@ function keyOf(ch: string, base: Key): KeyPress {
  * The keys `input` (with Ink's flags `key`) is made of, in order: itself
  * when it is one key already (one character, a named key, a modified key);
  * otherwise one entry per character, where CR and LF are Enter, TAB is Tab,
- * DEL and BS are Backspace, and bytes 1 to 26 are Ctrl+A to Ctrl+Z.
+ * DEL and BS are Backspace, and bytes 1 to 26 are Ctrl+A to Ctrl+Z. A
+ * lone LF is Enter too.
  */
 export function splitKeys(input: string, key: Key): KeyPress[] {
   const chars = [...input];
+  // Ink names a lone LF `enter`, not `return`, and hands it over as text: it is Enter all the same.
+  if (input === "\n" && !key.ctrl && !key.meta) return [keyOf(input, key)];
   if (chars.length <= 1 || key.ctrl || key.meta) return [[input, key]];
   return chars.map((ch) => keyOf(ch, key));
 }

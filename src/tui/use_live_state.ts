@@ -10,6 +10,7 @@ import type { AppFace } from "../app/create_app.ts";
 import type { LiveFrameSource } from "../app/live/live_frame.ts";
 import { LiveModel, type LiveSnapshot, type MapSize } from "./live_model.ts";
 import { useSampled } from "./use_app_state.ts";
+import type { SectorClock } from "./live_sectors.ts";
 
 /** Options of {@linkcode useLiveState}. */
 export interface LiveStateOptions {
@@ -17,6 +18,8 @@ export interface LiveStateOptions {
   frames?: LiveFrameSource;
   /** The clock the link's silence is measured by, ms; the app's clock by default. */
   now?: () => number;
+  /** The dashboard's sector timing, which outlives the view; the model times its own without. */
+  sectors?: SectorClock | null;
   /** The track map's size in cells (it follows resizes). */
   map: MapSize;
 }
@@ -27,8 +30,11 @@ export interface LiveStateOptions {
  * mounted; a new size takes effect at the next sample.
  */
 export function useLiveState(app: AppFace, opts: LiveStateOptions): LiveSnapshot {
-  const { frames, now, map } = opts;
-  const model = useMemo(() => new LiveModel(app, { frames, now }), [app, frames, now]);
+  const { frames, now, map, sectors } = opts;
+  const model = useMemo(
+    () => new LiveModel(app, { frames, now, sectors }),
+    [app, frames, now, sectors],
+  );
   useEffect(() => {
     model.start();
     return () => model.stop();

@@ -52,6 +52,12 @@ export interface NamePromptState {
   target: PromptTarget | null;
   /** The text the prompt starts with once it has the keyboard; null while it has not. */
   typing: string | null;
+  /**
+   * True once an Enter came in the same read as the key that gave the
+   * prompt the keyboard (a pasted `Name⏎`): the prompt saves `typing` as
+   * soon as it has the keyboard, as its field would have on that Enter.
+   */
+  submit: boolean;
   /** How the last prompt ended, for a few seconds; null otherwise. */
   notice: string | null;
   /**
@@ -83,6 +89,7 @@ export function useNamePrompt(app: AppFace): NamePromptState {
   const [target, setTarget] = useState<PromptTarget | null>(null);
   const [typing, setTyping] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [submit, setSubmit] = useState(false);
   const asked = useRef(new Set<number>());
   const dismissed = useRef(false);
   // Read by the bus listener and by keys of one read, which come before any render.
@@ -93,6 +100,7 @@ export function useNamePrompt(app: AppFace): NamePromptState {
     typed.current = null;
     setTarget(next);
     setTyping(null);
+    setSubmit(false);
     setNotice(text);
   }, []);
   useEffect(() =>
@@ -125,7 +133,14 @@ export function useNamePrompt(app: AppFace): NamePromptState {
       return true;
     };
     // Keys of the read that gave it the keyboard, before its field listens: they are text.
-    if (typed.current !== null) return typesText(input, key) && type(typed.current + input);
+    if (typed.current !== null) {
+      // Its field is not listening yet, so the Enter of a pasted line is the prompt's to pass on.
+      if (key.return) {
+        setSubmit(true);
+        return true;
+      }
+      return typesText(input, key) && type(typed.current + input);
+    }
     if (rootKey) return false;
     if (input === PROMPT_FOCUS_KEY && !key.ctrl && !key.meta) return type("");
     if (viewHasKeys) return false;
@@ -136,5 +151,5 @@ export function useNamePrompt(app: AppFace): NamePromptState {
     if (dismiss) dismissed.current = true;
     show(null, text);
   }, [show]);
-  return { target, typing, notice, take, close };
+  return { target, typing, submit, notice, take, close };
 }

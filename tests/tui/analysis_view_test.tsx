@@ -8,6 +8,7 @@ import { notesLine } from "../../src/tui/notes_line.ts";
 import { formatLapTime } from "../../src/core/laps/lap_time.ts";
 import { KEY, memoryApp, renderSized, waitFor } from "./_harness.tsx";
 import { driveSession } from "./_synthetic_sessions.ts";
+import { SyntheticDrive } from "../../src/core/synthetic/drive.ts";
 
 /** Shift+→ and Shift+← as a terminal sends them. */
 const SHIFT_RIGHT = "\u001B[1;2C";
@@ -412,6 +413,37 @@ Deno.test("under the tables, the lap's top coaching notes against the reference"
     `${shown}\n${expected}`,
   );
   assert.ok(shown.startsWith(notes.notes[0].cue ?? notes.notes[0].corner), shown);
+  r.unmount();
+  close();
+});
+
+Deno.test("an unnamed session's lap shows the session's own sectors, headed by the session", async () => {
+  const { app, close } = await memoryApp();
+  const drive = new SyntheticDrive({ seed: 7, laps: 3 });
+  for (const frame of drive.frames()) app.live.ingest(frame);
+  await app.live.flush();
+  const [session] = await app.sessions.list();
+  assert.equal(session.track_name, "");
+  const laps = await app.sessions.laps(session.id);
+  const lap = laps.at(-1)!;
+  // What GET /api/analysis/sectors?session=ID&car=ID serves.
+  const sectors = await app.analysis.sectors({ session: session.id, car: session.car_id });
+  const r = view(app);
+  const text = await waitFor(r.lastFrame, (t) => t.includes(`Session ${session.id}`));
+  const lines = text.split("\n");
+  assert.ok(!text.includes("Sectors need"), text);
+  const heading = lines.findIndex((l) => l.includes(`Session ${session.id}`) && l.endsWith("best"));
+  assert.ok(heading > 0, text);
+  let sum = 0;
+  for (const [k, s] of sectors.sectors.entries()) {
+    const m = new RegExp(`${s.name} +(\\d+\\.\\d{3})(?: +\\d+\\.\\d{3})? +${s.best_s!.toFixed(3)}$`)
+      .exec(lines[heading + 1 + k]);
+    assert.ok(m, lines[heading + 1 + k]);
+    sum += Number(m[1]);
+  }
+  // The lap's own times through the session's sectors tile it.
+  assert.equal(Math.round(sum * 1000), lap.time_ms);
+  assert.ok(text.includes(`Theoretical best ${formatLapTime(sectors.theoretical_best_ms!)}`), text);
   r.unmount();
   close();
 });

@@ -3,9 +3,11 @@ import { render } from "ink-testing-library";
 import { noFixtures } from "../_fixtures.ts";
 import { liveLayout, LiveView, paceColor } from "../../src/tui/live_view.tsx";
 import { LiveModel } from "../../src/tui/live_model.ts";
+import { PacketRate } from "../../src/tui/packet_rate.ts";
 import { SectorClock } from "../../src/tui/live_sectors.ts";
 import type { LiveFrame, LiveFrameSource, RaceStrategy } from "../../src/app/live/live_frame.ts";
 import { AppView } from "../../src/tui/app_view.tsx";
+import { keyHandlerChanges } from "../../src/tui/use_keys.ts";
 import { BAR_ON, LIGHT_ON } from "../../src/tui/bars.tsx";
 import { deltaToTrace } from "../../src/core/analysis/live_delta.ts";
 import { delta, lapTime } from "../../src/tui/format.ts";
@@ -18,6 +20,7 @@ import {
   fakeTelemetry,
   feed,
   frames,
+  keysSettled,
   memoryApp,
   plain,
   renderSized,
@@ -523,8 +526,10 @@ Deno.test("a silent link greys the readouts and says how long ago the last packe
   // 12.4 s of silence: whole seconds, and the readouts stay (greyed) for reference.
   now = Date.parse("2026-11-21T12:00:12.400Z");
   text = await waitFor(r.lastFrame, (t) => t.includes("last packet"));
+  // No packet was decoded in the last 2 s of the view's clock: the rate is 0, whatever the
+  // source's stale one-second figure says.
   assert.ok(
-    text.includes("○ link lost: last packet 12 s ago  console 192.168.1.30  format A  60 pkt/s"),
+    text.includes("○ link lost: last packet 12 s ago  console 192.168.1.30  format A  0 pkt/s"),
     text,
   );
   assert.ok(text.includes("Lap 2  0:12.3"), text);
@@ -642,4 +647,74 @@ Deno.test("the frame's cue for the corner ahead is shown on the Live view, and g
     r.unmount();
   }
   close();
+});
+
+Deno.test({
+  name: "the live view keeps the lap's sectors across a view switch: 2 then 1",
+  ignore: noFixtures,
+  async fn() {
+    const { app, close } = await memoryApp();
+    await feed(app, frames(SUZUKA));
+    const source = new FakeFrames();
+    // The dashboard over the app with these frames: its sector timing follows them, not the view.
+    const face = { ...app, frames: source };
+    const k0 = keyHandlerChanges();
+    const r = renderSized(<AppView app={face} />, 100, 30);
+    await keysSettled(k0);
+    source.push({ lap: 2, sector: 1, lap_clock_ms: 0 });
+    source.push({ lap: 2, sector: 2, lap_clock_ms: 33719 });
+    source.push({ lap: 2, sector: 2, lap_clock_ms: 40000 });
+    await waitFor(r.lastFrame, (t) => t.includes("Sectors  S1 33.72  S2 …  S3 --"));
+    const away = keyHandlerChanges();
+    r.stdin.write("2");
+    await waitFor(r.lastFrame, (t) => t.includes("[2 Sessions]"));
+    await keysSettled(away);
+    r.stdin.write("1");
+    // A fresh view: no frame came since, so S1 can only be the dashboard's timing (S3 shows once
+    // the view has read the sector bests again).
+    const back = await waitFor(r.lastFrame, (t) => t.includes("[1 Live]") && t.includes("S3 --"));
+    assert.ok(back.includes("Lap 2  0:40.0"), back);
+    assert.ok(back.includes("Sectors  S1 33.72  S2 …  S3 --"), back);
+    r.unmount();
+    close();
+  },
+});
+
+Deno.test("pkt/s is steady over bursts: packets of the last 2 s on the model's clock", async () => {
+  const { app, close } = await memoryApp();
+  const decoded = { n: 0 };
+  // The receiver's one-second windows read a burst in halves: its figure jumps.
+  const jumpy = [605, 1139, 1538, 2286];
+  let t = 0;
+  const status = fakeTelemetry().status();
+  app.attachTelemetry({
+    status: () => ({
+      ...status,
+      decoded: decoded.n,
+      packets_per_second: jumpy[Math.floor(t / 1000) % 4],
+    }),
+    close: () => Promise.resolve(),
+  });
+  const model = new LiveModel(app, { frames: new FakeFrames(), now: () => t });
+  const shown: number[] = [];
+  // 1200 packets a second, arriving as a burst of 600 every 500 ms; a snapshot every 100 ms.
+  for (t = 0; t <= 5000; t += 100) {
+    if (t > 0 && t % 500 === 0) decoded.n += 600;
+    shown.push(model.snapshot().link.pps);
+  }
+  // Until the counter spans a second, the receiver's own figure; then exactly 1200.
+  assert.deepEqual(shown.slice(0, 10), [605, 605, 605, 605, 605, 605, 605, 605, 605, 605]);
+  assert.ok(shown.slice(20).every((pps) => pps === 1200), shown.join(" "));
+  close();
+});
+
+Deno.test("PacketRate: over the newest sample at least 2 s old; a restarted counter starts afresh", () => {
+  const rate = new PacketRate();
+  assert.equal(rate.sample(0, 0), null);
+  assert.equal(rate.sample(50, 500), null);
+  assert.equal(rate.sample(60, 1000), 60);
+  // From the 500 ms sample, the newest at least 2 s old (the 0 ms one is dropped).
+  assert.equal(rate.sample(150, 2500), 50);
+  assert.equal(rate.sample(200, 3000), 70);
+  assert.equal(rate.sample(10, 3100), null);
 });

@@ -448,3 +448,42 @@ Deno.test("a session named by matching shows a badge, and no prompt appears", as
   r.unmount();
   close();
 });
+
+Deno.test("a name pasted with its newline into the waiting prompt saves it, in one read", async () => {
+  const { app, close } = await memoryApp();
+  const list = race3();
+  const k0 = keyHandlerChanges();
+  const r = renderSized(<AppView app={app} />, 100, 30);
+  const since = await rootKeysSettled(k0);
+  await feed(app, list.slice(0, list.findIndex((f) => f.currentLap === 2) + 1));
+  await waitFor(r.lastFrame, (t) => t.includes("type its name."));
+  await keysSettled(since);
+  // No `n` first: the first letter gives the prompt the keyboard, the LF saves.
+  r.stdin.write("Zed Ring\n");
+  await waitFor(r.lastFrame, (t) => t.includes('session 1 named "Zed Ring"'));
+  assert.deepEqual((await app.tracks.list()).map((s) => s.name), ["Zed Ring"]);
+  r.unmount();
+  close();
+});
+
+Deno.test("a lone LF is Enter: it gives the waiting prompt the keyboard, then saves", async () => {
+  const { app, close } = await memoryApp();
+  const list = race3();
+  const k0 = keyHandlerChanges();
+  const r = renderSized(<AppView app={app} />, 100, 30);
+  const since = await rootKeysSettled(k0);
+  await feed(app, list.slice(0, list.findIndex((f) => f.currentLap === 2) + 1));
+  await waitFor(r.lastFrame, (t) => t.includes("type its name."));
+  await keysSettled(since);
+  const focusing = keyHandlerChanges();
+  r.stdin.write("\n");
+  await waitFor(r.lastFrame, (t) => t.includes("(keys are text)"));
+  await keysSettled(focusing);
+  r.stdin.write("Def");
+  await waitFor(r.lastFrame, (t) => t.includes("Track name: Def"));
+  r.stdin.write("\n");
+  await waitFor(r.lastFrame, (t) => t.includes('session 1 named "Def"'));
+  assert.deepEqual((await app.tracks.list()).map((s) => s.name), ["Def"]);
+  r.unmount();
+  close();
+});
