@@ -407,11 +407,16 @@ Deno.test({
     // Lap 2: the reference is read after the line, so the first frames have neither gap nor sector.
     source.push({ lap: 2, sector: null, lap_clock_ms: 100 });
     source.push({ lap: 2, sector: 1, lap_clock_ms: 1500, delta: gap });
-    let text = await waitFor(r.lastFrame, (t) => t.includes("Lap 2  0:01.5"));
+    // The circuit's sector count arrives with the bests, read after the frame may be drawn:
+    // wait for the line as it stands once both are in.
+    let text = await waitFor(
+      r.lastFrame,
+      (t) => t.includes("Lap 2  0:01.5") && t.includes("S3 "),
+    );
     assert.ok(text.includes("Sectors  S1 …  S2 --  S3 --"), text);
     source.push({ lap: 2, sector: 2, lap_clock_ms: 33719, delta: gap });
     source.push({ lap: 2, sector: 2, lap_clock_ms: 40000, delta: gap });
-    text = await waitFor(r.lastFrame, (t) => t.includes("Lap 2  0:40.0"));
+    text = await waitFor(r.lastFrame, (t) => t.includes("Lap 2  0:40.0") && t.includes("S3 "));
     assert.ok(text.includes("Sectors  S1 33.72  S2 …  S3 --"), text);
     r.unmount();
     close();
