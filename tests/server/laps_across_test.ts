@@ -137,8 +137,21 @@ Deno.test("GET /api/laps?car=0 lists the laps of a car no tool recorded: an unkn
 Deno.test("GET /api/laps refuses a bad parameter, naming it and its rule", async () => {
   await withServer(async (url) => {
     const get = (q: string) => fetch(`${url}/api/laps?${q}`);
-    await refused(get("track=%20%20"), "track", /1 to 80 characters, not blank/);
-    await refused(get(`track=${"x".repeat(81)}`), "track", /1 to 80 characters/);
+    await refused(
+      get("track=%20%20"),
+      "track",
+      /^is blank: give 1 to 80 characters that are not all spaces$/,
+    );
+    await refused(
+      get(`track=${"x".repeat(81)}`),
+      "track",
+      /^is too long: 81 characters, at most 80$/,
+    );
+    await refused(
+      get("track=a%07b"),
+      "track",
+      /^holds a control character, U\+0007, at character 2: none is allowed$/,
+    );
     await refused(get("car=-1"), "car", /whole number from 0 up/);
     await refused(get("car=abc"), "car", /whole number from 0 up/);
     await refused(get("car=1.5"), "car", /whole number from 0 up/);
@@ -340,7 +353,7 @@ Deno.test("PATCH /api/sessions/{id} sets notes and bests_excluded, and refuses p
         [{ notes: "a\r\nb" }, "$.notes", /no control characters/],
         [{ notes: 5 }, "$.notes", /must be a string/],
         [{ bests_excluded: "yes" }, "$.bests_excluded", /true or false/],
-        [{ name: "  " }, "$.name", /not blank/],
+        [{ name: "  " }, "$.name", /^is blank: give 1 to 80 characters that are not all spaces$/],
         [{}, "$", /at least one of name, notes, bests_excluded/],
         [{ note: "x" }, "$.note", /not a field of a session change/],
         [[1], "$", /must be an object/],
@@ -351,8 +364,24 @@ Deno.test("PATCH /api/sessions/{id} sets notes and bests_excluded, and refuses p
       assert.deepEqual(r.body.errors.map((e: { path: string }) => e.path), [path]);
       assert.match(r.body.errors[0].message, rule);
     }
+    // Each name refusal names the rule it broke, in detail and errors[] alike.
+    const control = "holds a control character, U+0007, at character 2: none is allowed";
+    for (
+      const [name, rule] of [
+        ["", "is blank: give 1 to 80 characters that are not all spaces"],
+        ["   ", "is blank: give 1 to 80 characters that are not all spaces"],
+        ["a\u0007b", control],
+        ["x".repeat(81), "is too long: 81 characters, at most 80"],
+      ]
+    ) {
+      const r = await patch({ name });
+      assert.equal(r.status, 400, JSON.stringify(name));
+      assert.equal(r.body.detail, `invalid session change: $.name: ${rule}`);
+      assert.deepEqual(r.body.errors, [{ path: "$.name", message: rule }]);
+    }
     // Nothing was written by a refusal.
     assert.equal((await getJson(`${url}/api/sessions/${s.id}`)).body.notes, longest);
+    assert.equal((await getJson(`${url}/api/sessions/${s.id}`)).body.track_name, "Spa");
     assert.equal((await patch({ notes: "x" }, 999)).status, 404);
     assert.equal((await patch({ notes: "x" }, "x")).status, 400);
   });
