@@ -221,29 +221,38 @@ Deno.test("GET /api/laps?ids= answers the very rows the unfiltered list gives th
 
 Deno.test("GET /api/laps refuses a bad ids list, naming the id at fault and the rule", async () => {
   await withServer(async (url) => {
-    const exactly = async (query: string, path: string, message: string) => {
+    const exactly = async (query: string, path: string, message: string, detail?: string) => {
       const r = await fetch(`${url}/api/laps?${query}`);
       assert.equal(r.status, 400, query);
       assert.equal(r.headers.get("content-type"), "application/problem+json");
       const problem = await r.json();
-      assert.equal(problem.detail, `${path} ${message}`, query);
+      assert.equal(problem.detail, detail ?? `${path} ${message}`, query);
       assert.deepEqual(problem.errors, [{ path, message }], query);
     };
+    // A fault in one id is worded whole for a driver; its path stays `ids[i]` for tools.
+    const oneId = (query: string, path: string, sentence: string) =>
+      exactly(query, path, sentence, sentence);
     const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(",");
     await exactly(
       "ids=",
       "ids",
       "must list 1 to 100 distinct positive integer lap ids, comma-separated",
     );
-    await exactly("ids=1,,2", "ids[1]", "must be a positive integer, not empty");
-    await exactly("ids=1,2,", "ids[2]", "must be a positive integer, not empty");
-    await exactly("ids=,1", "ids[0]", "must be a positive integer, not empty");
-    await exactly("ids=1,x", "ids[1]", "must be a positive integer");
-    await exactly("ids=0", "ids[0]", "must be a positive integer");
-    await exactly("ids=1.5", "ids[0]", "must be a positive integer");
-    await exactly("ids=-3", "ids[0]", "must be a positive integer");
-    await exactly("ids=1%202", "ids[0]", "must be a positive integer");
-    await exactly("ids=3,4,3", "ids[2]", "repeats lap 3");
+    const empty = "lap id is empty: it must be a positive integer";
+    await oneId("ids=1,,2", "ids[1]", `the 2nd ${empty}`);
+    await oneId("ids=1,2,", "ids[2]", `the 3rd ${empty}`);
+    await oneId("ids=,1", "ids[0]", `the 1st ${empty}`);
+    await oneId("ids=1,x", "ids[1]", "the 2nd lap id (x) must be a positive integer");
+    await oneId("ids=0", "ids[0]", "the 1st lap id (0) must be a positive integer");
+    await oneId("ids=1.5", "ids[0]", "the 1st lap id (1.5) must be a positive integer");
+    await oneId("ids=-3", "ids[0]", "the 1st lap id (-3) must be a positive integer");
+    await oneId("ids=1%202", "ids[0]", 'the 1st lap id ("1 2") must be a positive integer');
+    await oneId("ids=3,4,3", "ids[2]", "the 3rd lap id (3) repeats the 1st: list each lap once");
+    await oneId(
+      `ids=${upTo(11)},x`,
+      "ids[11]",
+      "the 12th lap id (x) must be a positive integer",
+    );
     await exactly(`ids=${upTo(101)}`, "ids", "must list at most 100 ids, got 101");
     // A fault in ids is found with the others in order: the filters before it first.
     await exactly(
