@@ -382,6 +382,19 @@ Deno.test("?track= is held to the one name rule: blank, over 80 characters or a 
   });
 });
 
+Deno.test("an empty body is refused as an empty file, and nothing is stored", async () => {
+  await withServer(async (url, app) => {
+    const before = await snapshot(app.kv);
+    const res = await post(url, "");
+    assert.equal(res.status, 400);
+    assert.equal(
+      (await res.json()).detail,
+      "request body is empty: the file is empty, or was not sent; send a track bundle (JSON)",
+    );
+    assert.deepEqual(await snapshot(app.kv), before);
+  });
+});
+
 Deno.test("importing over existing corners keeps them and says so", async () => {
   await withServer(async (url) => {
     const local = v4Doc(3) as Loose;

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
 import { bundleSlugSchema } from "../../app/bundles/bundle_slug.ts";
 import { bundleLegacySchema, bundleV1Schema, bundleV4Schema } from "../../core/bundle/schema.ts";
-import { MAX_IMPORT_BYTES, readBody } from "../body.ts";
+import { emptyImport, MAX_IMPORT_BYTES, readBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { trackParamSchema } from "../../app/query_params.ts";
 import { TRACK_NAME_RULE } from "../../core/track_name.ts";
@@ -106,7 +106,7 @@ export function bundleRoutes(app: AppFace, opts: BundleRouteOptions = {}): Hono 
   mount(r, importBundle, async ({ query }, c) => {
     // The bytes go straight to the service, which reads a bundle from them without
     // building an object per edge (and parses them as JSON only when it has to).
-    const bytes = await readBody(c.req.raw, limit);
+    const bytes = await readBody(c.req.raw, limit, emptyImport("a track bundle (JSON)"));
     return c.json(await app.bundles.importBytes(bytes, { track: query.track }));
   });
   return r;

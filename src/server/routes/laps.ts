@@ -15,7 +15,7 @@ import {
   lapListQuerySchema,
 } from "../../app/laps/lap_listing.ts";
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
-import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
+import { emptyImport, MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 import { declareRoute, mount } from "../declared_route.ts";
 import { idParams } from "../params.ts";
 import { coachingNotesSchema } from "../../core/analysis/coaching_notes_schema.ts";
@@ -187,7 +187,7 @@ export function lapRoutes(app: AppFace): Hono {
   });
   motecRoutes(r, motec, (id, opts) => app.laps.exportMotec(id, opts));
   mount(r, importLap, async (_, c) => {
-    const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES);
+    const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES, emptyImport("a lap file (JSON)"));
     return c.json(await app.laps.importFile(json), 201);
   });
   return r;
