@@ -110,10 +110,9 @@ const point = z.object({ x: coord, z: coord }, { error: rule("point must be an o
  * says which part of the rule it broke (trackNameFault's words). Kept as
  * written (not trimmed), so a stored document reads back byte for byte.
  */
-const trackName = text(
-  MAX_TRACK_CHARS * 4,
-  `track must be a string of 1 to ${MAX_TRACK_CHARS} characters`,
-)
+const trackName = z.string({
+  error: rule(`track must be a string of 1 to ${MAX_TRACK_CHARS} characters`),
+})
   .check(
     z.refine((value: string) => trackNameSchema.safeParse(value).success, {
       error: (issue) => `track ${trackNameFault(issue.input as string) ?? TRACK_NAME_RULE}`,

@@ -139,6 +139,11 @@ Deno.test("document-level refusals", () => {
     /^track is too long: 81 characters, at most 80$/,
   );
   refusedAt(
+    edit((d) => d.meta.track = "x".repeat(400)),
+    "$.meta.track",
+    /^track is too long: 400 characters, at most 80$/,
+  );
+  refusedAt(
     edit((d) => d.meta.track = "Lago\u0007"),
     "$.meta.track",
     /^track holds a control character, U\+0007, at character 5: none is allowed$/,
