@@ -25,8 +25,8 @@ export function parseBody<T>(schema: z.ZodType<T>, raw: unknown, what: string): 
 }
 
 /**
- * `raw` parsed by `schema`, refused as "FIELD RULE" (`name must be 1 to 80
- * characters...`): the words a person reads first name the field.
+ * `raw` parsed by `schema`, refused as "FIELD RULE" (`name is too long: 81
+ * characters, at most 80`): the words a person reads first name the field.
  *
  * @throws {BadRequest} naming the first fault, with every fault's path in `issues`.
  */

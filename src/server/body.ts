@@ -165,22 +165,39 @@ async function readBytes(req: Request, limit: number): Promise<Uint8Array | unde
 /**
  * Every byte of `req`'s body, refusing with {@linkcode TooLarge} as soon as
  * more than `limit` bytes are announced or received, with
- * {@linkcode BadRequest} for an empty body, and with
+ * {@linkcode BadRequest} for an empty body (`empty` its words), and with
  * {@linkcode RequestTimeout} once its clock (see {@linkcode startBodyClock})
  * runs out before the body ends.
  */
-export async function readBody(req: Request, limit: number): Promise<Uint8Array> {
+export async function readBody(
+  req: Request,
+  limit: number,
+  empty = "request body is empty",
+): Promise<Uint8Array> {
   const bytes = await readBytes(req, limit);
-  if (bytes === undefined) throw new BadRequest("request body is empty");
+  if (bytes === undefined) throw new BadRequest(empty);
   return bytes;
+}
+
+/**
+ * The refusal of an import route's empty body (`what`: "a lap file"), in
+ * the words the command line uses for an empty file, since the body is a
+ * file sent (`curl --data-binary @lap.json`).
+ */
+export function emptyImport(what: string): string {
+  return `request body is empty: the file is empty, or was not sent; send ${what}`;
 }
 
 /**
  * Reads `req`'s body as JSON: {@linkcode readBody}, then
  * {@linkcode jsonBody}'s refusals for text that is not UTF-8 or not JSON.
  */
-export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
-  return jsonBody(await readBody(req, limit));
+export async function readJsonBody(
+  req: Request,
+  limit: number,
+  empty?: string,
+): Promise<unknown> {
+  return jsonBody(await readBody(req, limit, empty));
 }
 
 /**

@@ -15,6 +15,7 @@
  */
 import { z } from "zod";
 import { BadRequest } from "../core/errors.ts";
+import { ordinal } from "../core/ordinal.ts";
 import { trackNameSchema } from "../core/track_name.ts";
 
 /** A request's query: parameter name to raw value. */
@@ -108,17 +109,22 @@ export const carParamSchema = z.string({ error: required(CAR_RULE) })
   .meta({ description: "a car id: 0 (not recorded) or a positive integer" });
 
 /**
- * A comma-separated list of 1 to `max` distinct positive integer ids; a
- * fault in one id is reported at `[i]` (`laps[1]`), an empty one (`1,,2`)
- * as such. An empty value is refused with `empty`: "is required" where the
- * list must be given, the list's rule where it is an optional filter (an
- * empty filter would otherwise read as "no filter").
+ * A comma-separated list of 1 to `max` distinct positive integer lap ids.
+ * A fault in one id is reported at `[i]` (`laps[1]`) for tools, in words a
+ * driver reads (`the 2nd lap id (x) must be a positive integer`), which are
+ * also the refusal's whole detail (see {@linkcode parseQuery}). An empty
+ * value is refused with `empty`: "is required" where the list must be
+ * given, the list's rule where it is an optional filter (an empty filter
+ * would otherwise read as "no filter").
  */
 export function idListParamSchema(max: number, empty = "is required") {
   return z.string({ error: "is required" })
     .transform((value, ctx) => {
-      const fail = (message: string, path: number[] = []) => {
-        ctx.addIssue({ code: "custom", message, path, input: value });
+      // A fault in one id (`at`) is worded whole; one of the list follows its name.
+      const fail = (message: string, at?: number) => {
+        const path = at === undefined ? [] : [at];
+        const params = { whole: at !== undefined };
+        ctx.addIssue({ code: "custom", message, path, input: value, params });
         return z.NEVER;
       };
       if (value === "") return fail(empty);
@@ -126,15 +132,28 @@ export function idListParamSchema(max: number, empty = "is required") {
       if (parts.length > max) return fail(`must list at most ${max} ids, got ${parts.length}`);
       const ids: number[] = [];
       for (const [i, part] of parts.entries()) {
-        if (part === "") return fail(`${POSITIVE}, not empty`, [i]);
-        if (!ID.test(part)) return fail(POSITIVE, [i]);
+        const which = `the ${ordinal(i + 1)} lap id`;
+        if (part === "") return fail(`${which} is empty: it ${POSITIVE}`, i);
+        if (!ID.test(part)) return fail(`${which} (${shownPart(part)}) ${POSITIVE}`, i);
         const id = Number(part);
-        if (ids.includes(id)) return fail(`repeats lap ${id}`, [i]);
+        const first = ids.indexOf(id);
+        if (first >= 0) {
+          return fail(`${which} (${id}) repeats the ${ordinal(first + 1)}: list each lap once`, i);
+        }
         ids.push(id);
       }
       return ids;
     })
     .meta({ description: `1 to ${max} distinct positive integer ids, comma-separated` });
+}
+
+/** Longest part of a list quoted back in a refusal. */
+const MAX_SHOWN = 20;
+
+/** A refused id as a driver typed it, cut when long, quoted when it holds more than plain text. */
+function shownPart(part: string): string {
+  const cut = [...part].length > MAX_SHOWN ? [...part].slice(0, MAX_SHOWN).join("") + "…" : part;
+  return /^[\x21-\x7e…]*$/.test(cut) && !cut.includes(")") ? cut : JSON.stringify(cut);
 }
 
 /** One of `choices`; "is required" when absent. */
@@ -177,5 +196,9 @@ export function parseQuery<S extends z.ZodObject>(schema: S, raw: RawQuery): z.o
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  throw badParam(paramPath(issue.path), issue.message);
+  // A fault worded as a whole sentence (an id list's) is the detail itself.
+  const whole = issue.code === "custom" && issue.params?.whole === true;
+  const path = paramPath(issue.path);
+  if (whole) throw new BadRequest(issue.message, [{ path, message: issue.message }]);
+  throw badParam(path, issue.message);
 }

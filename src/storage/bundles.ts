@@ -45,7 +45,7 @@ import {
   writeBlob,
 } from "./blob.ts";
 import { nextId } from "./ids.ts";
-import { TRACK_NAME_RULE, trackNameProblem } from "../core/track_name.ts";
+import { trackNameFault } from "../core/track_name.ts";
 import { decodeJsonGeneration } from "./json_generation.ts";
 
 /** What the head of a bundle records: where its document is, and what a list shows. */
@@ -203,7 +203,8 @@ export function headFault(value: unknown, slug: unknown): string | null {
   const h = value as Partial<Record<keyof BundleHead, unknown>>;
   if (h.slug !== slug) return "its head names another slug";
   if (typeof h.track !== "string") return "its head has no track name";
-  if (trackNameProblem(h.track) !== null) return `its track name ${TRACK_NAME_RULE}, and does not`;
+  const fault = trackNameFault(h.track);
+  if (fault !== null) return `its track name ${fault}`;
   if (!Number.isSafeInteger(h.generation)) return "its head has no generation";
   if (h.chunks === null || typeof h.chunks !== "object") return "its head names no chunks";
   for (const field of ["edges", "runs", "sources", "json_bytes"] as const) {

@@ -13,7 +13,7 @@ import {
   type TrackSource,
 } from "../core/laps/session.ts";
 import { jsonPath } from "../core/bundle/issues.ts";
-import { TRACK_NAME_RULE, trackNameProblem } from "../core/track_name.ts";
+import { trackNameFault } from "../core/track_name.ts";
 import { withLockRetry } from "./blob.ts";
 import { nextId } from "./ids.ts";
 import { indexWrite, rankingCircuit, sessionRows, stageBests } from "./lap_index.ts";
@@ -77,9 +77,8 @@ export function sessionFault(value: unknown, id: unknown): string | null {
   }
   if (parsed.data.id !== id) return "it names another id";
   const name = parsed.data.track_name;
-  if (name !== "" && trackNameProblem(name) !== null) {
-    return `its track name ${TRACK_NAME_RULE}, and does not`;
-  }
+  const fault = name === "" ? null : trackNameFault(name);
+  if (fault !== null) return `its track name ${fault}`;
   return null;
 }
 

@@ -48,7 +48,8 @@ export async function api(path) {
 /**
  * A refusal in one line: the status and the problem's detail (its title,
  * or the path, without one), then each of its issues the detail does not
- * already say ("400 laps[0] must be a positive integer", once).
+ * already say, by path and rule or as the whole detail ("400 the 1st lap
+ * id (0) must be a positive integer", once).
  * @param {number} status
  * @param {unknown} body the answer's body, null when it was not JSON
  * @param {string} path
@@ -58,7 +59,7 @@ export function problemText(status, body, path) {
   const problem = /** @type {Problem | null} */ (body);
   const detail = String(problem?.detail ?? problem?.title ?? path);
   const extra = (problem?.errors ?? [])
-    .filter((e) => !detail.includes(`${e.path} ${e.message}`))
+    .filter((e) => e.message !== detail && !detail.includes(`${e.path} ${e.message}`))
     .map((e) => `${e.path}: ${e.message}`);
   return [`${status} ${detail}`, ...extra].join("; ");
 }

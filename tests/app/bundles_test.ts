@@ -266,13 +266,17 @@ Deno.test("a track override names and places the bundle; blank, long and control
     await assert.rejects(app.bundles.get("test-ring"), NotFound);
 
     const before = await snapshot(app.kv);
-    for (const track of [" \t ", "N".repeat(81), "A\u0001B"]) {
+    for (
+      const [track, rule] of [
+        [" \t ", "is blank: give 1 to 80 characters that are not all spaces"],
+        ["N".repeat(81), "is too long: 81 characters, at most 80"],
+        ["A\u0001B", "holds a control character, U+0001, at character 2: none is allowed"],
+      ]
+    ) {
       await assert.rejects(app.bundles.import(v4Doc(2), { track }), (err: Error) => {
         assert.ok(err instanceof BadRequest);
-        assert.equal(
-          err.message,
-          "track must be 1 to 80 characters, not blank, with no control characters",
-        );
+        assert.equal(err.message, `track ${rule}`);
+        assert.deepEqual(err.issues, [{ path: "track", message: rule }]);
         return true;
       });
     }

@@ -7,6 +7,7 @@ import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { type App, createApp } from "../../src/app/create_app.ts";
 import { bundleFilename, type ImportProgress, UnreadableFile } from "../../src/app/laps/files.ts";
+import { EmptyFile } from "../../src/app/laps/file_content.ts";
 import { lapExportFilename } from "../../src/app/laps/export_names.ts";
 import { serialiseBundle } from "../../src/core/bundle/serialise.ts";
 import { ImportRejected } from "../../src/core/errors.ts";
@@ -75,6 +76,40 @@ Deno.test("importFile refuses what it cannot take, naming the file, and stores n
     assert.ok(unreadable instanceof UnreadableFile);
     assert.ok(unreadable.message.startsWith(`cannot read ${absent}: `), unreadable.message);
     assert.equal(unreadable.message, `cannot read ${absent}: ${unreadable.reason}`);
+    assert.deepEqual(await listBundleHeads(app.kv), []);
+    assert.deepEqual(await listSessions(app.kv), []);
+  });
+});
+
+Deno.test("an empty file is refused as empty, by name, by both imports; nothing is stored", async () => {
+  await withFiles(async (app, dir) => {
+    const empty = join(dir, "empty.json");
+    await Deno.writeFile(empty, new Uint8Array());
+    const gzipped = join(dir, "empty.json.gz");
+    const nothing = new Blob([]).stream().pipeThrough(new CompressionStream("gzip"));
+    await Deno.writeFile(gzipped, await new Response(nothing).bytes());
+    const anything = "expected a JSON lap file or track bundle, or a capture of GT7 packets " +
+      "(.gt7 encrypted as the console sent them, or .gt7.gz decrypted), or a record file " +
+      "written by --record (plain or gzip)";
+    const refused = async (fn: () => Promise<unknown>, message: string) => {
+      const err = await fn().then(() => null, (e: Error) => e);
+      assert.ok(err instanceof EmptyFile, String(err));
+      assert.equal(err.message, message);
+    };
+    await refused(() => app.files.importFile(empty), `${empty}: the file is empty; ${anything}`);
+    await refused(
+      () => app.files.importFile("empty.json.gz", { dir }),
+      `${gzipped}: the file is empty once gunzipped; ${anything}`,
+    );
+    const bundle = "expected a track bundle (JSON)";
+    await refused(
+      () => app.files.importBundleFile(empty),
+      `${empty}: the file is empty; ${bundle}`,
+    );
+    await refused(
+      () => app.files.importBundleFile(gzipped),
+      `${gzipped}: the file is empty once gunzipped; ${bundle}`,
+    );
     assert.deepEqual(await listBundleHeads(app.kv), []);
     assert.deepEqual(await listSessions(app.kv), []);
   });

@@ -212,7 +212,20 @@ Deno.test({
       await refused(`${base}`, ["laps"], /is required/);
       await refused(`${base}?laps=`, ["laps"], /is required/);
       await refused(`${base}?laps=1,x`, ["laps[1]"], /positive integer/);
-      await refused(`${base}?laps=1,2,1`, ["laps[2]"], /repeats lap 1/);
+      await refused(
+        `${base}?laps=1,2,1`,
+        ["laps[2]"],
+        /^the 3rd lap id \(1\) repeats the 1st: list each lap once$/,
+      );
+      // Worded for a driver, in detail and issue alike; the path stays `laps[0]` for tools.
+      const zero = await get(`${base}?laps=0,1`);
+      assert.equal(zero.status, 400);
+      const sentence = "the 1st lap id (0) must be a positive integer";
+      assert.equal(zero.body.detail, sentence);
+      assert.deepEqual(zero.body.errors, [{ path: "laps[0]", message: sentence }]);
+      const empty = await get(`${base}?laps=1,,2`);
+      assert.equal(empty.body.detail, "the 2nd lap id is empty: it must be a positive integer");
+      assert.deepEqual(empty.body.errors.map((e: { path: string }) => e.path), ["laps[1]"]);
       const many = Array.from({ length: 21 }, (_, i) => i + 1).join(",");
       await refused(`${base}?laps=${many}`, ["laps"], /at most 20 ids, got 21/);
       await refused(`${base}?laps=1&ref=0`, ["ref"], /positive integer/);
@@ -335,7 +348,11 @@ Deno.test({
       assert.equal(without.body.best_lap_id, laps[3].id);
 
       await refused(`${base}?car=${CAR}`, ["track"], /is required/);
-      await refused(`${base}?track=%20&car=${CAR}`, ["track"], /not blank/);
+      await refused(
+        `${base}?track=%20&car=${CAR}`,
+        ["track"],
+        /^is blank: give 1 to 80 characters that are not all spaces$/,
+      );
       await refused(`${base}?track=x`, ["car"], /is required/);
       await refused(`${base}?track=x&car=1.5`, ["car"], /whole number from 0 up/);
       await refused(`${base}?track=x&car=-1`, ["car"], /whole number from 0 up/);

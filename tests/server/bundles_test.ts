@@ -345,10 +345,23 @@ Deno.test("GET of a bundle: 400 for a non-canonical slug, 404 for an unknown one
 
 Deno.test("?track= is held to the one name rule: blank, over 80 characters or a control character is 400, never cut", async () => {
   await withServer(async (url, app) => {
-    const rule = "must be 1 to 80 characters, not blank, with no control characters";
+    const blank = "is blank: give 1 to 80 characters that are not all spaces";
+    const control = (code: string, at: number) =>
+      `holds a control character, U+${code}, at character ${at}: none is allowed`;
     const before = await snapshot(app.kv);
     const long = "Lago Maggiore ".repeat(36).slice(0, 500);
-    for (const track of ["  ", "", "\t", long, "x".repeat(81), "A\u0001B", "Spa\x1b[2J", "a\nb"]) {
+    for (
+      const [track, rule] of [
+        ["  ", blank],
+        ["", blank],
+        ["\t", blank],
+        [long, "is too long: 500 characters, at most 80"],
+        ["x".repeat(81), "is too long: 81 characters, at most 80"],
+        ["A\u0001B", control("0001", 2)],
+        ["Spa\x1b[2J", control("001B", 4)],
+        ["a\nb", control("000A", 2)],
+      ]
+    ) {
       const res = await post(url, JSON.stringify(v4Doc(2)), `?track=${encodeURIComponent(track)}`);
       assert.equal(res.status, 400, JSON.stringify(track));
       assert.deepEqual(await res.json(), {
@@ -366,6 +379,19 @@ Deno.test("?track= is held to the one name rule: blank, over 80 characters or a 
     const list = await fetch(`${url}/api/track-bundles`);
     assert.equal(list.status, 200);
     assert.deepEqual((await list.json()).map((b: { slug: string }) => b.slug), ["lago"]);
+  });
+});
+
+Deno.test("an empty body is refused as an empty file, and nothing is stored", async () => {
+  await withServer(async (url, app) => {
+    const before = await snapshot(app.kv);
+    const res = await post(url, "");
+    assert.equal(res.status, 400);
+    assert.equal(
+      (await res.json()).detail,
+      "request body is empty: the file is empty, or was not sent; send a track bundle (JSON)",
+    );
+    assert.deepEqual(await snapshot(app.kv), before);
   });
 });
 

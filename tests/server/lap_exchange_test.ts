@@ -130,6 +130,8 @@ Deno.test("every rejected lap import answers 400 and writes nothing", async () =
       }, "$.lap.samples.speed[1]"],
       ["samples as a list", { ...good, lap: { ...good.lap, samples: [1, 2] } }, "$.lap.samples"],
       ["zero time", { ...good, lap: { ...good.lap, time_ms: 0 } }, "$.lap.time_ms"],
+      ["blank name", { ...good, lap: { ...good.lap, track_name: "   " } }, "$.lap.track_name"],
+      ["BEL in name", { ...good, lap: { ...good.lap, track_name: "a\u0007" } }, "$.lap.track_name"],
     ];
     for (const [what, body, path] of cases) {
       const res = await fetch(`${url}/api/laps/import`, {
@@ -147,6 +149,13 @@ Deno.test("every rejected lap import answers 400 and writes nothing", async () =
     for (const raw of ["{not json", "", "[1,2"]) {
       const res = await fetch(`${url}/api/laps/import`, { method: "POST", body: raw });
       assert.equal(res.status, 400, raw);
+      // An empty body is a file sent empty: said so, as the import command says it.
+      if (raw === "") {
+        assert.equal(
+          (await res.json()).detail,
+          "request body is empty: the file is empty, or was not sent; send a lap file (JSON)",
+        );
+      } else await res.body?.cancel();
     }
     assert.equal(await sessionsCount(url), 0, "no session was created");
     const ok = await fetch(`${url}/api/laps/import`, {

@@ -137,8 +137,21 @@ Deno.test("GET /api/laps?car=0 lists the laps of a car no tool recorded: an unkn
 Deno.test("GET /api/laps refuses a bad parameter, naming it and its rule", async () => {
   await withServer(async (url) => {
     const get = (q: string) => fetch(`${url}/api/laps?${q}`);
-    await refused(get("track=%20%20"), "track", /1 to 80 characters, not blank/);
-    await refused(get(`track=${"x".repeat(81)}`), "track", /1 to 80 characters/);
+    await refused(
+      get("track=%20%20"),
+      "track",
+      /^is blank: give 1 to 80 characters that are not all spaces$/,
+    );
+    await refused(
+      get(`track=${"x".repeat(81)}`),
+      "track",
+      /^is too long: 81 characters, at most 80$/,
+    );
+    await refused(
+      get("track=a%07b"),
+      "track",
+      /^holds a control character, U\+0007, at character 2: none is allowed$/,
+    );
     await refused(get("car=-1"), "car", /whole number from 0 up/);
     await refused(get("car=abc"), "car", /whole number from 0 up/);
     await refused(get("car=1.5"), "car", /whole number from 0 up/);
@@ -208,29 +221,38 @@ Deno.test("GET /api/laps?ids= answers the very rows the unfiltered list gives th
 
 Deno.test("GET /api/laps refuses a bad ids list, naming the id at fault and the rule", async () => {
   await withServer(async (url) => {
-    const exactly = async (query: string, path: string, message: string) => {
+    const exactly = async (query: string, path: string, message: string, detail?: string) => {
       const r = await fetch(`${url}/api/laps?${query}`);
       assert.equal(r.status, 400, query);
       assert.equal(r.headers.get("content-type"), "application/problem+json");
       const problem = await r.json();
-      assert.equal(problem.detail, `${path} ${message}`, query);
+      assert.equal(problem.detail, detail ?? `${path} ${message}`, query);
       assert.deepEqual(problem.errors, [{ path, message }], query);
     };
+    // A fault in one id is worded whole for a driver; its path stays `ids[i]` for tools.
+    const oneId = (query: string, path: string, sentence: string) =>
+      exactly(query, path, sentence, sentence);
     const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(",");
     await exactly(
       "ids=",
       "ids",
       "must list 1 to 100 distinct positive integer lap ids, comma-separated",
     );
-    await exactly("ids=1,,2", "ids[1]", "must be a positive integer, not empty");
-    await exactly("ids=1,2,", "ids[2]", "must be a positive integer, not empty");
-    await exactly("ids=,1", "ids[0]", "must be a positive integer, not empty");
-    await exactly("ids=1,x", "ids[1]", "must be a positive integer");
-    await exactly("ids=0", "ids[0]", "must be a positive integer");
-    await exactly("ids=1.5", "ids[0]", "must be a positive integer");
-    await exactly("ids=-3", "ids[0]", "must be a positive integer");
-    await exactly("ids=1%202", "ids[0]", "must be a positive integer");
-    await exactly("ids=3,4,3", "ids[2]", "repeats lap 3");
+    const empty = "lap id is empty: it must be a positive integer";
+    await oneId("ids=1,,2", "ids[1]", `the 2nd ${empty}`);
+    await oneId("ids=1,2,", "ids[2]", `the 3rd ${empty}`);
+    await oneId("ids=,1", "ids[0]", `the 1st ${empty}`);
+    await oneId("ids=1,x", "ids[1]", "the 2nd lap id (x) must be a positive integer");
+    await oneId("ids=0", "ids[0]", "the 1st lap id (0) must be a positive integer");
+    await oneId("ids=1.5", "ids[0]", "the 1st lap id (1.5) must be a positive integer");
+    await oneId("ids=-3", "ids[0]", "the 1st lap id (-3) must be a positive integer");
+    await oneId("ids=1%202", "ids[0]", 'the 1st lap id ("1 2") must be a positive integer');
+    await oneId("ids=3,4,3", "ids[2]", "the 3rd lap id (3) repeats the 1st: list each lap once");
+    await oneId(
+      `ids=${upTo(11)},x`,
+      "ids[11]",
+      "the 12th lap id (x) must be a positive integer",
+    );
     await exactly(`ids=${upTo(101)}`, "ids", "must list at most 100 ids, got 101");
     // A fault in ids is found with the others in order: the filters before it first.
     await exactly(
@@ -340,7 +362,7 @@ Deno.test("PATCH /api/sessions/{id} sets notes and bests_excluded, and refuses p
         [{ notes: "a\r\nb" }, "$.notes", /no control characters/],
         [{ notes: 5 }, "$.notes", /must be a string/],
         [{ bests_excluded: "yes" }, "$.bests_excluded", /true or false/],
-        [{ name: "  " }, "$.name", /not blank/],
+        [{ name: "  " }, "$.name", /^is blank: give 1 to 80 characters that are not all spaces$/],
         [{}, "$", /at least one of name, notes, bests_excluded/],
         [{ note: "x" }, "$.note", /not a field of a session change/],
         [[1], "$", /must be an object/],
@@ -351,8 +373,24 @@ Deno.test("PATCH /api/sessions/{id} sets notes and bests_excluded, and refuses p
       assert.deepEqual(r.body.errors.map((e: { path: string }) => e.path), [path]);
       assert.match(r.body.errors[0].message, rule);
     }
+    // Each name refusal names the rule it broke, in detail and errors[] alike.
+    const control = "holds a control character, U+0007, at character 2: none is allowed";
+    for (
+      const [name, rule] of [
+        ["", "is blank: give 1 to 80 characters that are not all spaces"],
+        ["   ", "is blank: give 1 to 80 characters that are not all spaces"],
+        ["a\u0007b", control],
+        ["x".repeat(81), "is too long: 81 characters, at most 80"],
+      ]
+    ) {
+      const r = await patch({ name });
+      assert.equal(r.status, 400, JSON.stringify(name));
+      assert.equal(r.body.detail, `invalid session change: $.name: ${rule}`);
+      assert.deepEqual(r.body.errors, [{ path: "$.name", message: rule }]);
+    }
     // Nothing was written by a refusal.
     assert.equal((await getJson(`${url}/api/sessions/${s.id}`)).body.notes, longest);
+    assert.equal((await getJson(`${url}/api/sessions/${s.id}`)).body.track_name, "Spa");
     assert.equal((await patch({ notes: "x" }, 999)).status, 404);
     assert.equal((await patch({ notes: "x" }, "x")).status, 400);
   });

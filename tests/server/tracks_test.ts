@@ -120,7 +120,7 @@ Deno.test("POST /api/tracks answers problems: 400 with paths, 404 for an unknown
     assert.deepEqual((await bad.json()).errors, [
       {
         path: "$.name",
-        message: "must be 1 to 80 characters, not blank, with no control characters",
+        message: "is blank: give 1 to 80 characters that are not all spaces",
       },
     ]);
     const badId = await send(`${url}/api/tracks`, "POST", { name: "Ring", lap_id: 0 });

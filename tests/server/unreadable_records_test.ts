@@ -13,7 +13,8 @@ import { sessionKey } from "../../src/storage/sessions.ts";
 import { storeLaps, testSession } from "../_stored_laps.ts";
 import { v4Doc } from "../core/bundle/arbitraries.ts";
 
-const RULE = "must be 1 to 80 characters, not blank, with no control characters";
+const CTRL_AT = (n: number) =>
+  `holds a control character, U+0001, at character ${n}: none is allowed`;
 
 Deno.test("a listing skips unreadable bundles and names them; their own routes answer a problem", async () => {
   const kv = await Deno.openKv(":memory:");
@@ -60,7 +61,7 @@ Deno.test("a listing skips unreadable bundles and names them; their own routes a
         detail,
       }, path);
     };
-    const ctrl = `stored bundle "ctrl-ring" is unreadable: its track name ${RULE}, and does not`;
+    const ctrl = `stored bundle "ctrl-ring" is unreadable: its track name ${CTRL_AT(5)}`;
     await unreadable("/api/track-bundles/ctrl-ring", ctrl);
     await unreadable("/api/track-bundles/ctrl-ring/compiled", ctrl);
     await unreadable(
@@ -76,7 +77,7 @@ Deno.test("a listing skips unreadable bundles and names them; their own routes a
     assert.equal(good.status, 200);
     assert.equal((await good.json()).meta.track, "Test Ring");
     assert.deepEqual(reports.slice(0, 3), [
-      `bundle "ctrl-ring" left out of the list: its track name ${RULE}, and does not`,
+      `bundle "ctrl-ring" left out of the list: its track name ${CTRL_AT(5)}`,
       reports[1],
       `bundle "junk" left out of the list: its head is not an object`,
     ]);
@@ -120,7 +121,7 @@ Deno.test("session and lap listings skip unreadable sessions; the session's own 
       type: "https://sim-datalogger.dev/problems/stored-record-unreadable",
       title: "Stored record unreadable",
       status: 500,
-      detail: `stored session ${bad.id} is unreadable: its track name ${RULE}, and does not`,
+      detail: `stored session ${bad.id} is unreadable: its track name ${CTRL_AT(4)}`,
     });
     assert.equal((await (await fetch(`${url}/api/sessions/98`)).json()).status, 404);
 

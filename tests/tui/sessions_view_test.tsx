@@ -262,7 +262,7 @@ Deno.test({
     r.stdin.write(KEY.enter);
     await waitFor(
       r.lastFrame,
-      (t) => t.includes("name must be 1 to 80 characters, not blank, with no control characters"),
+      (t) => t.includes("name is blank: give 1 to 80 characters that are not all spaces"),
     );
     // Still asking.
     assert.ok(r.lastFrame()!.includes("Track name for session 1:"));

@@ -677,7 +677,7 @@ Deno.test({
         await t.step("a bad lap id reads once, with no empty panels", async () => {
           for (
             const [ids, said] of [
-              ["0,1", "400 laps[0] must be a positive integer"],
+              ["0,1", "400 the 1st lap id (0) must be a positive integer"],
               [`${laps.suzuka[0]},999999`, "404 "],
             ] as const
           ) {

@@ -197,6 +197,12 @@ Deno.test("a refusal reads once: the status and the detail, an issue only when i
     errors: [{ path: "laps[0]", message: "must be a positive integer" }],
   };
   assert.equal(problemText(400, problem, "/api/x"), "400 laps[0] must be a positive integer");
+  // An issue worded whole, as an id list's are, is the detail itself: said once.
+  const sentence = "the 1st lap id (0) must be a positive integer";
+  assert.equal(
+    problemText(400, { detail: sentence, errors: [{ path: "laps[0]", message: sentence }] }, "/x"),
+    `400 ${sentence}`,
+  );
   assert.equal(
     problemText(400, { detail: "2 problems", errors: [{ path: "ref", message: "is bad" }] }, "/x"),
     "400 2 problems; ref: is bad",

@@ -75,23 +75,24 @@ export type ImportContent =
  * a document whose first byte opens an object or array is JSON text,
  * left as bytes (its UTF-8 and JSON are judged by whoever reads it).
  *
- * @throws {Error} naming `name` and what would have been accepted, for
- *   bytes that are none of these.
+ * @throws {EmptyFile} "NAME: the file is empty; ..." for no bytes (or a gzip
+ *   stream of none), and an Error naming `name` and what would have been
+ *   accepted for bytes that are none of these.
  */
 export function importContent(bytes: Uint8Array, name: string): ImportContent {
   let content: FileContent | null = null;
+  const expected = `expected a JSON lap file or track bundle, or ${EXPECTED_FILES}`;
+  refuseEmpty(bytes, false, name, expected);
   try {
     const unzipped = gunzipIfCompressed(bytes);
+    refuseEmpty(unzipped.bytes, unzipped.compressed, name, expected);
     content = fileContent(unzipped.bytes);
     if (content === "json") return { kind: "json", bytes: unzipped.bytes };
     return { kind: "capture", file: captureFileOf(unzipped) };
   } catch (err) {
     if (!(err instanceof CaptureError)) throw err;
     // Neither JSON nor a record file: say what would have been accepted.
-    const expected = content === "packets"
-      ? `; expected a JSON lap file or track bundle, or ${EXPECTED_FILES}`
-      : "";
-    throw new Error(`${name}: ${err.message}${expected}`);
+    throw new Error(`${name}: ${err.message}${content === "packets" ? `; ${expected}` : ""}`);
   }
 }
 
@@ -108,14 +109,40 @@ export function parseJsonBytes(bytes: Uint8Array, name: string): unknown {
  * `bytes` (the file `name`, gzip unpacked) taken as JSON whatever they look
  * like, for a caller that expects a document of one kind.
  *
- * @throws {Error} for a broken gzip.
+ * @throws {EmptyFile} for no bytes (or a gzip stream of none), and an Error
+ *   for a broken gzip.
  */
 export function jsonBytes(bytes: Uint8Array, name: string): Uint8Array {
+  const expected = "expected a track bundle (JSON)";
+  refuseEmpty(bytes, false, name, expected);
+  let unzipped: { bytes: Uint8Array; compressed: boolean };
   try {
-    return gunzipIfCompressed(bytes).bytes;
+    unzipped = gunzipIfCompressed(bytes);
   } catch (err) {
     if (!(err instanceof CaptureError)) throw err;
     throw new Error(`${name}: ${err.message}`);
+  }
+  refuseEmpty(unzipped.bytes, unzipped.compressed, name, expected);
+  return unzipped.bytes;
+}
+
+/**
+ * Refuses `bytes` of the file `name` when there are none, saying so in a
+ * driver's words (not as a capture or JSON that fails to parse, which is
+ * what an empty file would be taken for next), and what was `expected`.
+ *
+ * @throws {EmptyFile} "NAME: the file is empty[ once gunzipped]; EXPECTED".
+ */
+function refuseEmpty(bytes: Uint8Array, gunzipped: boolean, name: string, expected: string): void {
+  if (bytes.length === 0) throw new EmptyFile(name, gunzipped, expected);
+}
+
+/** A file to import that holds nothing (or a gzip stream of nothing). */
+export class EmptyFile extends Error {
+  /** The error for the file `name`, empty (once `gunzipped`), which should have held `expected`. */
+  constructor(readonly path: string, gunzipped: boolean, expected: string) {
+    super(`${path}: the file is empty${gunzipped ? " once gunzipped" : ""}; ${expected}`);
+    this.name = "EmptyFile";
   }
 }
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { trackNameProblem, trackNameSchema } from "../track_name.ts";
+import { TRACK_NAME_RULE, trackNameFault, trackNameSchema } from "../track_name.ts";
 import { z } from "zod";
 import {
   COORD_LIMIT,
@@ -105,25 +105,17 @@ export const sourceIdSchema = z.string({ error: SOURCE_RULE }).regex(
 
 const point = z.object({ x: coord, z: coord }, { error: rule("point must be an object {x, z}") });
 
-/** The words of each way `meta.track` breaks the one rule (trackNameSchema's). */
-const TRACK_FAULTS = {
-  blank: "track must not be blank",
-  "too long": `track must be a string of 1 to ${MAX_TRACK_CHARS} characters`,
-  control: "track must not contain control characters",
-} as const;
-
 /**
  * `meta.track`: held to the one circuit-name schema, with a refusal that
- * says which part of the rule it broke. Kept as written (not trimmed), so
- * a stored document reads back byte for byte.
+ * says which part of the rule it broke (trackNameFault's words). Kept as
+ * written (not trimmed), so a stored document reads back byte for byte.
  */
-const trackName = text(
-  MAX_TRACK_CHARS * 4,
-  `track must be a string of 1 to ${MAX_TRACK_CHARS} characters`,
-)
+const trackName = z.string({
+  error: rule(`track must be a string of 1 to ${MAX_TRACK_CHARS} characters`),
+})
   .check(
     z.refine((value: string) => trackNameSchema.safeParse(value).success, {
-      error: (issue) => TRACK_FAULTS[trackNameProblem(issue.input as string) ?? "blank"],
+      error: (issue) => `track ${trackNameFault(issue.input as string) ?? TRACK_NAME_RULE}`,
     }),
   )
   .meta({ minLength: 1, maxLength: MAX_TRACK_CHARS });

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { REQUIRED_COLUMNS, SAMPLE_COLUMNS, WHEEL_CODES } from "./columns.ts";
-import { MAX_TRACK_CHARS, trackNameSchema } from "../track_name.ts";
+import { TRACK_NAME_RULE, trackNameFault, trackNameProblem } from "../track_name.ts";
 
 /** The `format` of every lap file. */
 export const LAP_FILE_FORMAT = "sim-datalogger-lap";
@@ -30,16 +30,24 @@ export const MAX_GEAR_RATIOS = 16;
 
 /**
  * A circuit or car name a lap file carries: "" when unknown, else a name by
- * the one circuit-name rule (1 to 80 characters, no control characters),
- * kept trimmed. Added within version 2: a reader that predates the fields
+ * the one circuit-name rule (src/core/track_name.ts), kept trimmed. Only ""
+ * means unknown: a name of spaces is refused as blank, as a rename would
+ * refuse it, rather than read as unnamed. A refusal says which part of the
+ * rule broke. Added within version 2: a reader that predates the fields
  * drops them as unknown keys, and a file without them reads as unknown.
  */
-const carriedName = z.string().max(MAX_TRACK_CHARS * 4).default("")
-  .refine((v) => v.trim() === "" || trackNameSchema.safeParse(v).success, {
-    message:
-      `must be "" or a name of 1 to ${MAX_TRACK_CHARS} characters with no control characters`,
+const carriedName = z.string().default("")
+  .refine((v) => v === "" || trackNameFault(v) === null, {
+    error: (issue) => carriedNameFault(issue.input as string),
   })
-  .transform((v) => v.trim());
+  .transform((v) => v.trim())
+  .meta({ description: `"" for none, or a name: ${TRACK_NAME_RULE}` });
+
+/** Why `name` is no carried name, in the words of the circuit-name rule. */
+function carriedNameFault(name: string): string {
+  const fault = trackNameFault(name) ?? TRACK_NAME_RULE;
+  return trackNameProblem(name) === "blank" ? `${fault} ("" alone means no name)` : fault;
+}
 
 /** The car's gearing, as the lap file carries it. */
 export const gearingSchema = z.object({

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { AppFace } from "../../app/create_app.ts";
 import { bundleSlugSchema } from "../../app/bundles/bundle_slug.ts";
 import { bundleLegacySchema, bundleV1Schema, bundleV4Schema } from "../../core/bundle/schema.ts";
-import { MAX_IMPORT_BYTES, readBody } from "../body.ts";
+import { emptyImport, MAX_IMPORT_BYTES, readBody } from "../body.ts";
 import { declareRoute } from "../declared_route.ts";
 import { RouteTable } from "../route_table.ts";
 import { trackParamSchema } from "../query_params.ts";
@@ -104,7 +104,7 @@ export function bundleRoutes(app: AppFace, opts: BundleRouteOptions = {}): Route
   r.serve(importBundle, async ({ query, reply }, c) => {
     // The bytes go straight to the service, which reads a bundle from them without
     // building an object per edge (and parses them as JSON only when it has to).
-    const bytes = await readBody(c.req.raw, limit);
+    const bytes = await readBody(c.req.raw, limit, emptyImport("a track bundle (JSON)"));
     return reply.json(await app.bundles.importBytes(bytes, { track: query.track }));
   });
   return r;

@@ -11,7 +11,7 @@ import { notesQuerySchema } from "../queries/analysis_queries.ts";
 import { bestItemSchema, lapListItemSchema } from "../../app/laps/lap_listing.ts";
 import { lapListQuerySchema } from "../queries/lap_list_query.ts";
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
-import { MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
+import { emptyImport, MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
 import { declareRoute } from "../declared_route.ts";
 import { RouteTable } from "../route_table.ts";
 import { idParams } from "../params.ts";
@@ -174,7 +174,7 @@ export function lapRoutes(app: AppFace): RouteTable {
   });
   motecRoutes(r, motec, (id, opts) => app.laps.exportMotec(id, opts));
   r.serve(importLap, async ({ reply }, c) => {
-    const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES);
+    const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES, emptyImport("a lap file (JSON)"));
     return reply.json(await app.laps.importFile(json));
   });
   return r;

@@ -43,7 +43,11 @@ Deno.test("the rejection list of the reference tests: each refused at its JSON p
     "$.version",
     /^bundle is format v99; this build reads v4 — upgrade first$/,
   );
-  refusedAt(edit((d) => d.meta.track = "  "), "$.meta.track", /must not be blank/);
+  refusedAt(
+    edit((d) => d.meta.track = "  "),
+    "$.meta.track",
+    /^track is blank: give 1 to 80 characters that are not all spaces$/,
+  );
   refusedAt(edit((d) => d.edges[1].side = "U"), "$.edges[1].side", /side must be "L" or "R"/);
   refusedAt(
     edit((d) => d.edges[0].votes = { grass: { [ME]: [1, 1] } }),
@@ -129,7 +133,21 @@ Deno.test("document-level refusals", () => {
     /^bundle is format v5; this build reads v4 — upgrade first$/,
   );
   refusedAt(edit((d) => d.meta = []), "$.meta", /meta must be an object/);
-  refusedAt(edit((d) => d.meta.track = "x".repeat(81)), "$.meta.track", /1 to 80 characters/);
+  refusedAt(
+    edit((d) => d.meta.track = "x".repeat(81)),
+    "$.meta.track",
+    /^track is too long: 81 characters, at most 80$/,
+  );
+  refusedAt(
+    edit((d) => d.meta.track = "x".repeat(400)),
+    "$.meta.track",
+    /^track is too long: 400 characters, at most 80$/,
+  );
+  refusedAt(
+    edit((d) => d.meta.track = "Lago\u0007"),
+    "$.meta.track",
+    /^track holds a control character, U\+0007, at character 5: none is allowed$/,
+  );
   refusedAt(edit((d) => d.meta.track = 7), "$.meta.track", /1 to 80 characters/);
   refusedAt(edit((d) => delete d.meta.source_runs), "$.meta.source_runs", /^required: source_runs/);
   refusedAt(
@@ -154,7 +172,11 @@ Deno.test("a track of exactly 80 characters is accepted, counted in characters n
   const emoji = "🏁".repeat(80); // 160 UTF-16 units
   const doc = validateBundle(edit((d) => d.meta.track = emoji)) as BundleV4;
   assert.equal(doc.meta.track, emoji);
-  refusedAt(edit((d) => d.meta.track = emoji + "x"), "$.meta.track", /1 to 80 characters/);
+  refusedAt(
+    edit((d) => d.meta.track = emoji + "x"),
+    "$.meta.track",
+    /^track is too long: 81 characters, at most 80$/,
+  );
 });
 
 Deno.test("edge refusals name each field", () => {
@@ -622,8 +644,20 @@ Deno.test("v1: the kind of each record must be one of the five", () => {
 Deno.test("track override: trimmed; blank, over-long and control characters refused, never cut", () => {
   assert.equal(validateTrackOverride("  Lago  "), "Lago");
   assert.equal(validateTrackOverride("é".repeat(80)), "é".repeat(80));
-  const rule = "must be 1 to 80 characters, not blank, with no control characters";
-  for (const bad of ["  ", "", "x".repeat(81), "é".repeat(100), "A\u0001B", "Spa\x1b[2J", "a\nb"]) {
+  const blank = "is blank: give 1 to 80 characters that are not all spaces";
+  const control = (code: string, at: number) =>
+    `holds a control character, U+${code}, at character ${at}: none is allowed`;
+  for (
+    const [bad, rule] of [
+      ["  ", blank],
+      ["", blank],
+      ["x".repeat(81), "is too long: 81 characters, at most 80"],
+      ["é".repeat(100), "is too long: 100 characters, at most 80"],
+      ["A\u0001B", control("0001", 2)],
+      ["Spa\x1b[2J", control("001B", 4)],
+      ["a\nb", control("000A", 2)],
+    ]
+  ) {
     assert.throws(
       () => validateTrackOverride(bad),
       (e: unknown) =>

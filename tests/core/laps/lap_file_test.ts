@@ -369,8 +369,35 @@ Deno.test("the circuit and car names a file carries are read, trimmed, and check
   assert.deepEqual(rejected(file).map((i) => i.path), ["$.lap.track_name", "$.lap.car_name"]);
   assert.equal(
     rejected(file)[0].message,
-    'must be "" or a name of 1 to 80 characters with no control characters',
+    "holds a control character, U+001B, at character 7: none is allowed",
   );
+});
+
+Deno.test('a carried name\'s refusal says which rule it broke; only "" means unnamed', () => {
+  const fault = (name: unknown) => {
+    const file = fileJson();
+    file.lap.track_name = name;
+    const issues = rejected(file);
+    assert.deepEqual(issues.map((i) => i.path), ["$.lap.track_name"]);
+    return issues[0].message;
+  };
+  assert.equal(
+    fault("Lago\u0007"),
+    "holds a control character, U+0007, at character 5: none is allowed",
+  );
+  assert.equal(
+    fault("Spa\nEast"),
+    "holds a control character, U+000A, at character 4: none is allowed",
+  );
+  assert.equal(fault("x".repeat(81)), "is too long: 81 characters, at most 80");
+  assert.equal(fault("x".repeat(400)), "is too long: 400 characters, at most 80");
+  const blank =
+    'is blank: give 1 to 80 characters that are not all spaces ("" alone means no name)';
+  assert.equal(fault("   "), blank);
+  assert.equal(fault("\t"), blank);
+  const file = fileJson();
+  file.lap.track_name = "";
+  assert.equal(parseLapFile(file).track_name, "");
 });
 
 Deno.test("an optional column of the wrong length is dropped, not refused", () => {
