@@ -1,19 +1,20 @@
 import { strict as assert } from "node:assert";
-import { WEB_ASSETS } from "../../src/server/web_assets.ts";
 import { homeRoutes } from "../../src/server/routes/home.ts";
 import { PAGE_FILES } from "../../src/server/routes/pages.ts";
-import { WEB_FILES } from "../../scripts/gen_web_assets.ts";
 import { withServer } from "./_server.ts";
+
+/** The text of `name` in src/web/. */
+const source = (name: string) =>
+  Deno.readTextFile(new URL(`../../src/web/${name}`, import.meta.url));
 
 /** The pages' own scripts: every script they serve but the vendored library. */
 const SCRIPTS = Object.values(PAGE_FILES).filter((f) =>
   f.endsWith(".js") && !f.startsWith("vendor/")
 );
 
-Deno.test("GET /laps, /compare and their files answer with their types, no-cache, the embedded text", async () => {
+Deno.test("GET /laps, /compare and their files answer with their types, no-cache, their text in src/web", async () => {
   await withServer(async (url) => {
     for (const [path, name] of Object.entries(PAGE_FILES)) {
-      assert.ok((WEB_FILES as readonly string[]).includes(name), name);
       const res = await fetch(`${url}${path}`);
       assert.equal(res.status, 200, path);
       const type = name.endsWith(".html")
@@ -23,11 +24,11 @@ Deno.test("GET /laps, /compare and their files answer with their types, no-cache
         : "text/javascript; charset=utf-8";
       assert.equal(res.headers.get("content-type"), type, path);
       assert.equal(res.headers.get("cache-control"), "no-cache", path);
-      assert.equal(await res.text(), WEB_ASSETS[name].body, path);
+      assert.equal(await res.text(), await source(name), path);
     }
     // The query string is the page's state: the same page answers.
     const deep = await fetch(`${url}/compare?laps=1,2&ref=2&from=10&to=20`);
-    assert.equal(await deep.text(), WEB_ASSETS["pages.html"].body);
+    assert.equal(await deep.text(), await source("pages.html"));
     const res = await fetch(`${url}/compare`, { method: "POST" });
     assert.equal(res.status, 405);
     await res.body?.cancel();
@@ -50,25 +51,25 @@ Deno.test("each page file has a strong ETag; If-None-Match with it answers 304 w
       assert.equal(await again.text(), "", path);
       const other = await fetch(`${url}${path}`, { headers: { "If-None-Match": '"00000000-0"' } });
       assert.equal(other.status, 200, path);
-      assert.equal(await other.text(), WEB_ASSETS[PAGE_FILES[path]].body, path);
+      assert.equal(await other.text(), await source(PAGE_FILES[path]), path);
     }
     // Different files, different tags (/laps and /compare are one file).
     assert.equal(tags.size, new Set(Object.values(PAGE_FILES)).size);
   });
 });
 
-Deno.test("the pages load nothing from elsewhere: every file they name is served here", () => {
+Deno.test("the pages load nothing from elsewhere: every file they name is served here", async () => {
   const served = new Set(Object.keys(PAGE_FILES));
   // The live page's files (its address, the icon every page links) are served here too.
   const home = new Set(homeRoutes().operations.map((o) => o.path));
   for (const html of ["pages.html"]) {
-    const refs = [...WEB_ASSETS[html].body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    const refs = [...(await source(html)).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     for (const ref of refs) {
       assert.ok(home.has(ref) || served.has(ref), `${html} names ${ref}`);
     }
   }
   for (const js of ["pages.html", ...SCRIPTS]) {
-    const imports = [...WEB_ASSETS[js].body.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
+    const imports = [...(await source(js)).matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
     for (const i of imports) assert.ok(served.has(i.replace(/^\.\//, "/")), `${js} imports ${i}`);
   }
 });
@@ -81,7 +82,7 @@ Deno.test("the pages call only documented routes of the public API", async () =>
     );
     const called = new Set<string>();
     for (const js of SCRIPTS) {
-      for (const m of WEB_ASSETS[js].body.matchAll(/\/api\/[^"`?\s)]*/g)) {
+      for (const m of (await source(js)).matchAll(/\/api\/[^"`?\s)]*/g)) {
         // A template's ${...} stands for one path segment.
         called.add(m[0].replace(/\$\{[^}]*\}/g, "x"));
       }
@@ -100,11 +101,11 @@ Deno.test("the vendored uPlot is the npm package uplot@1.6.32's files, unchanged
       (b) => b.toString(16).padStart(2, "0"),
     ).join("");
   assert.equal(
-    await sha(WEB_ASSETS["vendor/uplot.iife.min.js"].body),
+    await sha(await source("vendor/uplot.iife.min.js")),
     "19c8d4c6ad88929a79f4ae49d6f7161566dfd0ba3d15cc495e974f787eb78f1f",
   );
   assert.equal(
-    await sha(WEB_ASSETS["vendor/uplot.min.css"].body),
+    await sha(await source("vendor/uplot.min.css")),
     "df630c6a8d6f8eeaff264b50f73ce5b114f646ffd9a0bb74f049b0a00135fa04",
   );
 });

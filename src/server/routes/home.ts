@@ -1,8 +1,8 @@
 /**
  * GET /: the live page, the driver's second screen (docs/live_page.md), and
- * its script and style. The files are the strings of web_assets.ts, which
- * scripts/gen_web_assets.ts makes from src/web/, so the page ships inside
- * the compiled binary and needs nothing from the internet.
+ * its script and style. The files are src/web/'s, read at start-up
+ * (web_folder.ts; `deno compile --include src/web` puts them in the
+ * binary), so the page needs nothing from the internet.
  *
  * @module
  */
@@ -12,8 +12,11 @@ import { type WebFile, webFileRoutes } from "./web_files.ts";
 const JS = "an ES module, embedded in the binary";
 const ICON = "an SVG icon, embedded in the binary";
 
-/** The paths the page's files answer on: the file, and the document's summary and answer. */
-const FILES: Record<string, WebFile> = {
+/**
+ * The paths the live page's files answer on: the file of src/web/, and the
+ * document's summary and answer. The one place these files are named.
+ */
+export const HOME_FILES: Readonly<Record<string, WebFile>> = {
   "/": {
     name: "live.html",
     summary: "The live page: the driver's second screen (docs/live_page.md)",
@@ -51,5 +54,5 @@ const FILES: Record<string, WebFile> = {
  * a page older than the logger it talks to. Each is listed in the table's operations.
  */
 export function homeRoutes(): RouteTable {
-  return webFileRoutes(FILES, { etag: false });
+  return webFileRoutes(HOME_FILES, { etag: false });
 }

@@ -1,16 +1,17 @@
 /**
  * GET /laps and /compare: the analysis pages (docs/analysis_pages.md), their
- * scripts, style and the vendored chart library. Like the live page, the
- * files are strings of web_assets.ts (made from src/web/ by
- * scripts/gen_web_assets.ts), so they ship inside the compiled binary and
- * load nothing from the internet; the pages read only the public /api.
+ * scripts, style and the vendored chart library. Like the live page's, the
+ * files are src/web/'s, read at start-up (web_folder.ts) and included in
+ * the compiled binary, so they load nothing from the internet; the pages
+ * read only the public /api. This table is the one place a page file is
+ * named: a new script is served, documented and read by adding its row.
  *
  * @module
  */
 import type { RouteTable } from "../route_table.ts";
 import { webFileRoutes } from "./web_files.ts";
 
-/** The paths the analysis pages' files answer on, and which file each is. */
+/** The paths the analysis pages' files answer on, and which file of src/web/ each is. */
 export const PAGE_FILES: Readonly<Record<string, string>> = {
   // One document for both pages; its router draws the one the address names.
   "/laps": "pages.html",
