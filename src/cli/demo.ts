@@ -150,7 +150,7 @@ async function runDemo(flags: DemoFlags): Promise<void> {
     await runTui(logger.app, {
       signal: quit.signal,
       outDir: exportsDir(flags.data),
-      apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
+      apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : api,
       notices,
       livePage: livePageQr(livePageUrl(flags, logger.http.port), flags.lan === true),
     });

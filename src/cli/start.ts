@@ -180,7 +180,7 @@ export async function runLogger(flags: LoggerFlags, mode: "start" | "serve"): Pr
     await runTui(logger.app, {
       signal: stop.signal,
       outDir: exportsDir(flags.data),
-      apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : logger.http.url,
+      apiUrl: flags.lan ? livePageUrl(flags, logger.http.port) : api,
       notices,
       livePage: livePageQr(livePageUrl(flags, logger.http.port), flags.lan === true),
     });

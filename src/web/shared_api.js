@@ -37,8 +37,8 @@ export async function api(path) {
 }
 
 /**
- * A refusal's body as the API writes it (RFC 9457 problem details; see
- * src/server/openapi/problem_schema.ts), read leniently: any part may be
+ * A refusal's body as the API writes it (RFC 9457 problem details, as the
+ * OpenAPI document's Problem schema describes them), read leniently: any part may be
  * missing when the answer was not one.
  * @typedef {{
  *   detail?: string, title?: string, errors?: { path: string, message: string }[],
