@@ -23,6 +23,7 @@ import {
   TONE_STEPS_S,
 } from "./cues.js";
 import { noSectors, sectorCells, sectorFrame, sectorLapStored } from "./live_sectors.js";
+import { wakeKeeper, wakeText } from "./wake_lock.js";
 
 /**
  * @typedef {import("./api_types.js").LiveFrame} LiveFrame
@@ -91,6 +92,20 @@ let sectors = noSectors();
 /** The personal best per sector at this circuit in this car, ms (index 0 = sector 1). */
 let sectorBest = /** @type {(number | null)[]} */ ([]);
 
+// The screen stays on while frames arrive (wake_lock.js); the header says when it cannot.
+const wake = wakeKeeper({
+  api: navigator.wakeLock,
+  secure: globalThis.isSecureContext,
+  visible: () => document.visibilityState === "visible",
+  now: () => Date.now(),
+  onChange: (s) => {
+    const el = $("wake");
+    el.textContent = wakeText(s);
+    el.dataset.state = s.kind;
+  },
+});
+Object.assign(window, { liveWake: wake });
+
 // ---- the stream ----
 
 function connect() {
@@ -111,6 +126,7 @@ function connect() {
     lastFrameAt = Date.now();
     stats.frames++;
     stats.frame = frame;
+    wake.frame();
     onFrame(frame);
     if (!dirty) {
       dirty = true;
@@ -138,8 +154,10 @@ setInterval(() => {
     connect();
   }
   setState();
+  wake.tick();
 }, 1000);
 document.addEventListener("visibilitychange", () => {
+  wake.shown();
   if (document.visibilityState === "visible" && Date.now() - lastFrameAt > STALE_S * 1000) {
     connect();
   }
@@ -470,5 +488,7 @@ function initSettings() {
 }
 
 initSettings();
+$("wake").textContent = wakeText(wake.state);
+$("wake").dataset.state = wake.state.kind;
 connect();
 setState();
