@@ -13,6 +13,8 @@ Deno.test("GET / is the live page; its script, cue rules and style answer with t
       ["/cues.js", "text/javascript; charset=utf-8", "cues.js"],
       ["/live_sectors.js", "text/javascript; charset=utf-8", "live_sectors.js"],
       ["/wake_lock.js", "text/javascript; charset=utf-8", "wake_lock.js"],
+      ["/live_map.js", "text/javascript; charset=utf-8", "live_map.js"],
+      ["/shared_map.js", "text/javascript; charset=utf-8", "shared_map.js"],
       ["/manifest.webmanifest", "application/manifest+json", "manifest.webmanifest"],
       ["/live.css", "text/css; charset=utf-8", "live.css"],
       // The icon every page links, and where browsers ask for one unasked (else a 404 logged).
@@ -37,7 +39,12 @@ Deno.test("GET / is the live page; its script, cue rules and style answer with t
       "/manifest.webmanifest",
     ]);
     const imports = [...(await source("live.js")).matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
-    assert.deepEqual(imports, ["./cues.js", "./live_sectors.js", "./wake_lock.js"]);
+    assert.deepEqual(imports, [
+      "./cues.js",
+      "./live_sectors.js",
+      "./live_map.js",
+      "./wake_lock.js",
+    ]);
     // Both documents link the icon.
     for (const page of ["live.html", "pages.html"]) {
       assert.match(

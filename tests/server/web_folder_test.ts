@@ -70,5 +70,5 @@ Deno.test("src/web and the routes agree: every file but the type-only api_types.
   ]);
   const files = (await listing(WEB_DIR)).filter((f) => f !== "api_types.js");
   assert.deepEqual([...served].sort(), files);
-  assert.equal(files.length, 27);
+  assert.equal(files.length, 28);
 });

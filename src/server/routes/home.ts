@@ -34,6 +34,12 @@ export const HOME_FILES: Readonly<Record<string, WebFile>> = {
     summary: "The live page's sector timing (an ES module live.js imports)",
     description: JS,
   },
+  // It draws with the compare page's map framing: /shared_map.js is served with the analysis pages.
+  "/live_map.js": {
+    name: "live_map.js",
+    summary: "The live page's circuit map (an ES module live.js imports)",
+    description: JS,
+  },
   "/wake_lock.js": {
     name: "wake_lock.js",
     summary: "The live page's screen wake lock (an ES module live.js imports)",
