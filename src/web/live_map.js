@@ -96,8 +96,8 @@ export function makeLiveMap(holder, data) {
   svg.append(node("polyline", {
     points: pts.join(" "),
     fill: "none",
-    stroke: "#777",
-    "stroke-width": u * 5,
+    stroke: "#8a8a8a",
+    "stroke-width": u * 8,
     "stroke-linejoin": "round",
   }));
   for (const c of data.corners) {
@@ -150,8 +150,9 @@ export function makeLiveMap(holder, data) {
       if (!next) return;
       ring.setAttribute("cx", String(next.apex.x));
       ring.setAttribute("cy", String(next.apex.z));
-      label.setAttribute("x", String(next.apex.x + u * 18));
-      label.setAttribute("y", String(next.apex.z - u * 18));
+      // Above and right of the ring, clear of the car that is coming to it.
+      label.setAttribute("x", String(next.apex.x + u * 20));
+      label.setAttribute("y", String(next.apex.z - u * 22));
     },
   };
 }
