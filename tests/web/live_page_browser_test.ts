@@ -377,7 +377,8 @@ function stubWakeLock(page: Page): Promise<unknown> {
 }
 
 Deno.test({
-  name: "the phone app at 390x844 with touch: manifest, icon, wake lock, map marker, no errors",
+  name:
+    "the phone app at 390x844 with touch: manifest, icon, wake lock, map marker, fits both ways",
   ignore: NO_CHROMIUM !== null,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -463,14 +464,24 @@ Deno.test({
       1,
     );
 
-    // All of it on one screen: the map, the gap and the marker inside the viewport, no scrolling.
-    const fits = await page.evaluate(() =>
-      ["map-box", "delta-box", "brake-box", "tyres"].every((id) => {
-        const r = document.getElementById(id)!.getBoundingClientRect();
-        return r.top >= 0 && r.bottom <= innerHeight && r.width > 100 && r.height > 60;
-      }) && document.documentElement.scrollHeight <= innerHeight
-    );
-    assert.equal(fits, true);
+    // All of it on one screen, either way up: the map, the gap and the marker inside the viewport,
+    // the map beside another cell, no scrolling.
+    const fits = () =>
+      page.evaluate(() => {
+        const box = (id: string) => document.getElementById(id)!.getBoundingClientRect();
+        const inside = ["map-box", "delta-box", "brake-box", "tyres"].every((id) => {
+          const r = box(id);
+          return r.top >= 0 && r.bottom <= innerHeight && r.width > 100 && r.height > 60;
+        });
+        const map = box("map-box");
+        const beside = map.right <= box("gear-box").left + 1;
+        const scrolls = document.documentElement.scrollHeight > innerHeight ||
+          document.documentElement.scrollWidth > innerWidth;
+        return { inside, beside, scrolls };
+      });
+    assert.deepEqual(await fits(), { inside: true, beside: true, scrolls: false });
+    await page.setViewport({ width: 844, height: 390, isMobile: true, hasTouch: true });
+    assert.deepEqual(await fits(), { inside: true, beside: true, scrolls: false });
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();
