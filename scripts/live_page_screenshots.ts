@@ -38,7 +38,7 @@ if (NO_CHROMIUM) {
 const browsers = await Promise.all(SHOTS.map(() => launchChromium()));
 /** The lap held in: the one after a lap with coaching notes, so its corner cue shows. */
 const HOLD_LAP = 3;
-const source = await openReplaySource("synthetic:7", { laps: HOLD_LAP });
+const source = await openReplaySource("synthetic:7", { laps: HOLD_LAP, mistakeEveryLap: true });
 const listening = Promise.withResolvers<number>();
 const ready = Promise.withResolvers<void>();
 const held = Promise.withResolvers<number>();
@@ -92,7 +92,11 @@ for (const [i, page] of pages.entries()) {
   );
 }
 ready.resolve();
-replay.then(() => held.reject(new Error(`no cue shown in lap ${HOLD_LAP} of the drive`)));
+// A drive that ends unheld has no cue to show; one held ends by the hold's own error, awaited below.
+replay.then(
+  () => held.reject(new Error(`no cue shown in lap ${HOLD_LAP} of the drive`)),
+  () => {},
+);
 const packet = await held.promise;
 await Promise.all(pages.map((page) =>
   page.waitForFunction(

@@ -177,33 +177,34 @@ export function sectorClass(ms, bestMs) {
 }
 
 /**
- * The line shown before a corner the last lap lost time at, from the
+ * The words shown before a corner the last lap lost time at, from the
  * frame's `cue` (src/app/live/live_cue.ts: present only from 300 m before the
- * corner's braking point until the car reaches it): its cue and the time
- * lost there, "Turn 4: brake later (0.21 s lost)"; null without a cue.
+ * corner's braking point until the car reaches it), in two parts drawn at
+ * two sizes: the cue ("Turn 4: brake later") and the time lost there
+ * ("(0.21 s lost)"); null without a cue.
  * @param {{ text: string, loss_s: number } | null | undefined} cue
- * @returns {string | null}
+ * @returns {{ head: string, loss: string } | null}
  */
-export function cueLine(cue) {
+export function cueParts(cue) {
   if (!cue) return null;
-  return `${cue.text} (${cue.loss_s.toFixed(2)} s lost)`;
+  return { head: cue.text, loss: `(${cue.loss_s.toFixed(2)} s lost)` };
 }
 
 /**
  * The cue line to show for frame `f`, timed with the brake marker: the
- * frame's cue ({@linkcode cueLine}) only while the marker is up for the same
+ * frame's cue ({@linkcode cueParts}) only while the marker is up for the same
  * corner, that is while its bar fills ({@linkcode brakeFill} above 0: within
  * {@linkcode BRAKE_WINDOW_S} of the braking point at the car's speed), so
  * the words and the bar come and go together; null otherwise (no cue, no
  * marker, a marker for another corner, or still too far).
  * @param {{ cue?: { text: string, n: number, loss_s: number } | null,
  *   next_brake: { corner: number, distance_m: number } | null, speed_kmh: number }} f
- * @returns {string | null}
+ * @returns {{ head: string, loss: string } | null}
  */
 export function timedCue(f) {
   const next = f.next_brake;
   if (!f.cue || !next || next.corner !== f.cue.n) return null;
-  return brakeFill(next, f.speed_kmh) > 0 ? cueLine(f.cue) : null;
+  return brakeFill(next, f.speed_kmh) > 0 ? cueParts(f.cue) : null;
 }
 
 /**

@@ -402,7 +402,8 @@ function drawBrake(f) {
   const cue = timedCue(f);
   const cueEl = $("cue");
   if (cueEl.hidden !== (cue === null)) cueEl.hidden = cue === null;
-  text("cue", cue ?? "");
+  text("cue-head", cue?.head ?? "");
+  text("cue-loss", cue?.loss ?? "");
 }
 
 /** @param {LiveFrame} f */

@@ -131,6 +131,8 @@ export function makeLiveMap(holder, data) {
   svg.append(ring, label, car);
   holder.replaceChildren(svg);
   let nextN = /** @type {number | null} */ (null);
+  const midX = f.minX + f.width / 2;
+  const midZ = f.minZ + f.height / 2;
 
   return {
     /**
@@ -150,9 +152,11 @@ export function makeLiveMap(holder, data) {
       if (!next) return;
       ring.setAttribute("cx", String(next.apex.x));
       ring.setAttribute("cy", String(next.apex.z));
-      // Above and right of the ring, clear of the car that is coming to it.
-      label.setAttribute("x", String(next.apex.x + u * 20));
-      label.setAttribute("y", String(next.apex.z - u * 22));
+      // Beside the ring on the side of the map's middle, so a corner at an edge keeps its name.
+      const right = next.apex.x < midX;
+      label.setAttribute("text-anchor", right ? "start" : "end");
+      label.setAttribute("x", String(next.apex.x + (right ? 1 : -1) * u * 20));
+      label.setAttribute("y", String(next.apex.z + (next.apex.z < midZ ? u * 48 : -u * 22)));
     },
   };
 }

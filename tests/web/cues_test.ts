@@ -127,8 +127,9 @@ Deno.test("the cue shows while its corner's brake marker fills, and not before o
   const at = (m: number, corner = 4, speed = 180) =>
     timedCue({ cue: CUE, next_brake: { corner, distance_m: m }, speed_kmh: speed });
   assert.equal(at(125), null);
-  assert.equal(at(124.9), "Turn 4: brake later (0.21 s lost)");
-  assert.equal(at(1), "Turn 4: brake later (0.21 s lost)");
+  const shown = { head: "Turn 4: brake later", loss: "(0.21 s lost)" };
+  assert.deepEqual(at(124.9), shown);
+  assert.deepEqual(at(1), shown);
   assert.equal(at(100, 5), null);
   // Standing still, the marker never fills.
   assert.equal(at(10, 4, 0), null);

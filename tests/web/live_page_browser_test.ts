@@ -286,18 +286,21 @@ Deno.test({
       }),
     );
     await drawn(page, pid++);
-    const shown = await page.$eval("#cue", (e) => {
-      const r = e.getBoundingClientRect();
-      const label = document.getElementById("brake-label")!;
-      return {
-        hidden: (e as HTMLElement).hidden,
-        text: e.textContent,
-        onScreen: r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight,
-        whole: e.scrollWidth <= e.clientWidth,
-        size: parseFloat(getComputedStyle(e).fontSize),
-        labelSize: parseFloat(getComputedStyle(label).fontSize),
-      };
-    });
+    const cueNow = () =>
+      page.$eval("#cue", (e) => {
+        const r = e.getBoundingClientRect();
+        const box = document.getElementById("brake-box")!.getBoundingClientRect();
+        const label = document.getElementById("brake-label")!;
+        return {
+          hidden: (e as HTMLElement).hidden,
+          text: e.textContent,
+          onScreen: r.width > 0 && r.height > 0 && r.top >= box.top && r.bottom <= box.bottom,
+          whole: e.scrollWidth <= e.clientWidth,
+          size: parseFloat(getComputedStyle(e).fontSize),
+          labelSize: parseFloat(getComputedStyle(label).fontSize),
+        };
+      });
+    const shown = await cueNow();
     assert.deepEqual(shown, {
       hidden: false,
       text: "Turn 4: brake later (0.21 s lost)",
@@ -309,6 +312,12 @@ Deno.test({
     // Larger than the marker's own words.
     assert.ok(Math.abs(shown.size - shown.labelSize * 1.6) < 0.01, `${shown.size} px`);
     assert.ok(shown.size >= 30, `cue font ${shown.size} px`);
+    // On its side, the cue still fits inside the marker's row, and is still the larger.
+    await page.setViewport({ width: 844, height: 390 });
+    const side = await cueNow();
+    assert.deepEqual([side.onScreen, side.whole], [true, true]);
+    assert.ok(side.size > side.labelSize, JSON.stringify(side));
+    await page.setViewport({ width: 390, height: 844 });
     logger.send("frame", frame(pid, 5, 2, 38_000, { distance_m: 905, cue: null }));
     await drawn(page, pid++);
     assert.equal(await page.$eval("#cue", (e) => (e as HTMLElement).hidden), true);
