@@ -1,14 +1,16 @@
 /**
  * Screenshots of the live page for docs/screenshots/: phone portrait
  * (390x844), phone landscape (844x390) and tablet (1024x768), with touch,
- * each in its own headless
- * chromium, from a deterministic drive: the synthetic drive (seed 7) into
- * a fresh in-memory logger at 5x real time, held in lap 2 in the second
- * sector about one second before a braking point, so the delta, the filling
- * brake bar, the map with the car and the next corner, the sector splits
- * and the shift light all show. The held frame
- * is the same on every run (the drive is held by packet, the reference read
- * settled before it goes on).
+ * each in its own headless chromium, from a deterministic drive: the
+ * synthetic drive (seed 7, a mistake each lap after the first) into a fresh
+ * in-memory logger at 5x real time, held in lap 3 about one second before
+ * the braking point of the corner lap 2 lost most at, so the delta, the
+ * corner cue over the filling brake bar, the map with the car and the next
+ * corner, the sector splits and the shift light all show. The held frame is
+ * the same on every run (the drive is held by packet, the reference read
+ * settled before it goes on). Not in scripts/page_screenshots.ts: that one
+ * photographs stored laps through the analysis pages, and this page needs a
+ * drive streaming into a logger.
  *
  * Usage: deno run -A scripts/live_page_screenshots.ts  (needs /usr/bin/chromium)
  *
