@@ -5,7 +5,9 @@
  * newest frame once per animation frame, by writing text and classes into
  * fixed elements (no framework: at 60 frames a second the cheapest draw is
  * the one that touches only what changed). Spoken cues and their settings
- * live here too; the rules they follow are in cues.js.
+ * live here too; the rules they follow are in cues.js. The circuit map is
+ * live_map.js's and the screen's wake lock wake_lock.js's; this file feeds
+ * them frames.
  *
  * @module
  */
@@ -108,7 +110,6 @@ const wake = wakeKeeper({
     el.dataset.state = s.kind;
   },
 });
-Object.assign(window, { liveWake: wake });
 
 // ---- the stream ----
 
@@ -266,7 +267,8 @@ async function loadMap(id) {
     liveMap = makeLiveMap(holder, data);
     if (latest) liveMap.draw(latest);
   } catch {
-    // Asked again when the reference changes; until then the words stay.
+    // Asked again when the reference changes.
+    if (mapRef === id) holder.textContent = "no map: the logger did not answer";
   }
 }
 
