@@ -1,12 +1,16 @@
 /**
- * Screenshots of the live page for docs/: phone portrait (390x844), phone
- * landscape (844x390) and tablet (1024x768), each in its own headless
- * chromium, from a deterministic drive: the synthetic drive (seed 7) into
- * a fresh in-memory logger at 5x real time, held in lap 2 in the second
- * sector about one second before a braking point, so the delta, the filling
- * brake bar, the sector splits and the shift light all show. The held frame
- * is the same on every run (the drive is held by packet, the reference read
- * settled before it goes on).
+ * Screenshots of the live page for docs/screenshots/: phone portrait
+ * (390x844), phone landscape (844x390) and tablet (1024x768), with touch,
+ * each in its own headless chromium, from a deterministic drive: the
+ * synthetic drive (seed 7, a mistake each lap after the first) into a fresh
+ * in-memory logger at 5x real time, held in lap 3 about one second before
+ * the braking point of the corner lap 2 lost most at, so the delta, the
+ * corner cue over the filling brake bar, the map with the car and the next
+ * corner, the sector splits and the shift light all show. The held frame is
+ * the same on every run (the drive is held by packet, the reference read
+ * settled before it goes on). Not in scripts/page_screenshots.ts: that one
+ * photographs stored laps through the analysis pages, and this page needs a
+ * drive streaming into a logger.
  *
  * Usage: deno run -A scripts/live_page_screenshots.ts  (needs /usr/bin/chromium)
  *
@@ -21,6 +25,7 @@ import { secondsToBrake } from "../src/web/cues.js";
 import { launchChromium, NO_CHROMIUM } from "../tests/e2e/_browser.ts";
 import { settle, startTestLogger } from "../tests/e2e/harness.ts";
 
+/** Under docs/screenshots/, with the analysis pages' pictures (scripts/page_screenshots.ts). */
 const SHOTS = [
   { file: "live_page_phone_portrait.png", width: 390, height: 844 },
   { file: "live_page_phone_landscape.png", width: 844, height: 390 },
@@ -33,7 +38,9 @@ if (NO_CHROMIUM) {
   Deno.exit(1);
 }
 const browsers = await Promise.all(SHOTS.map(() => launchChromium()));
-const source = await openReplaySource("synthetic:7", { laps: 2 });
+/** The lap held in: the one after a lap with coaching notes, so its corner cue shows. */
+const HOLD_LAP = 3;
+const source = await openReplaySource("synthetic:7", { laps: HOLD_LAP, mistakeEveryLap: true });
 const listening = Promise.withResolvers<number>();
 const ready = Promise.withResolvers<void>();
 const held = Promise.withResolvers<number>();
@@ -52,14 +59,14 @@ const replay = runFakeConsole({
     if (start === 0) start = performance.now();
     const wait = start + (sent / (60 * SPEED)) * 1000 - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    // In lap 2 every packet is settled before the next, so the held frame is the same each run.
-    if (sent % 30 === 0 || logger.app.frames.latest()?.lap === 2) {
+    // In the held lap every packet is settled before the next, so the held frame is the same each run.
+    if (sent % 30 === 0 || logger.app.frames.latest()?.lap === HOLD_LAP) {
       await settle(logger, sent);
       await (logger.app.frames as LiveFrameService).settled();
     }
     const f = logger.app.frames.latest();
     if (
-      f && f.lap === 2 && (f.sector ?? 0) >= 2 && f.next_brake &&
+      f && f.lap === HOLD_LAP && f.cue && f.next_brake?.corner === f.cue.n &&
       Math.abs(secondsToBrake(f.next_brake, f.speed_kmh) - 1) < 0.05
     ) {
       await settle(logger, sent);
@@ -74,13 +81,24 @@ const replay = runFakeConsole({
 logger = await startTestLogger(await listening.promise);
 const pages = await Promise.all(browsers.map((b) => b.newPage()));
 for (const [i, page] of pages.entries()) {
-  await page.setViewport({ width: SHOTS[i].width, height: SHOTS[i].height });
+  // A phone: touch, mobile viewport; the tablet too.
+  await page.setViewport({
+    width: SHOTS[i].width,
+    height: SHOTS[i].height,
+    isMobile: true,
+    hasTouch: true,
+  });
   await page.goto(`${logger.http.url}/`);
   await page.waitForFunction(() =>
     document.getElementById("state")!.textContent !== "reconnecting"
   );
 }
 ready.resolve();
+// A drive that ends unheld has no cue to show; one held ends by the hold's own error, awaited below.
+replay.then(
+  () => held.reject(new Error(`no cue shown in lap ${HOLD_LAP} of the drive`)),
+  () => {},
+);
 const packet = await held.promise;
 await Promise.all(pages.map((page) =>
   page.waitForFunction(
@@ -90,7 +108,7 @@ await Promise.all(pages.map((page) =>
   )
 ));
 for (const [i, page] of pages.entries()) {
-  const path = new URL(`../docs/${SHOTS[i].file}`, import.meta.url).pathname;
+  const path = new URL(`../docs/screenshots/${SHOTS[i].file}`, import.meta.url).pathname;
   await page.screenshot({ path: path as `${string}.png` });
   console.log(`wrote ${path}`);
 }

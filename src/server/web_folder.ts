@@ -16,8 +16,8 @@ export const WEB_DIR: URL = new URL("../web/", import.meta.url);
 export interface WebAsset {
   /** Its `Content-Type`, with the charset for text. */
   type: string;
-  /** Its text. */
-  body: string;
+  /** Its text, or its bytes for a picture (a PNG icon). */
+  body: string | Uint8Array<ArrayBuffer>;
   /** A strong `ETag` of `body` (quotes included). */
   etag: string;
 }
@@ -35,9 +35,9 @@ export function webAsset(name: string, dir: URL = WEB_DIR): WebAsset {
   const url = new URL(name, dir);
   const known = READ.get(url.href);
   if (known !== undefined) return known;
-  let body: string;
+  let body: string | Uint8Array<ArrayBuffer>;
   try {
-    body = Deno.readTextFileSync(url);
+    body = isBinary(name) ? Deno.readFileSync(url) : Deno.readTextFileSync(url);
   } catch (err) {
     const why = err instanceof Deno.errors.NotFound
       ? "is missing (a compiled binary needs `--include src/web`)"
@@ -49,22 +49,30 @@ export function webAsset(name: string, dir: URL = WEB_DIR): WebAsset {
   return asset;
 }
 
+/** True for a file read as bytes (a PNG), false for one read as UTF-8 text. */
+function isBinary(name: string): boolean {
+  return name.endsWith(".png");
+}
+
 /** The `Content-Type` of a file of the folder, by its extension. */
 export function mediaType(name: string): string {
   if (name.endsWith(".html")) return "text/html; charset=utf-8";
   if (name.endsWith(".css")) return "text/css; charset=utf-8";
   if (name.endsWith(".svg")) return "image/svg+xml";
+  if (name.endsWith(".png")) return "image/png";
+  // The type the Web App Manifest spec registers; browsers read the file whatever it is served as.
+  if (name.endsWith(".webmanifest")) return "application/manifest+json";
   return "text/javascript; charset=utf-8";
 }
 
 /**
- * A strong validator of a body: FNV-1a over its UTF-16 code units and its
- * length, the same tag for the same text in every process.
+ * A strong validator of a body: FNV-1a over its UTF-16 code units (or its
+ * bytes) and its length, the same tag for the same content in every process.
  */
-export function etagOf(body: string): string {
+export function etagOf(body: string | Uint8Array): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < body.length; i++) {
-    h ^= body.charCodeAt(i);
+    h ^= typeof body === "string" ? body.charCodeAt(i) : body[i];
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return `"${h.toString(16).padStart(8, "0")}-${body.length.toString(16)}"`;

@@ -177,16 +177,34 @@ export function sectorClass(ms, bestMs) {
 }
 
 /**
- * The line shown before a corner the last lap lost time at, from the
+ * The words shown before a corner the last lap lost time at, from the
  * frame's `cue` (src/app/live/live_cue.ts: present only from 300 m before the
- * corner's braking point until the car reaches it): its cue and the time
- * lost there, "Turn 4: brake later (0.21 s lost)"; null without a cue.
+ * corner's braking point until the car reaches it), in two parts drawn at
+ * two sizes: the cue ("Turn 4: brake later") and the time lost there
+ * ("(0.21 s lost)"); null without a cue.
  * @param {{ text: string, loss_s: number } | null | undefined} cue
- * @returns {string | null}
+ * @returns {{ head: string, loss: string } | null}
  */
-export function cueLine(cue) {
+export function cueParts(cue) {
   if (!cue) return null;
-  return `${cue.text} (${cue.loss_s.toFixed(2)} s lost)`;
+  return { head: cue.text, loss: `(${cue.loss_s.toFixed(2)} s lost)` };
+}
+
+/**
+ * The cue line to show for frame `f`, timed with the brake marker: the
+ * frame's cue ({@linkcode cueParts}) only while the marker is up for the same
+ * corner, that is while its bar fills ({@linkcode brakeFill} above 0: within
+ * {@linkcode BRAKE_WINDOW_S} of the braking point at the car's speed), so
+ * the words and the bar come and go together; null otherwise (no cue, no
+ * marker, a marker for another corner, or still too far).
+ * @param {{ cue?: { text: string, n: number, loss_s: number } | null,
+ *   next_brake: { corner: number, distance_m: number } | null, speed_kmh: number }} f
+ * @returns {{ head: string, loss: string } | null}
+ */
+export function timedCue(f) {
+  const next = f.next_brake;
+  if (!f.cue || !next || next.corner !== f.cue.n) return null;
+  return brakeFill(next, f.speed_kmh) > 0 ? cueParts(f.cue) : null;
 }
 
 /**
@@ -200,13 +218,19 @@ export function cueLine(cue) {
  * id, which no screen shows): `vs this session's best, 1:33.500 (lap 3)` when
  * it is a lap of `sessionId`, `vs your best here, 1:33.500 (session 2, lap 4)`
  * when another session's, `vs the reference, 1:33.500` while `lap` is not
- * known, and `no reference yet` when `timeMs` is null.
+ * known, and `no reference yet` when `timeMs` is null. A `label` (the
+ * frame's `delta.reference_label`, "your best · Suzuka Circuit 2:05.431")
+ * is said as it is, after "vs ", whatever the rest.
  * @param {number | null} timeMs
  * @param {ReferenceLap | null} lap
  * @param {number | null} sessionId
+ * @param {string | null | undefined} [label]
  * @returns {string}
  */
-export function referenceLine(timeMs, lap, sessionId) {
+export function referenceLine(timeMs, lap, sessionId, label = null) {
+  // The server's own words (the live frame's `delta.reference_label`) say it best: they name the
+  // circuit, and while naming hesitates, the layouts whose road the car is on.
+  if (label) return `vs ${label}`;
   if (timeMs === null) return "no reference yet";
   const time = lapTime(timeMs);
   if (!lap) return `vs the reference, ${time}`;

@@ -5,7 +5,9 @@
  * newest frame once per animation frame, by writing text and classes into
  * fixed elements (no framework: at 60 frames a second the cheapest draw is
  * the one that touches only what changed). Spoken cues and their settings
- * live here too; the rules they follow are in cues.js.
+ * live here too; the rules they follow are in cues.js. The circuit map is
+ * live_map.js's and the screen's wake lock wake_lock.js's; this file feeds
+ * them frames.
  *
  * @module
  */
@@ -13,16 +15,18 @@ import {
   biggestLoss,
   brakeCues,
   brakeFill,
-  cueLine,
   gap,
   lapSentence,
   lapTime,
   pitLap,
   referenceLine,
   shiftLights,
+  timedCue,
   TONE_STEPS_S,
 } from "./cues.js";
 import { noSectors, sectorCells, sectorFrame, sectorLapStored } from "./live_sectors.js";
+import { fetchMapData, makeLiveMap } from "./live_map.js";
+import { wakeKeeper, wakeText } from "./wake_lock.js";
 
 /**
  * @typedef {import("./api_types.js").LiveFrame} LiveFrame
@@ -86,10 +90,26 @@ let sessionId = /** @type {number | null} */ (null);
 /** The reference lap the header describes, and its row (null until read). */
 let refDescribed = /** @type {number | null} */ (null);
 let refLap = /** @type {LapRow | null} */ (null);
+/** The reference lap the map is drawn from (undefined: none asked for yet), and the map. */
+let mapRef = /** @type {number | null | undefined} */ (undefined);
+let liveMap = /** @type {ReturnType<typeof makeLiveMap> | null} */ (null);
 /** Sector splits as this page timed them (live_sectors.js). */
 let sectors = noSectors();
 /** The personal best per sector at this circuit in this car, ms (index 0 = sector 1). */
 let sectorBest = /** @type {(number | null)[]} */ ([]);
+
+// The screen stays on while frames arrive (wake_lock.js); the header says when it cannot.
+const wake = wakeKeeper({
+  api: navigator.wakeLock,
+  secure: globalThis.isSecureContext,
+  visible: () => document.visibilityState === "visible",
+  now: () => Date.now(),
+  onChange: (s) => {
+    const el = $("wake");
+    el.textContent = wakeText(s);
+    el.dataset.state = s.kind;
+  },
+});
 
 // ---- the stream ----
 
@@ -111,6 +131,7 @@ function connect() {
     lastFrameAt = Date.now();
     stats.frames++;
     stats.frame = frame;
+    wake.frame();
     onFrame(frame);
     if (!dirty) {
       dirty = true;
@@ -138,8 +159,10 @@ setInterval(() => {
     connect();
   }
   setState();
+  wake.tick();
 }, 1000);
 document.addEventListener("visibilitychange", () => {
+  wake.shown();
   if (document.visibilityState === "visible" && Date.now() - lastFrameAt > STALE_S * 1000) {
     connect();
   }
@@ -224,6 +247,31 @@ async function describeReference(id) {
   }
 }
 
+/**
+ * Draws the map of reference lap `id` (live_map.js); without one, says when there will be one.
+ * @param {number | null} id
+ */
+async function loadMap(id) {
+  mapRef = id;
+  liveMap = null;
+  const holder = $("map");
+  holder.textContent = id === null ? "the map comes with a reference lap" : "map…";
+  if (id === null) return;
+  try {
+    const data = await fetchMapData(id);
+    if (mapRef !== id) return;
+    if (!data) {
+      holder.textContent = "no map of this lap";
+      return;
+    }
+    liveMap = makeLiveMap(holder, data);
+    if (latest) liveMap.draw(latest);
+  } catch {
+    // Asked again when the reference changes.
+    if (mapRef === id) holder.textContent = "no map: the logger did not answer";
+  }
+}
+
 // ---- per frame (not drawn yet) ----
 
 /** @param {LiveFrame} f */
@@ -289,9 +337,18 @@ function draw() {
   text("predicted", lapTime(d.predicted_lap_ms));
   text("best", lapTime(d.reference_lap_ms));
   if (d.reference_lap_id !== refDescribed) describeReference(d.reference_lap_id);
+  if (d.reference_lap_id !== mapRef) loadMap(d.reference_lap_id);
+  liveMap?.draw(f);
+  // `reference_label` is newer than some loggers a phone may meet: read it only when present.
+  const label = /** @type {{ reference_label?: string | null }} */ (d).reference_label;
   text(
     "reference",
-    referenceLine(d.reference_lap_id === null ? null : d.reference_lap_ms, refLap, sessionId),
+    referenceLine(
+      d.reference_lap_id === null ? null : d.reference_lap_ms,
+      refLap,
+      sessionId,
+      label,
+    ),
   );
   text("current", lapTime(f.lap_clock_ms));
   text("lap-no", String(f.lap));
@@ -343,11 +400,12 @@ function drawBrake(f) {
   cls("brake-bar", state);
   cls("brake-box", `cell${state === "now" ? " now" : ""}`);
   text("brake-label", next ? `${next.name} ${Math.round(next.distance_m)} m` : "no brake marker");
-  // The corner the last lap lost most at, shown over the straight before it.
-  const cue = cueLine(f.cue);
+  // The corner the last lap lost most at, shown large while its brake marker fills.
+  const cue = timedCue(f);
   const cueEl = $("cue");
   if (cueEl.hidden !== (cue === null)) cueEl.hidden = cue === null;
-  text("cue", cue ?? "");
+  text("cue-head", cue?.head ?? "");
+  text("cue-loss", cue?.loss ?? "");
 }
 
 /** @param {LiveFrame} f */
@@ -470,5 +528,7 @@ function initSettings() {
 }
 
 initSettings();
+$("wake").textContent = wakeText(wake.state);
+$("wake").dataset.state = wake.state.kind;
 connect();
 setState();

@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import fc from "fast-check";
 import {
   biggestLoss,
   brakeCues,
@@ -10,6 +11,7 @@ import {
   referenceLine,
   sectorClass,
   shiftLights,
+  timedCue,
 } from "../../src/web/cues.js";
 
 Deno.test("times and gaps read as a driver reads them", () => {
@@ -107,4 +109,49 @@ Deno.test("the reference lap is named by its session and number, never by its la
     "vs your best here, 1:33.500 (session 2, lap 4)",
   );
   assert.equal(referenceLine(null, null, 5), "no reference yet");
+  // The server's label, when the frame has one, is said as it is.
+  const label = "your best of Suzuka Circuit / East Course (same road so far)";
+  assert.equal(referenceLine(125_431, null, 5, label), `vs ${label}`);
+  assert.equal(
+    referenceLine(null, null, 5, "Alice's best · Suzuka Circuit 2:05.431"),
+    "vs Alice's best · Suzuka Circuit 2:05.431",
+  );
+  assert.equal(referenceLine(null, null, 5, ""), "no reference yet");
+  assert.equal(referenceLine(null, null, 5, null), "no reference yet");
+});
+
+const CUE = { text: "Turn 4: brake later", n: 4, loss_s: 0.214 };
+
+Deno.test("the cue shows while its corner's brake marker fills, and not before or for another corner", () => {
+  // 180 km/h is 50 m/s: the bar fills over the last 125 m (2.5 s).
+  const at = (m: number, corner = 4, speed = 180) =>
+    timedCue({ cue: CUE, next_brake: { corner, distance_m: m }, speed_kmh: speed });
+  assert.equal(at(125), null);
+  const shown = { head: "Turn 4: brake later", loss: "(0.21 s lost)" };
+  assert.deepEqual(at(124.9), shown);
+  assert.deepEqual(at(1), shown);
+  assert.equal(at(100, 5), null);
+  // Standing still, the marker never fills.
+  assert.equal(at(10, 4, 0), null);
+  assert.equal(timedCue({ cue: CUE, next_brake: null, speed_kmh: 180 }), null);
+  assert.equal(
+    timedCue({ cue: null, next_brake: { corner: 4, distance_m: 50 }, speed_kmh: 180 }),
+    null,
+  );
+  assert.equal(timedCue({ next_brake: { corner: 4, distance_m: 50 }, speed_kmh: 180 }), null);
+});
+
+Deno.test("on any speed and distance, the cue is up exactly while the brake bar is", () => {
+  fc.assert(
+    fc.property(
+      fc.double({ min: 0, max: 400, noNaN: true }),
+      fc.double({ min: 0, max: 2000, noNaN: true }),
+      fc.integer({ min: 1, max: 20 }),
+      (speed, metres, corner) => {
+        const f = { cue: CUE, next_brake: { corner, distance_m: metres }, speed_kmh: speed };
+        const up = corner === 4 && brakeFill(f.next_brake, speed) > 0;
+        assert.equal(timedCue(f) !== null, up);
+      },
+    ),
+  );
 });

@@ -13,6 +13,7 @@ import { Hono } from "hono";
 import type { Page } from "puppeteer-core";
 import type { LiveFrame } from "../../src/app/live/live_frame.ts";
 import { homeRoutes } from "../../src/server/routes/home.ts";
+import { pageRoutes } from "../../src/server/routes/pages.ts";
 import { launchChromium, NO_CHROMIUM } from "../e2e/_browser.ts";
 
 if (NO_CHROMIUM) console.log(`live page browser test skipped: ${NO_CHROMIUM}`);
@@ -78,6 +79,8 @@ function fakeLogger() {
     await next();
   });
   app.route("/", homeRoutes());
+  // The map draws with the compare page's shared_map.js, served with the analysis pages.
+  app.route("/", pageRoutes());
   app.get("/api/status", (c) =>
     c.json({
       live: { session: { id: 1, track_name: "Test Circuit", car_id: 7, car_name: "Test Car" } },
@@ -96,6 +99,20 @@ function fakeLogger() {
     const row = rows[c.req.query("ids") ?? ""];
     return c.json(row ? [row] : []);
   });
+  // Every reference lap drives the same oval: its line on a 5 m grid, and two corners.
+  app.get("/api/analysis/compare", (c) => {
+    const ts = Array.from({ length: 300 }, (_, i) => (i / 299) * 2 * Math.PI);
+    const pos_x = ts.map((t) => Math.round(300 * Math.cos(t) * 10) / 10);
+    const pos_z = ts.map((t) => Math.round(150 * Math.sin(t) * 10) / 10);
+    return c.json({ laps: [{ id: Number(c.req.query("ref")), channels: { pos_x, pos_z } }] });
+  });
+  app.get("/api/analysis/corners", (c) =>
+    c.json({
+      corners: [
+        { n: 1, name: "Turn 1", apex_m: 360, apex: { x: 0, z: 150 } },
+        { n: 2, name: "Turn 2", apex_m: 1080, apex: { x: 0, z: -150 } },
+      ],
+    }));
   app.get("/api/live", () => {
     let mine: ReadableStreamDefaultController<Uint8Array>;
     const body = new ReadableStream<Uint8Array>({
@@ -251,34 +268,56 @@ Deno.test({
     };
     logger.send(
       "frame",
-      frame(pid, 5, 2, 35_000, {
-        distance_m: 700,
+      frame(pid, 5, 2, 34_000, {
+        distance_m: 650,
         cue,
-        next_brake: { corner: 4, name: "Turn 4", distance_m: 200 },
+        next_brake: { corner: 4, name: "Turn 4", distance_m: 250 },
       }),
     );
     await drawn(page, pid++);
-    const shown = await page.$eval("#cue", (e) => {
-      const r = e.getBoundingClientRect();
-      const label = document.getElementById("brake-label")!;
-      return {
-        hidden: (e as HTMLElement).hidden,
-        text: e.textContent,
-        onScreen: r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight,
-        whole: e.scrollWidth <= e.clientWidth,
-        size: parseFloat(getComputedStyle(e).fontSize),
-        labelSize: parseFloat(getComputedStyle(label).fontSize),
-      };
-    });
+    // 250 m at 180 km/h is 5 s: the marker is not up yet, nor is the cue.
+    assert.equal(await page.$eval("#cue", (e) => (e as HTMLElement).hidden), true);
+    logger.send(
+      "frame",
+      frame(pid, 5, 2, 35_000, {
+        distance_m: 800,
+        cue,
+        next_brake: { corner: 4, name: "Turn 4", distance_m: 100 },
+      }),
+    );
+    await drawn(page, pid++);
+    const cueNow = () =>
+      page.$eval("#cue", (e) => {
+        const r = e.getBoundingClientRect();
+        const box = document.getElementById("brake-box")!.getBoundingClientRect();
+        const label = document.getElementById("brake-label")!;
+        return {
+          hidden: (e as HTMLElement).hidden,
+          text: e.textContent,
+          onScreen: r.width > 0 && r.height > 0 && r.top >= box.top && r.bottom <= box.bottom,
+          whole: e.scrollWidth <= e.clientWidth,
+          size: parseFloat(getComputedStyle(e).fontSize),
+          labelSize: parseFloat(getComputedStyle(label).fontSize),
+        };
+      });
+    const shown = await cueNow();
     assert.deepEqual(shown, {
       hidden: false,
       text: "Turn 4: brake later (0.21 s lost)",
       onScreen: true,
       whole: true,
-      size: shown.labelSize,
+      size: shown.size,
       labelSize: shown.labelSize,
     });
-    assert.ok(shown.size >= 19, `cue font ${shown.size} px`);
+    // Larger than the marker's own words.
+    assert.ok(Math.abs(shown.size - shown.labelSize * 1.6) < 0.01, `${shown.size} px`);
+    assert.ok(shown.size >= 30, `cue font ${shown.size} px`);
+    // On its side, the cue still fits inside the marker's row, and is still the larger.
+    await page.setViewport({ width: 844, height: 390 });
+    const side = await cueNow();
+    assert.deepEqual([side.onScreen, side.whole], [true, true]);
+    assert.ok(side.size > side.labelSize, JSON.stringify(side));
+    await page.setViewport({ width: 390, height: 844 });
     logger.send("frame", frame(pid, 5, 2, 38_000, { distance_m: 905, cue: null }));
     await drawn(page, pid++);
     assert.equal(await page.$eval("#cue", (e) => (e as HTMLElement).hidden), true);
@@ -302,6 +341,12 @@ Deno.test({
     await reference("vs your best here, 1:33.500 (session 2, lap 4)");
     logger.send("frame", frame(pid++, 5, 2, 40_000, against(30)));
     await reference("vs this session's best, 1:33.500 (lap 3)");
+    // The logger's own label, where it sends one, says which lap the gap is against.
+    const labelled = against(30);
+    const label = "your best of Test Circuit / Test Short (same road so far)";
+    Object.assign(labelled.delta, { reference_label: label, reference_driver: null });
+    logger.send("frame", frame(pid++, 5, 2, 41_000, labelled));
+    await reference(`vs ${label}`);
 
     // Nothing the page asked for failed, the icon included.
     const icon = await page.evaluate(async () => (await fetch("/favicon.ico")).status);
@@ -310,6 +355,145 @@ Deno.test({
       logger.asked.includes("/favicon.svg") || logger.asked.includes("/favicon.ico"),
       logger.asked.join(" "),
     );
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await logger.close();
+  }
+});
+
+/** Records the page's wake lock requests (window.wakeAsked) and grants each with a fake lock. */
+function stubWakeLock(page: Page): Promise<unknown> {
+  return page.evaluateOnNewDocument(() => {
+    const asked: string[] = [];
+    Object.assign(window, { wakeAsked: asked });
+    const lock = {
+      request(type: string) {
+        asked.push(type);
+        const sentinel = {
+          released: false,
+          release() {
+            sentinel.released = true;
+            return Promise.resolve();
+          },
+          addEventListener() {},
+        };
+        return Promise.resolve(sentinel);
+      },
+    };
+    Object.defineProperty(navigator, "wakeLock", { value: lock, configurable: true });
+  });
+}
+
+Deno.test({
+  name:
+    "the phone app at 390x844 with touch: manifest, icon, wake lock, map marker, fits both ways",
+  ignore: NO_CHROMIUM !== null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const logger = fakeLogger();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await stubWakeLock(page);
+    const errors: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(`${m.text()} ${m.location().url ?? ""}`);
+    });
+    page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("response", (r) => {
+      if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`);
+    });
+    await connected(page, () => page.goto(`${logger.url}/`));
+
+    // The browser reads the manifest the page links, without complaint.
+    const cdp = await page.createCDPSession();
+    const app = await cdp.send("Page.getAppManifest") as {
+      url: string;
+      errors: { message: string }[];
+      data?: string;
+    };
+    assert.equal(app.url, `${logger.url}/manifest.webmanifest`);
+    assert.deepEqual(app.errors, []);
+    const manifest = JSON.parse(app.data ?? "{}");
+    assert.equal(manifest.display, "fullscreen");
+    const big = manifest.icons.find((i: { sizes: string }) => i.sizes === "192x192");
+    const icon = await page.evaluate(async (src: string) => {
+      const r = await fetch(src);
+      const img = await createImageBitmap(await r.blob());
+      return [r.status, r.headers.get("content-type"), img.width, img.height];
+    }, big.src);
+    assert.deepEqual(icon, [200, "image/png", 192, 192]);
+    assert.equal(await page.$eval("#wake", (e) => e.textContent), "");
+
+    // Frames against reference lap 30: the lock is asked for, the map drawn, the car put on it.
+    const on = (packet: number, x: number, z: number, distance: number) =>
+      frame(packet, 2, 1, packet * 10, {
+        position: { x, y: 0, z },
+        distance_m: distance,
+        delta: {
+          delta_ms: -120,
+          predicted_lap_ms: 93_380,
+          reference_lap_id: 30,
+          reference_lap_ms: 93_500,
+        },
+      });
+    const car = () =>
+      page.$eval("[data-car]", (e) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2, cx: e.getAttribute("cx") };
+      });
+    logger.send("frame", on(2000, 300, 0, 10));
+    await page.waitForSelector("[data-car][visibility=visible]", { timeout: 10_000 });
+    await page.waitForFunction(() => document.getElementById("wake")?.textContent !== "", {
+      timeout: 10_000,
+    });
+    assert.deepEqual(
+      await page.evaluate(() => (window as unknown as { wakeAsked: string[] }).wakeAsked),
+      [
+        "screen",
+      ],
+    );
+    assert.equal(await page.$eval("#wake", (e) => e.textContent), "screen kept on");
+    const first = await car();
+    assert.equal(first.cx, "300.0");
+    assert.equal(await page.$eval("[data-next-label]", (e) => e.textContent), "T1");
+    // A quarter lap on: the marker has moved up-left on screen (z runs down), the next corner is T2.
+    logger.send("frame", on(2001, 0, 150, 400));
+    await drawn(page, 2001);
+    const second = await car();
+    assert.equal(second.cx, "0.0");
+    assert.ok(second.x < first.x - 50 && second.y > first.y + 20, JSON.stringify([first, second]));
+    assert.equal(await page.$eval("[data-next-label]", (e) => e.textContent), "T2");
+    // Still one request for all those frames.
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { wakeAsked: string[] }).wakeAsked.length),
+      1,
+    );
+
+    // All of it on one screen, either way up: the map, the gap and the marker inside the viewport,
+    // the map beside another cell, no scrolling.
+    const fits = () =>
+      page.evaluate(() => {
+        const box = (id: string) => document.getElementById(id)!.getBoundingClientRect();
+        const inside = ["map-box", "delta-box", "brake-box", "tyres"].every((id) => {
+          const r = box(id);
+          return r.top >= 0 && r.bottom <= innerHeight && r.width > 100 && r.height > 60;
+        });
+        const map = box("map-box");
+        const beside = map.right <= box("gear-box").left + 1;
+        const scrolls = document.documentElement.scrollHeight > innerHeight ||
+          document.documentElement.scrollWidth > innerWidth;
+        // Nothing of the gear's cell is cut: its shift light and speed are within it.
+        const gear = box("gear-box");
+        const whole = box("shift").top >= gear.top && box("speed").bottom <= gear.bottom;
+        return { inside, beside, scrolls, whole };
+      });
+    assert.deepEqual(await fits(), { inside: true, beside: true, scrolls: false, whole: true });
+    await page.setViewport({ width: 844, height: 390, isMobile: true, hasTouch: true });
+    assert.deepEqual(await fits(), { inside: true, beside: true, scrolls: false, whole: true });
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

@@ -11,6 +11,7 @@ import { type WebFile, webFileRoutes } from "./web_files.ts";
 
 const JS = "an ES module, embedded in the binary";
 const ICON = "an SVG icon, embedded in the binary";
+const PNG = "a PNG icon drawn from favicon.svg, embedded in the binary";
 
 /**
  * The paths the live page's files answer on: the file of src/web/, and the
@@ -33,6 +34,17 @@ export const HOME_FILES: Readonly<Record<string, WebFile>> = {
     summary: "The live page's sector timing (an ES module live.js imports)",
     description: JS,
   },
+  // It draws with the compare page's map framing: /shared_map.js is served with the analysis pages.
+  "/live_map.js": {
+    name: "live_map.js",
+    summary: "The live page's circuit map (an ES module live.js imports)",
+    description: JS,
+  },
+  "/wake_lock.js": {
+    name: "wake_lock.js",
+    summary: "The live page's screen wake lock (an ES module live.js imports)",
+    description: JS,
+  },
   "/live.css": {
     name: "live.css",
     summary: "The live page's style",
@@ -45,12 +57,28 @@ export const HOME_FILES: Readonly<Record<string, WebFile>> = {
     summary: "The pages' icon, where browsers look for it unasked",
     description: ICON,
   },
+  // The installed app: its manifest and the icons a home screen shows (scripts/gen_icons.ts).
+  "/manifest.webmanifest": {
+    name: "manifest.webmanifest",
+    summary: "The live page's web app manifest: name, icons, full screen, either orientation",
+    description: "a web app manifest, embedded in the binary",
+  },
+  ...Object.fromEntries(
+    ["icon-192", "icon-512", "icon-maskable-192", "icon-maskable-512"].map((icon) => [
+      `/icons/${icon}.png`,
+      {
+        name: `icons/${icon}.png`,
+        summary: `The installed app's ${icon.replace("icon-", "").replace("-", " ")} px icon`,
+        description: PNG,
+      },
+    ]),
+  ),
 };
 
 /**
- * GET /, /live.js, /cues.js, /live_sectors.js and /live.css: the live
- * page's files, and /favicon.svg (also at /favicon.ico) the icon of every
- * page, each with its content type; `no-cache` so a phone always revalidates and never runs
+ * GET /, /live.js, its modules and /live.css: the live page's files, its
+ * manifest and PNG icons (/manifest.webmanifest, /icons/*.png), and
+ * /favicon.svg (also at /favicon.ico) the icon of every page, each with its content type; `no-cache` so a phone always revalidates and never runs
  * a page older than the logger it talks to. Each is listed in the table's operations.
  */
 export function homeRoutes(): RouteTable {
