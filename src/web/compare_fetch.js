@@ -12,6 +12,7 @@
  */
 import { chartRequests } from "./compare_requests.js";
 import { api } from "./shared_api.js";
+import { listedRows } from "./team_rows.js";
 
 /**
  * @typedef {import("./api_types.js").Comparison} Comparison
@@ -20,7 +21,7 @@ import { api } from "./shared_api.js";
  * @typedef {import("./api_types.js").Consistency} Consistency
  * @typedef {import("./api_types.js").CompiledTrack} CompiledTrack
  * @typedef {import("./api_types.js").BundleRow} BundleRow
- * @typedef {import("./api_types.js").LapRow} LapRow
+ * @typedef {import("./team_rows.js").ShownRow} LapRow
  * @typedef {{
  *   refCorners: CornerReport | null, vsCorners: CornerReport | null,
  *   sectors: SectorBests | null, compiled: CompiledTrack | null, cons: Consistency | null,
@@ -29,7 +30,8 @@ import { api } from "./shared_api.js";
  */
 
 /**
- * The comparison and the rows of its laps, by id. A refusal of either
+ * The comparison and the rows of its laps, by id (on the team hub, each
+ * with its driver: team_rows.js). A refusal of either
  * rejects with its problem text, the comparison's first (a bad id is the
  * comparison's to explain).
  * @param {import("./compare_requests.js").CompareView} view
@@ -41,7 +43,7 @@ export async function fetchCharts(view) {
   const rowsP = api(paths.rows).catch((/** @type {Error} */ err) => err);
   const [cmp, rows] = await Promise.all([cmpP, rowsP]);
   if (rows instanceof Error) throw rows;
-  const list = /** @type {LapRow[]} */ (rows);
+  const list = listedRows(rows).rows;
   return { cmp: /** @type {Comparison} */ (cmp), rows: new Map(list.map((r) => [r.id, r])) };
 }
 
