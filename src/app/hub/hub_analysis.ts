@@ -12,15 +12,15 @@ import { HubAnalysisLaps } from "./hub_analysis_laps.ts";
 import type { HubLapSource } from "./hub_laps.ts";
 
 /**
- * The marks of circuit `slug` from its team bundle as `bundle` gives it;
- * null for an unnamed circuit or one without a team bundle.
+ * The marks of circuit `slug` from its team bundle as `source.bundle`
+ * gives it; null for an unnamed circuit or one without a team bundle.
  */
 export async function hubBundleMarks(
-  bundle: HubLapSource["bundle"],
+  source: Pick<HubLapSource, "bundle">,
   slug: string | null,
 ): Promise<BundleMarks | null> {
   if (slug === null) return null;
-  const found = await bundle(slug);
+  const found = await source.bundle(slug);
   return found && {
     corners: found.corners,
     sections: found.sections,
@@ -31,6 +31,6 @@ export async function hubBundleMarks(
 /** The analysis service of a hub whose laps and bundles `source` gives. */
 export function hubAnalysis(source: HubLapSource): AnalysisService {
   return new AnalysisService({ laps: new HubAnalysisLaps(source) }, {
-    bundles: { marks: (slug) => hubBundleMarks(source.bundle, slug) },
+    bundles: { marks: (slug) => hubBundleMarks(source, slug) },
   });
 }
