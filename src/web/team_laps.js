@@ -120,8 +120,11 @@ function drawTable(rows, picker) {
       el("td", {}, [el("a", { href: `/api/laps/${r.id}/export.json`, download: "" }, ["JSON"])]),
     ]));
   }
-  box.append(el("table", { class: "session-laps team-laps" }, [
-    el("thead", {}, [el("tr", {}, heads.map((h) => el("th", {}, [h])))]),
-    tbody,
+  // In a session's box, which scrolls a table wider than a phone: the page never scrolls sideways.
+  box.append(el("section", { class: "session team" }, [
+    el("table", { class: "session-laps" }, [
+      el("thead", {}, [el("tr", {}, heads.map((h) => el("th", {}, [h])))]),
+      tbody,
+    ]),
   ]));
 }
