@@ -3,8 +3,8 @@
 import { strict as assert } from "node:assert";
 import type { Page } from "puppeteer-core";
 import { noFixtures } from "../_fixtures.ts";
-import { withHub } from "../server/hub/_fake_hub.ts";
-import { team } from "../server/hub/_team.ts";
+import { withHub } from "../server/hub/_analysis_hub.ts";
+import { team } from "../server/hub/_analysis_team.ts";
 import { browserMissing, openPage, waitReady, withChromium } from "./_pages_browser.ts";
 
 const missing = browserMissing();

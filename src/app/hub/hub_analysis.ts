@@ -9,7 +9,7 @@
 import type { BundleMarks } from "../../core/analysis/sector_plan.ts";
 import { AnalysisService } from "../analysis/analysis.ts";
 import { HubAnalysisLaps } from "./hub_analysis_laps.ts";
-import type { HubLapSource } from "./hub_laps.ts";
+import type { HubLapSource } from "./hub_analysis_source.ts";
 
 /**
  * The marks of circuit `slug` from its team bundle as `source.bundle`

@@ -23,7 +23,7 @@ import { circuitOf, slugify } from "../../core/bundle/slug.ts";
 import { MAX_LAP_LIMIT } from "../laps/lap_listing.ts";
 import type { AnalysisLaps, LoadedLap, RankedLaps } from "../analysis/analysis_laps.ts";
 import type { CornerMapSource } from "../analysis/corner_maps.ts";
-import type { HubLapRow, HubLapSource } from "./hub_laps.ts";
+import type { HubLapRow, HubLapSource } from "./hub_analysis_source.ts";
 
 /** The analysis port over the hub's laps. */
 export class HubAnalysisLaps implements AnalysisLaps {

@@ -10,8 +10,8 @@ import {
 import { bestSectors } from "../../../src/core/analysis/sectors.ts";
 import { noFixtures } from "../../_fixtures.ts";
 import { broadBeanLaps } from "../../core/analysis/_laps.ts";
-import { exportedFile, FakeHub, withHub } from "./_fake_hub.ts";
-import { BROAD_BEAN, CAR, team } from "./_team.ts";
+import { exportedFile, FakeHub, withHub } from "./_analysis_hub.ts";
+import { BROAD_BEAN, CAR, team } from "./_analysis_team.ts";
 
 const Q = `track=${encodeURIComponent(BROAD_BEAN)}&car=${CAR}`;
 

@@ -8,7 +8,7 @@
 import type { AnalysedLap } from "../../../src/core/analysis/types.ts";
 import type { LapSamples } from "../../../src/core/laps/columns.ts";
 import { broadBeanLaps } from "../../core/analysis/_laps.ts";
-import { FakeHub } from "./_fake_hub.ts";
+import { FakeHub } from "./_analysis_hub.ts";
 
 /** The circuit the team's laps are of. */
 export const BROAD_BEAN = "Broad Bean Raceway";

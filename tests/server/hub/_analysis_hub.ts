@@ -1,6 +1,6 @@
 /**
  * An in-memory team hub for the hub analysis tests: the functions the hub
- * app hands its analysis (src/app/hub/hub_laps.ts), over lap files made as
+ * app hands its analysis (src/app/hub/hub_analysis_source.ts), over lap files made as
  * the logger exports them from real laps (the Broad Bean fixture's), and
  * a server on an ephemeral loopback port mounting the hub's analysis routes
  * (with a stand-in for the hub's own `GET /api/laps`, which the pages read).
@@ -9,7 +9,11 @@
  */
 import { hubAnalysis } from "../../../src/app/hub/hub_analysis.ts";
 import { decodeLap } from "../../../src/app/hub/hub_analysis_laps.ts";
-import type { HubLapQuery, HubLapRow, HubLapSource } from "../../../src/app/hub/hub_laps.ts";
+import type {
+  HubLapQuery,
+  HubLapRow,
+  HubLapSource,
+} from "../../../src/app/hub/hub_analysis_source.ts";
 import { silentLog } from "../../../src/app/log.ts";
 import type { BundleV4 } from "../../../src/core/bundle/types.ts";
 import { circuitOf } from "../../../src/core/bundle/slug.ts";
