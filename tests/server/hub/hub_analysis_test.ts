@@ -10,6 +10,7 @@ import {
 import { bestSectors } from "../../../src/core/analysis/sectors.ts";
 import { noFixtures } from "../../_fixtures.ts";
 import { broadBeanLaps } from "../../core/analysis/_laps.ts";
+import { perturbLap } from "../../core/analysis/_perturb_lap.ts";
 import { exportedFile, FakeHub, withHub } from "./_analysis_hub.ts";
 import { BROAD_BEAN, CAR, team } from "./_analysis_team.ts";
 
@@ -172,4 +173,46 @@ Deno.test("hub: the OpenAPI document names the analysis routes and pages as the 
       ["laps", "ref", "step", "channels"],
     );
   });
+});
+
+Deno.test({
+  name: "hub: a teammate's lap from another recorder (15 m off, noisy, 30 Hz, a hole) compares",
+  ignore: noFixtures,
+  async fn() {
+    const { hub, laps } = team();
+    const bob = laps.get(22)!;
+    const samples = perturbLap(bob.samples, {
+      offset_m: 15,
+      wavelength_m: 900,
+      phase: 0.4,
+      noise_m: 0.5,
+      hole_m: 30,
+      hole_at_m: 800,
+      hz: 30,
+      seed: 38,
+    });
+    const pushed = {
+      number: 9,
+      time_ms: bob.time_ms,
+      car_id: CAR,
+      track_name: BROAD_BEAN,
+      finished_at: "2026-11-28T20:00:00Z",
+      samples,
+    };
+    hub.push(28, "bob", pushed);
+    await withHub(hub, async (url) => {
+      const other = { id: 28, time_ms: bob.time_ms, samples };
+      const res = await get(`${url}/api/analysis/compare?laps=11,28&ref=28`);
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, json(compareLaps({ ref: other, laps: [laps.get(11)!, other] })));
+      const game = (laps.get(11)!.time_ms - bob.time_ms) / 1000;
+      assert.ok(Math.abs(res.body.laps[0].delta_s.at(-1)! - game) <= 0.05);
+      const notes = await get(`${url}/api/laps/11/notes?ref=28`);
+      assert.equal(notes.status, 200);
+      assert.equal(notes.body.ref_id, 28);
+      // Lost packets make it incomplete: never the team's reference by default.
+      assert.equal((await hub.laps({ driver: "bob" })).find((r) => r.id === 28)?.complete, false);
+      assert.equal((await get(`${url}/api/laps/11/notes`)).body.ref_id, 22);
+    });
+  },
 });
