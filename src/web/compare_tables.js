@@ -85,8 +85,13 @@ export function drawLegend(laps, styles, rows, vsId) {
     if (row && !row.complete) item.append(el("b", { class: "incomplete" }, ["incomplete"]));
     item.append(
       el("a", { href: `/api/laps/${l.id}/export.json`, class: "tag", download: "" }, ["JSON"]),
-      el("a", { href: `/api/laps/${l.id}/export.csv`, class: "tag", download: "" }, ["CSV"]),
     );
+    // The team hub serves a lap's file, not its CSV.
+    if (row?.driver === undefined) {
+      item.append(
+        el("a", { href: `/api/laps/${l.id}/export.csv`, class: "tag", download: "" }, ["CSV"]),
+      );
+    }
     box.append(item);
   });
 }
