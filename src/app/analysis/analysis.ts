@@ -286,7 +286,7 @@ export class AnalysisService {
       const laps = await this.#loadCounting(rows.slice(0, n), holds);
       const { authored, circuit } = await this.cornerSources(track);
       return consistency(laps, { n, corners: authored, circuit });
-    });
+    }, n);
   }
 
   /** Laps `ids` with their sessions, each read once, in order; NotFound for the first unknown. */
@@ -321,18 +321,23 @@ export class AnalysisService {
 
   /**
    * Runs `fn` over the laps that count in a car, of a circuit or of a
-   * session, exactly one (see {@linkcode RankedLaps}; NotFound when there
+   * session, exactly one (`most`: how many of the fastest `fn` reads, all
+   * when absent) (see {@linkcode RankedLaps}; NotFound when there
    * are none). When a lap it reads does not match the listing, the rows are
    * read again first (a write may have landed between two reads; a rebuild
    * would hold every live lap write behind it); only a second mismatch in a
    * row, a damaged index, has the port repair it once before `fn` runs on a
    * fresh choice.
    */
-  async #overRanked<T>(source: LapSource, fn: (ranked: RankedLaps) => Promise<T>): Promise<T> {
+  async #overRanked<T>(
+    source: LapSource,
+    fn: (ranked: RankedLaps) => Promise<T>,
+    most?: number,
+  ): Promise<T> {
     checkLapSource(source);
     for (let attempt = 0;; attempt++) {
       const ranked = source.session === undefined
-        ? await this.#laps.circuitLaps(source.track!, source.car)
+        ? await this.#laps.circuitLaps(source.track!, source.car, most)
         : await this.#laps.sessionLaps(source.session, source.car);
       try {
         return await fn(ranked);

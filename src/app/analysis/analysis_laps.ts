@@ -41,10 +41,12 @@ export interface AnalysisLaps {
   load(ids: readonly number[]): Promise<(LoadedLap | null)[]>;
   /**
    * The laps that count for best of the circuit named `track` in `car`.
+   * `most`: how many of the fastest the question reads (consistency's `n`);
+   * absent when it reads every one (sectors), which a port may bound.
    *
    * @throws {NotFound} when none does.
    */
-  circuitLaps(track: string, car: number): Promise<RankedLaps>;
+  circuitLaps(track: string, car: number, most?: number): Promise<RankedLaps>;
   /**
    * The laps that count of session `id` in `car`.
    *

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { decodeLap } from "../../../src/app/hub/hub_analysis_laps.ts";
+import { decodeLap, HUB_SECTOR_LAPS } from "../../../src/app/hub/hub_analysis_laps.ts";
 import { hubAnalysis } from "../../../src/app/hub/hub_analysis.ts";
 import { compareLaps } from "../../../src/core/analysis/compare.ts";
 import { coachingNotes } from "../../../src/core/analysis/coaching_notes.ts";
@@ -213,6 +213,35 @@ Deno.test({
       // Lost packets make it incomplete: never the team's reference by default.
       assert.equal((await hub.laps({ driver: "bob" })).find((r) => r.id === 28)?.complete, false);
       assert.equal((await get(`${url}/api/laps/11/notes`)).body.ref_id, 22);
+    });
+  },
+});
+
+Deno.test({
+  name: "hub: sector bests read the team's fastest 20 laps, no more",
+  ignore: noFixtures,
+  async fn() {
+    const { hub, laps } = team();
+    const fourth = laps.get(24)!;
+    const copies = Array.from({ length: 20 }, (_, k) => ({ ...fourth, id: 100 + k }));
+    for (const c of copies) {
+      hub.push(c.id, "erin", {
+        number: 4,
+        time_ms: c.time_ms,
+        car_id: CAR,
+        track_name: BROAD_BEAN,
+        finished_at: "2026-11-26T20:00:00Z",
+        samples: c.samples,
+      });
+    }
+    await withHub(hub, async (url) => {
+      hub.reads.length = 0;
+      const res = await get(`${url}/api/analysis/sectors?${Q}`);
+      assert.equal(res.status, 200);
+      // Equal times go by id: bob's lap 2, his lap 4, then erin's copies of it.
+      const fastest = [laps.get(22)!, fourth, ...copies.slice(0, HUB_SECTOR_LAPS - 2)];
+      assert.deepEqual(res.body, json(bestSectors(fastest, null)));
+      assert.deepEqual(new Set(hub.reads), new Set(fastest.map((l) => l.id)));
     });
   },
 });
