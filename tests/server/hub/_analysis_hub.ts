@@ -15,6 +15,7 @@ import type {
   HubLapSource,
 } from "../../../src/app/hub/hub_analysis_source.ts";
 import { silentLog } from "../../../src/app/log.ts";
+import { BadRequest } from "../../../src/core/errors.ts";
 import type { BundleV4 } from "../../../src/core/bundle/types.ts";
 import { circuitOf } from "../../../src/core/bundle/slug.ts";
 import type { LapSamples } from "../../../src/core/laps/columns.ts";
@@ -98,6 +99,9 @@ export class FakeHub implements HubLapSource {
   }
 }
 
+/** The parameters the contract's `GET /api/laps` takes. */
+const LISTING_PARAMS = ["circuit", "car", "driver", "limit", "before"];
+
 /** The listing's filters as a query string names them (the contract's `GET /api/laps`). */
 function listingQuery(q: URLSearchParams): HubLapQuery {
   const num = (k: string) => q.has(k) ? Number(q.get(k)) : undefined;
@@ -112,8 +116,8 @@ function listingQuery(q: URLSearchParams): HubLapQuery {
 /**
  * Runs `fn` with the base URL of a real server over `hub`: the hub's
  * analysis routes and pages, its OpenAPI document, and a stand-in for its
- * `GET /api/laps` (the contract's filters, and `ids` as the compare page
- * asks); closed afterwards.
+ * `GET /api/laps` as the contract has it (its filters; any other parameter,
+ * such as the logger's `ids`, refused); closed afterwards.
  */
 export async function withHub(hub: FakeHub, fn: (url: string) => Promise<void>): Promise<void> {
   const table = new RouteTable();
@@ -121,13 +125,12 @@ export async function withHub(hub: FakeHub, fn: (url: string) => Promise<void>):
   table.include(openApiRoutes(() => table.operations));
   table.get("/api/laps", async (c) => {
     const q = new URL(c.req.url).searchParams;
-    let rows = await hub.laps(listingQuery(q));
-    const ids = q.get("ids");
-    if (ids !== null) {
-      const wanted = ids.split(",").map(Number);
-      rows = (await hub.laps({ limit: 1000 })).filter((r) => wanted.includes(r.id));
+    const unknown = [...q.keys()].find((k) => !LISTING_PARAMS.includes(k));
+    if (unknown !== undefined) {
+      const message = "is not a parameter of this route";
+      throw new BadRequest(`${unknown} ${message}`, [{ path: unknown, message }]);
     }
-    return c.json({ laps: rows });
+    return c.json({ laps: await hub.laps(listingQuery(q)) });
   });
   table.onError((err) => problemResponse(err, silentLog));
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, table.fetch);
