@@ -24,6 +24,8 @@
  * The body of `/api/analysis/consistency`.
  * @typedef {import("../app/laps/lap_listing.ts").LapListItem} LapRow
  * One lap of `/api/laps`.
+ * @typedef {import("../app/hub/hub_analysis_source.ts").HubLapRow} TeamLapRow
+ * One lap of the team hub's `/api/laps` (`{laps: [...]}`).
  * @typedef {import("../app/laps/lap_listing.ts").BestItem} BestRow
  * One row of `/api/laps/bests`.
  * @typedef {import("../core/laps/session.ts").Session} SessionRow

@@ -47,7 +47,7 @@ import { deltaColour, makeMap, speedColour } from "./shared_map.js";
 /**
  * @typedef {import("./api_types.js").Comparison} Comparison
  * @typedef {import("./api_types.js").ComparedLap} ComparedLap
- * @typedef {import("./api_types.js").LapRow} LapRow
+ * @typedef {import("./team_rows.js").ShownRow} LapRow
  * @typedef {import("./compare_specs.js").CornerWindow} CornerWindow
  * @typedef {import("./compare_fetch.js").LaterData} LaterData
  * @typedef {import("./compare_requests.js").CompareView} CompareView

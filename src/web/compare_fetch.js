@@ -12,6 +12,7 @@
  */
 import { chartRequests } from "./compare_requests.js";
 import { api } from "./shared_api.js";
+import { listedRows } from "./team_rows.js";
 
 /**
  * @typedef {import("./api_types.js").Comparison} Comparison
@@ -20,7 +21,7 @@ import { api } from "./shared_api.js";
  * @typedef {import("./api_types.js").Consistency} Consistency
  * @typedef {import("./api_types.js").CompiledTrack} CompiledTrack
  * @typedef {import("./api_types.js").BundleRow} BundleRow
- * @typedef {import("./api_types.js").LapRow} LapRow
+ * @typedef {import("./team_rows.js").ShownRow} LapRow
  * @typedef {{
  *   refCorners: CornerReport | null, vsCorners: CornerReport | null,
  *   sectors: SectorBests | null, compiled: CompiledTrack | null, cons: Consistency | null,
@@ -29,7 +30,8 @@ import { api } from "./shared_api.js";
  */
 
 /**
- * The comparison and the rows of its laps, by id. A refusal of either
+ * The comparison and the rows of its laps, by id (on the team hub, each
+ * with its driver: team_rows.js). A refusal of either
  * rejects with its problem text, the comparison's first (a bad id is the
  * comparison's to explain).
  * @param {import("./compare_requests.js").CompareView} view
@@ -38,11 +40,33 @@ import { api } from "./shared_api.js";
 export async function fetchCharts(view) {
   const paths = chartRequests(view);
   const cmpP = api(paths.compare);
-  const rowsP = api(paths.rows).catch((/** @type {Error} */ err) => err);
+  const rowsP = api(paths.rows)
+    .catch((/** @type {Error} */ err) => listedInstead(paths.rows, err))
+    .catch((/** @type {Error} */ err) => err);
   const [cmp, rows] = await Promise.all([cmpP, rowsP]);
   if (rows instanceof Error) throw rows;
-  const list = /** @type {LapRow[]} */ (rows);
+  const list = listedRows(rows).rows;
   return { cmp: /** @type {Comparison} */ (cmp), rows: new Map(list.map((r) => [r.id, r])) };
+}
+
+/**
+ * The latest rows instead of those `path` (`/api/laps?ids=…`) asked for,
+ * for a server whose listing does not take `ids` (the team hub's, by its
+ * contract): the comparison's laps among its latest 1,000, so a recent
+ * comparison still shows its drivers and sectors. Rejects with `err`, the
+ * first refusal, when the listing is refused too.
+ * @param {string} path
+ * @param {Error} err
+ * @returns {Promise<unknown>}
+ */
+async function listedInstead(path, err) {
+  const ids = new Set(new URLSearchParams(path.split("?")[1]).get("ids")?.split(",").map(Number));
+  try {
+    const { rows } = listedRows(await api("/api/laps?limit=1000"));
+    return rows.filter((r) => ids.has(r.id));
+  } catch {
+    throw err;
+  }
 }
 
 /**

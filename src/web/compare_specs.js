@@ -17,7 +17,7 @@ import { LAP_COLOURS, lapTime, signed } from "./shared_api.js";
  * @typedef {import("./api_types.js").Consistency} Consistency
  * @typedef {import("./api_types.js").CornerReport} CornerReport
  * @typedef {import("./api_types.js").CornerReportRow} CornerReportRow
- * @typedef {import("./api_types.js").LapRow} LapRow
+ * @typedef {import("./team_rows.js").ShownRow} LapRow
  * @typedef {import("./shared_charts.js").ChartSpec} ChartSpec
  * @typedef {import("./shared_charts.js").LapStyle} LapStyle
  * @typedef {CornerReportRow & { lost_s: number | null }} CornerWindow
@@ -111,7 +111,8 @@ export function scopeOf(ref) {
 
 /**
  * Each lap's legend label and colour: `ref ` before the reference's, the
- * time, and `incomplete` for a lap whose packets were lost.
+ * driver on the team hub, the time, and `incomplete` for a lap whose
+ * packets were lost.
  * @param {ComparedLap[]} laps in drawing order
  * @param {Map<number, LapRow>} rows
  * @returns {LapStyle[]}
@@ -121,7 +122,9 @@ export function lapStyles(laps, rows) {
     const row = rows.get(l.id);
     const tag = i === 0 ? "ref " : "";
     return {
-      label: `${tag}#${l.id} ${lapTime(l.time_ms)}${row && !row.complete ? " incomplete" : ""}`,
+      label: `${tag}#${l.id}${row?.driver ? ` ${row.driver}` : ""} ${lapTime(l.time_ms)}${
+        row && !row.complete ? " incomplete" : ""
+      }`,
       colour: LAP_COLOURS[i],
     };
   });

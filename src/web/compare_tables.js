@@ -14,7 +14,7 @@ import { $, el, fixed, lapTime, signed } from "./shared_api.js";
  * @typedef {import("./api_types.js").ComparedLap} ComparedLap
  * @typedef {import("./api_types.js").CornerReport} CornerReport
  * @typedef {import("./api_types.js").Consistency} Consistency
- * @typedef {import("./api_types.js").LapRow} LapRow
+ * @typedef {import("./team_rows.js").ShownRow} LapRow
  * @typedef {import("./api_types.js").SectorBests} SectorBests
  * @typedef {import("./shared_charts.js").LapStyle} LapStyle
  * @typedef {import("./compare_specs.js").CornerWindow} CornerWindow
@@ -73,15 +73,25 @@ export function drawLegend(laps, styles, rows, vsId) {
     const item = el("span", { class: "lap", "data-lap": l.id }, [
       el("i", { class: "swatch", style: `background:${styles[i].colour}` }),
       `#${l.id} ${lapTime(l.time_ms)}`,
-      row ? ` · s${row.session_id} L${row.number}` : "",
+      // On the team hub a lap is its driver's; on the logger, its session's.
+      row?.driver !== undefined
+        ? ` · ${row.driver}`
+        : row
+        ? ` · s${row.session_id} L${row.number}`
+        : "",
     ]);
     if (i === 0) item.append(el("b", { class: "tag" }, ["reference"]));
     else item.append(...otherTags(laps, l.id, vsId));
     if (row && !row.complete) item.append(el("b", { class: "incomplete" }, ["incomplete"]));
     item.append(
       el("a", { href: `/api/laps/${l.id}/export.json`, class: "tag", download: "" }, ["JSON"]),
-      el("a", { href: `/api/laps/${l.id}/export.csv`, class: "tag", download: "" }, ["CSV"]),
     );
+    // The team hub serves a lap's file, not its CSV.
+    if (row?.driver === undefined) {
+      item.append(
+        el("a", { href: `/api/laps/${l.id}/export.csv`, class: "tag", download: "" }, ["CSV"]),
+      );
+    }
     box.append(item);
   });
 }

@@ -7,13 +7,16 @@
  * session only); and a picker of two to five laps that opens the compare
  * page. Everything comes from the public API. Shown by the router
  * (pages.js); the picks outlive the page, so coming back from a comparison
- * keeps them.
+ * keeps them. On the team hub, whose `/api/laps` names each lap's driver,
+ * the laps are drawn by team_laps.js instead (a Driver column and filter).
  *
  * `window.lapsPage` exposes the rows and picks, for the browser tests.
  *
  * @module
  */
 import { $, api, el, lapTime, signed } from "./shared_api.js";
+import { showTeamLaps } from "./team_laps.js";
+import { listedRows } from "./team_rows.js";
 
 /** Laps a comparison takes at most, as the page draws them. */
 const MAX_PICK = 5;
@@ -56,12 +59,25 @@ export async function showLaps(view) {
   page = { ready: false, picked, known: new Map(), drawn: 0, bestLaps: [] };
   Object.assign(window, { lapsPage: page });
   document.title = "laps · sim-datalogger";
-  const [rows, bests, sessions] = /** @type {[LapRow[], BestRow[], SessionRow[]]} */ (
-    await Promise.all([
-      api(`/api/laps?limit=${LIST_LIMIT}`),
-      api("/api/laps/bests"),
-      api("/api/sessions"),
-    ])
+  // The listing's shape says whose page this is: the team hub's has no sessions nor bests to ask.
+  const listed = listedRows(await api(`/api/laps?limit=${LIST_LIMIT}`));
+  if (signal.aborted) return "aborted";
+  if (listed.team) {
+    const drawn = () => void (page.drawn += 1);
+    await showTeamLaps(view, listed.rows, {
+      box: pickBox,
+      known: page.known,
+      limit: LIST_LIMIT,
+      drawn,
+    });
+    $("compare").addEventListener("click", (e) => openCompare(view, e), { signal });
+    showPicks();
+    page.ready = true;
+    return signal.aborted ? "aborted" : "true";
+  }
+  const rows = listed.rows;
+  const [bests, sessions] = /** @type {[BestRow[], SessionRow[]]} */ (
+    await Promise.all([api("/api/laps/bests"), api("/api/sessions")])
   );
   if (signal.aborted) return "aborted";
   /** Every lap row seen, by id: what the picker looks laps up in. */

@@ -3,16 +3,16 @@
  * question names, each once, finds their circuit's hand-made marks, and
  * asks the pure engine (src/core/analysis). A lap's circuit is its
  * session's (the slug of its track name); its bundle is the stored bundle
- * of that slug, when there is one.
+ * of that slug, when there is one. Where laps come from is a port
+ * (analysis_laps.ts): the logger's store (kv_analysis_laps.ts), or the team
+ * hub's laps (src/app/hub/hub_analysis_laps.ts), under the same rules here.
  *
  * Which laps a question may take:
  * - a comparison or a corner report takes any stored laps, incomplete ones
  *   included, of one circuit (laps of unnamed sessions go with any);
- * - sectors and consistency take the laps that count for best of one
- *   circuit and car, from sessions not excluded from bests: complete laps,
- *   and for live laps those the span guard passed; or those of one session
- *   and car (a session not excluded), named or not: an unnamed session's
- *   laps count for that session.
+ * - sectors and consistency take the laps that count (the port says which:
+ *   on the logger those that count for best of one circuit and car, or of
+ *   one session and car).
  *
  * @module
  */
@@ -35,16 +35,14 @@ import type {
 import type { Lap } from "../../core/laps/lap.ts";
 import type { Session } from "../../core/laps/session.ts";
 import { circuitOf, slugify } from "../../core/bundle/slug.ts";
-import { rankedRows, rebuildLapIndex, sessionRankedRows } from "../../storage/bests.ts";
-import { type LapRow, rankingCircuit, ranks, rowOf, sessionRows } from "../../storage/lap_index.ts";
-import { getLap } from "../../storage/laps.ts";
-import { getSession } from "../../storage/sessions.ts";
 import type { BundleService } from "../bundles/bundles.ts";
 import { CornerMaps } from "./corner_maps.ts";
 import type { Corner } from "../../core/bundle/types.ts";
 import type { CornerMap } from "../../core/analysis/corner_map.ts";
 import type { AppDeps } from "../deps.ts";
 import { checkLapSource, type LapSource } from "./lap_source.ts";
+import type { AnalysisLaps, LoadedLap, RankedLaps } from "./analysis_laps.ts";
+import { KvAnalysisLaps } from "./kv_analysis_laps.ts";
 
 /** Most laps one comparison takes. */
 export const MAX_COMPARED_LAPS = 20;
@@ -84,24 +82,8 @@ export interface ConsistencyQuery extends LapSource {
 /** Laps read from the store at once when timing sectors, which reads every lap that counts. */
 const READ_AHEAD = 4;
 
-/** A stored lap with its session. */
-interface LoadedLap {
-  lap: Lap;
-  session: Session;
-}
-
-/**
- * The laps a sectors, sector times or consistency question takes, as the
- * index gave them at one moment: a circuit's or a session's.
- */
-interface RankedLaps {
-  /** The laps that count in the car, fastest first (then by id); never empty. */
-  rows: LapRow[];
-  /** The track name whose bundle and corners lay the answer out; "" for an unnamed session. */
-  track: string;
-  /** True when a lap as read is still one the rows stand for (else the index moved). */
-  holds: (loaded: LoadedLap) => boolean;
-}
+/** Where the service reads laps: the logger's store (`kv`), or another port's laps. */
+export type AnalysisSource = Pick<AppDeps, "kv"> | { laps: AnalysisLaps };
 
 /** What the analysis service calls on the other services. */
 export interface AnalysisServices {
@@ -111,15 +93,18 @@ export interface AnalysisServices {
 
 /** The answers of `/api/analysis/*` over stored laps. */
 export class AnalysisService {
-  readonly #kv: Deno.Kv;
+  readonly #laps: AnalysisLaps;
   readonly #bundles: AnalysisServices["bundles"];
   readonly #maps: CornerMaps;
 
-  /** Reads laps from `deps.kv` and bundles through `services.bundles`. */
-  constructor(deps: Pick<AppDeps, "kv">, services: AnalysisServices) {
-    this.#kv = deps.kv;
+  /**
+   * Reads laps from `source.kv` (the logger's store) or through
+   * `source.laps`, and bundles through `services.bundles`.
+   */
+  constructor(source: AnalysisSource, services: AnalysisServices) {
+    this.#laps = "kv" in source ? new KvAnalysisLaps(source.kv) : source.laps;
     this.#bundles = services.bundles;
-    this.#maps = new CornerMaps(deps);
+    this.#maps = new CornerMaps(this.#laps.cornerMaps);
   }
 
   /**
@@ -221,26 +206,17 @@ export class AnalysisService {
   }
 
   /**
-   * The lap a lap's notes are against by default: the fastest lap that
-   * counts for best at its circuit in its car (from sessions not excluded
-   * from bests), else the fastest complete timed lap of its own session;
-   * never the lap itself. Null when there is neither.
+   * The lap a lap's notes are against by default, never the lap itself; null
+   * when there is none. On the logger: the fastest lap that counts for best
+   * at its circuit in its car (from sessions not excluded from bests), else
+   * the fastest complete timed lap of its own session; on the hub: the
+   * team's fastest complete lap of its circuit and car.
    */
-  async defaultReference(
+  defaultReference(
     lap: Pick<Lap, "id" | "car_id" | "session_id">,
     session: Session,
   ): Promise<number | null> {
-    const circuit = circuitOf(session.track_name);
-    if (circuit !== null) {
-      const best = (await rankedRows(this.#kv, circuit, lap.car_id)).find((r) => r.id !== lap.id);
-      if (best) return best.id;
-    }
-    let best: LapRow | null = null;
-    for (const r of await sessionRows(this.#kv, lap.session_id)) {
-      if (r.id === lap.id || !r.complete || r.time_ms <= 0) continue;
-      if (best === null || r.time_ms < best.time_ms) best = r;
-    }
-    return best?.id ?? null;
+    return this.#laps.defaultReference(lap, session);
   }
 
   /**
@@ -310,23 +286,16 @@ export class AnalysisService {
       const laps = await this.#loadCounting(rows.slice(0, n), holds);
       const { authored, circuit } = await this.cornerSources(track);
       return consistency(laps, { n, corners: authored, circuit });
-    });
+    }, n);
   }
 
   /** Laps `ids` with their sessions, each read once, in order; NotFound for the first unknown. */
   async #load(ids: readonly number[]): Promise<LoadedLap[]> {
-    const laps = await Promise.all(ids.map((id) => getLap(this.#kv, id)));
-    const sessions = new Map<number, Session | null>();
-    for (const lap of laps) {
-      if (lap && !sessions.has(lap.session_id)) {
-        sessions.set(lap.session_id, await getSession(this.#kv, lap.session_id));
-      }
-    }
+    const loaded = await this.#laps.load(ids);
     return ids.map((id, k) => {
-      const lap = laps[k];
-      const session = lap ? sessions.get(lap.session_id) : null;
-      if (!lap || !session) throw new NotFound(`lap ${id} not found`);
-      return { lap, session };
+      const found = loaded[k];
+      if (!found) throw new NotFound(`lap ${id} not found`);
+      return found;
     });
   }
 
@@ -336,7 +305,7 @@ export class AnalysisService {
    * {@linkcode IndexMismatch} otherwise.
    */
   async #loadCounting(
-    rows: readonly LapRow[],
+    rows: RankedLaps["rows"],
     holds: RankedLaps["holds"],
   ): Promise<Lap[]> {
     let loaded: LoadedLap[];
@@ -352,61 +321,31 @@ export class AnalysisService {
 
   /**
    * Runs `fn` over the laps that count in a car, of a circuit or of a
-   * session, exactly one (see {@linkcode RankedLaps}; NotFound when there
-   * are none). When a lap it reads does not match the index, the rows are
+   * session, exactly one (`most`: how many of the fastest `fn` reads, all
+   * when absent) (see {@linkcode RankedLaps}; NotFound when there
+   * are none). When a lap it reads does not match the listing, the rows are
    * read again first (a write may have landed between two reads; a rebuild
    * would hold every live lap write behind it); only a second mismatch in a
-   * row, a damaged index, rebuilds it once before `fn` runs on a fresh
-   * choice.
+   * row, a damaged index, has the port repair it once before `fn` runs on a
+   * fresh choice.
    */
-  async #overRanked<T>(source: LapSource, fn: (ranked: RankedLaps) => Promise<T>): Promise<T> {
+  async #overRanked<T>(
+    source: LapSource,
+    fn: (ranked: RankedLaps) => Promise<T>,
+    most?: number,
+  ): Promise<T> {
     checkLapSource(source);
     for (let attempt = 0;; attempt++) {
       const ranked = source.session === undefined
-        ? await this.#circuitLaps(source.track!, source.car)
-        : await this.#sessionLaps(source.session, source.car);
+        ? await this.#laps.circuitLaps(source.track!, source.car, most)
+        : await this.#laps.sessionLaps(source.session, source.car);
       try {
         return await fn(ranked);
       } catch (err) {
         if (!(err instanceof IndexMismatch) || attempt > 1) throw err;
       }
-      if (attempt === 1) await rebuildLapIndex(this.#kv);
+      if (attempt === 1) await this.#laps.repair();
     }
-  }
-
-  /** The laps that count of circuit `track` in `car`, from every session ranking there. */
-  async #circuitLaps(track: string, car: number): Promise<RankedLaps> {
-    const circuit = slugify(track);
-    const rows = await rankedRows(this.#kv, circuit, car);
-    if (rows.length === 0) throw new NotFound(`no lap of "${track}" in car ${car} counts for best`);
-    return {
-      rows,
-      track,
-      holds: ({ lap, session }) =>
-        lap.car_id === car && ranks(rowOf(lap)) && rankingCircuit(session) === circuit,
-    };
-  }
-
-  /**
-   * The laps that count of session `id` in `car`, named or not; none when
-   * the session is kept out of bests. Laid out by the session's track name
-   * as read now; a lap read after the session was renamed is a mismatch.
-   */
-  async #sessionLaps(id: number, car: number): Promise<RankedLaps> {
-    const session = await getSession(this.#kv, id);
-    if (!session) throw new NotFound(`session ${id} not found`);
-    const none = `no lap of session ${id} in car ${car} counts for best`;
-    if (session.bests_excluded) throw new NotFound(`${none}: the session is kept out of bests`);
-    const rows = await sessionRankedRows(this.#kv, id, car);
-    if (rows.length === 0) throw new NotFound(none);
-    const track = session.track_name;
-    return {
-      rows,
-      track,
-      holds: ({ lap, session: s }) =>
-        lap.car_id === car && ranks(rowOf(lap)) && s.id === id && s.track_name === track &&
-        s.bests_excluded !== true,
-    };
   }
 }
 

@@ -7,6 +7,9 @@
  * position hash and kept while the lap is stored unchanged in a session of
  * the circuit, so the circuit's corners keep their numbers as faster laps
  * come; one that fails a check is made again from the current best lap.
+ * Where laps and kept maps come from is a {@linkcode CornerMapSource}: the
+ * logger's store by default (kvCornerMapSource), the team hub's laps on the
+ * hub (src/app/hub/hub_analysis_laps.ts).
  *
  * @module
  */
@@ -16,19 +19,46 @@ import { type CornerMap, cornerMapOfPath, pathHash } from "../../core/analysis/c
 import { configurationById, type OfficialConfiguration } from "../../core/catalog/tracks.ts";
 import type { Lap } from "../../core/laps/lap.ts";
 import { fastestOfCircuit } from "../../storage/bests.ts";
-import { getCornerMap, putCornerMap } from "../../storage/corner_maps.ts";
+import { getCornerMap, putCornerMap, type StoredCornerMap } from "../../storage/corner_maps.ts";
 import { circuitOf } from "../../core/bundle/slug.ts";
 import { getLap } from "../../storage/laps.ts";
 import { getSession } from "../../storage/sessions.ts";
 import type { AppDeps } from "../deps.ts";
 
+/** Where a circuit's best lap and its kept corner map come from. */
+export interface CornerMapSource {
+  /** The map kept for `circuit` (checked by the caller against its lap), or null. */
+  stored(circuit: string): Promise<StoredCornerMap | null>;
+  /** Keeps `map` as `circuit`'s (a source that keeps nothing drops it). */
+  store(circuit: string, map: StoredCornerMap): Promise<void>;
+  /** The id of the fastest lap that counts for best at `circuit` in any car, or null. */
+  fastest(circuit: string): Promise<number | null>;
+  /** Lap `id` when it is a lap of `circuit`, else null. */
+  lapOf(id: number, circuit: string): Promise<Lap | null>;
+}
+
+/** The logger's source: laps, bests and kept maps of the store `kv`. */
+export function kvCornerMapSource(kv: Deno.Kv): CornerMapSource {
+  return {
+    stored: (circuit) => getCornerMap(kv, circuit),
+    store: (circuit, map) => putCornerMap(kv, circuit, map),
+    fastest: async (circuit) => (await fastestOfCircuit(kv, circuit))?.lap_id ?? null,
+    lapOf: async (id, circuit) => {
+      const lap = await getLap(kv, id);
+      if (!lap) return null;
+      const session = await getSession(kv, lap.session_id);
+      return session && circuitOf(session.track_name) === circuit ? lap : null;
+    },
+  };
+}
+
 /** Corner maps of named circuits. */
 export class CornerMaps {
-  readonly #kv: Deno.Kv;
+  readonly #source: CornerMapSource;
 
-  /** Reads laps and stored maps from `deps.kv`. */
-  constructor(deps: Pick<AppDeps, "kv">) {
-    this.#kv = deps.kv;
+  /** Reads laps and kept maps from `from.kv`, or from the source given. */
+  constructor(from: Pick<AppDeps, "kv"> | CornerMapSource) {
+    this.#source = "kv" in from ? kvCornerMapSource(from.kv) : from;
   }
 
   /**
@@ -53,15 +83,15 @@ export class CornerMaps {
     circuit: string,
     config: OfficialConfiguration | null,
   ): Promise<CornerMap | null> {
-    const stored = await getCornerMap(this.#kv, circuit);
+    const stored = await this.#source.stored(circuit);
     if (stored !== null) {
-      const lap = await this.#lapOf(stored.lap_id, circuit);
+      const lap = await this.#source.lapOf(stored.lap_id, circuit);
       if (lap !== null && pathHash(lap.samples.pos_x, lap.samples.pos_z) === stored.lap_hash) {
         return stored.map;
       }
     }
-    const best = await fastestOfCircuit(this.#kv, circuit);
-    const lap = best && await this.#lapOf(best.lap_id, circuit);
+    const best = await this.#source.fastest(circuit);
+    const lap = best !== null && await this.#source.lapOf(best, circuit);
     if (!lap || !lap.complete) return null;
     let map: CornerMap;
     try {
@@ -70,15 +100,7 @@ export class CornerMaps {
       return null; // a lap with no positions to speak of has no map
     }
     const lap_hash = pathHash(lap.samples.pos_x, lap.samples.pos_z);
-    await putCornerMap(this.#kv, circuit, { lap_id: lap.id, lap_hash, map });
+    await this.#source.store(circuit, { lap_id: lap.id, lap_hash, map });
     return map;
-  }
-
-  /** Lap `id` when it is stored in a session of `circuit`, else null. */
-  async #lapOf(id: number, circuit: string): Promise<Lap | null> {
-    const lap = await getLap(this.#kv, id);
-    if (!lap) return null;
-    const session = await getSession(this.#kv, lap.session_id);
-    return session && circuitOf(session.track_name) === circuit ? lap : null;
   }
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AppFace } from "../../app/create_app.ts";
+import type { AnalysisService } from "../../app/analysis/analysis.ts";
 import {
   compareQuerySchema,
   consistencyQuerySchema,
@@ -67,9 +67,12 @@ export const lapConsistency = declareRoute({
 
 /**
  * GET /api/analysis/compare, /api/analysis/corners, /api/analysis/sectors
- * and /api/analysis/consistency.
+ * and /api/analysis/consistency, answered by `app.analysis` (the logger's,
+ * or the team hub's: src/server/hub/analysis_routes.ts).
  */
-export function analysisRoutes(app: AppFace): RouteTable {
+export function analysisRoutes(app: {
+  analysis: Pick<AnalysisService, "compare" | "corners" | "sectors" | "consistency">;
+}): RouteTable {
   const r = new RouteTable();
   r.serve(compareLaps, async ({ query, reply }) => reply.json(await app.analysis.compare(query)));
   r.serve(lapCorners, async ({ query, reply }) => reply.json(await app.analysis.corners(query)));

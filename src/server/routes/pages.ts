@@ -23,6 +23,8 @@ export const PAGE_FILES: Readonly<Record<string, string>> = {
   "/compare_fetch.js": "compare_fetch.js",
   "/compare_specs.js": "compare_specs.js",
   "/compare_tables.js": "compare_tables.js",
+  "/team_laps.js": "team_laps.js",
+  "/team_rows.js": "team_rows.js",
   "/shared_api.js": "shared_api.js",
   "/shared_charts.js": "shared_charts.js",
   "/chart_options.js": "chart_options.js",
