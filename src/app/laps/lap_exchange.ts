@@ -141,8 +141,8 @@ export class LapExchange {
    * @throws {ImportRejected} naming what was recognised and what is wrong
    * or missing; BadRequest for JSON text that does not parse.
    */
-  importBytes(bytes: Uint8Array): Promise<LapImportResult> {
-    return this.#store(readLapImport(bytes));
+  async importBytes(bytes: Uint8Array): Promise<LapImportResult> {
+    return await this.#store(readLapImport(bytes));
   }
 
   /**
@@ -153,8 +153,8 @@ export class LapExchange {
    * from its samples (see {@linkcode storeImport}); an incomplete lap is
    * stored but never counts for best.
    */
-  importFile(json: unknown): Promise<LapImportResult> {
-    return this.#store(readLapImportJson(json));
+  async importFile(json: unknown): Promise<LapImportResult> {
+    return await this.#store(readLapImportJson(json));
   }
 
   #store(file: LapImportFile): Promise<LapImportResult> {
