@@ -136,7 +136,8 @@ function carriedName(name: string | undefined): string {
 }
 
 /**
- * Samples per second of `time`, to 2 decimals, from the median time over
+ * Samples per second of `time` (whole when within 1 % of a whole rate, else
+ * to 2 decimals), from the median time over
  * ten samples: times written to the millisecond (a .ld's lap time) make
  * single 60 Hz steps of 16 and 17 ms, which alone would read as 58.8 Hz.
  */
@@ -146,7 +147,10 @@ export function rateOf(time: readonly number[]): number {
   for (let i = span; i < time.length; i++) steps.push((time[i] - time[i - span]) / span);
   steps.sort((a, b) => a - b);
   const median = steps[Math.floor(steps.length / 2)];
-  return median > 0 ? Math.round(100 / median) / 100 : 0;
+  if (!(median > 0)) return 0;
+  // Times rounded to 0.1 ms still leave 60 Hz a hair off (59.99): a rate within 1 % of a whole one is it.
+  const hz = 1 / median;
+  return Math.abs(hz - Math.round(hz)) <= hz / 100 ? Math.round(hz) : Math.round(hz * 100) / 100;
 }
 
 /** The 60 Hz grid over a lap of `timeMs`: one tick per 1/60 s, each stamped at its end. */
