@@ -9,7 +9,7 @@
  */
 import { REQUIRED_COLUMNS, type SampleColumn, WHEEL_CODES } from "../columns.ts";
 import { expectedSamples } from "../coverage.ts";
-import { lapFieldsSchema } from "../lap_file_schema.ts";
+import { lapFieldsSchema, MAX_LAP_SAMPLES } from "../lap_file_schema.ts";
 import type { ImportLap } from "../lap_file.ts";
 import { HELD, MOTION, round, ROUNDED } from "../sample.ts";
 import { trackNameFault } from "../../track_name.ts";
@@ -69,7 +69,8 @@ const DISCRETE: ReadonlySet<SampleColumn> = new Set(HELD);
 
 /**
  * `lap` as a lap ready to store, or the reason it is skipped: a lap under
- * {@linkcode MIN_IMPORTED_LAP_MS}, with fewer than 2 samples, or without a
+ * {@linkcode MIN_IMPORTED_LAP_MS} (or without a lap time), longer than a lap
+ * file holds, with fewer than 2 samples, or without a
  * channel every lap needs (named by `label`, the file's own words for it).
  * Samples at 60 Hz (within 0.5 Hz) are kept one for one; any other rate is
  * resampled to the 60 Hz grid covering the lap time (continuous channels
@@ -88,8 +89,16 @@ export function convertForeignLap(
   if (!(lap.time_ms >= MIN_IMPORTED_LAP_MS)) {
     return {
       ok: false,
-      reason: `lap of ${(lap.time_ms / 1000).toFixed(3)} s is under the ` +
-        `${MIN_IMPORTED_LAP_MS / 1000} s minimum`,
+      reason: Number.isFinite(lap.time_ms)
+        ? `lap of ${(lap.time_ms / 1000).toFixed(3)} s is under the ` +
+          `${MIN_IMPORTED_LAP_MS / 1000} s minimum`
+        : "the file gives it no lap time",
+    };
+  }
+  if (n > MAX_LAP_SAMPLES || expectedSamples(lap.time_ms) > MAX_LAP_SAMPLES) {
+    return {
+      ok: false,
+      reason: `longer than a lap file holds (${MAX_LAP_SAMPLES} samples at 60 Hz)`,
     };
   }
   const source = { ...lap.channels };

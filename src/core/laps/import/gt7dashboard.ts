@@ -129,7 +129,7 @@ function numbers(value: unknown, path: string, issues: Issue[]): number[] | unde
 }
 
 function whole(value: unknown, path: string, issues: Issue[]): number | undefined {
-  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
   issues.push({ path, message: "must be a whole number >= 0" });
   return undefined;
 }

@@ -110,9 +110,10 @@ function cutLaps(
     .map(Number).filter((b) => Number.isFinite(b) && b > time[0] && b <= time[time.length - 1]);
   const comment = COMMENT_LAP.exec(header.get("Comment") ?? "");
   if (beacons.length === 0) {
+    const duration = Number(header.get("Duration"));
     const timeMs = comment !== null
       ? (Number(comment[2]) * 60 + Number(comment[3])) * 1000 + Number(comment[4])
-      : Math.round(Number(header.get("Duration") ?? time[time.length - 1]) * 1000);
+      : Math.round((duration > 0 ? duration : time[time.length - 1]) * 1000);
     const lap = { number: comment ? Number(comment[1]) : 1, time_ms: timeMs, ...names };
     return { laps: [{ ...lap, time: [...time], channels }], skipped: [] };
   }

@@ -19,6 +19,9 @@ import { motecColumn, motecLabel } from "./motec_names.ts";
 /** Most channel records read: a longer list is a damaged (looping) one. */
 const MAX_CHANNELS = 4096;
 
+/** Most samples a log may hold at its fastest rate (over 18 hours at 60 Hz). */
+const MAX_LOG_SAMPLES = 4_000_000;
+
 /** One channel as read from the log, scaled to its unit. */
 interface LdChannel {
   name: string;
@@ -43,8 +46,8 @@ export function isMotecLd(bytes: Uint8Array): boolean {
  * The laps of .ld `bytes` (checked with {@linkcode isMotecLd} first).
  *
  * @throws {ImportRejected} before anything is stored, naming the channel:
- * a record or data running past the end of the file (a truncated log), a
- * value type other than 16- or 32-bit integers and 32-bit floats, a rate
+ * a record or data running past the end of the file (a truncated log), more
+ * than 4,000,000 samples at the log's fastest rate, a value type other than 16- or 32-bit integers and 32-bit floats, a rate
  * of 0, a scale of 0, a value that is not finite, or no channel at all.
  */
 export function readMotecLd(bytes: Uint8Array): ForeignFile {
@@ -53,6 +56,12 @@ export function readMotecLd(bytes: Uint8Array): ForeignFile {
   if (channels.length === 0) reject("$.channels", "the log holds no channel");
   const freq = Math.max(...channels.map((c) => c.freq));
   const n = Math.max(...channels.map((c) => Math.round(c.values.length * freq / c.freq)));
+  if (n > MAX_LOG_SAMPLES) {
+    reject(
+      "$.channels",
+      `${n} samples at ${freq} Hz, more than an import reads (${MAX_LOG_SAMPLES})`,
+    );
+  }
   const columns: ForeignLap["channels"] = {};
   let lapTime: number[] | undefined;
   let lapNumber: number[] | undefined;
