@@ -184,3 +184,33 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name: "the import command's file service takes a gt7dashboard save, a CSV and a .ld by content",
+  ignore: noFixtures,
+  async fn() {
+    await withApp(async (app) => {
+      const dir = await Deno.makeTempDir();
+      try {
+        // Names that say nothing of the format: content decides.
+        const save = join(dir, "laps.dat");
+        await Deno.writeFile(save, readFixture(SAVE));
+        const first = await app.files.importFile(save);
+        assert.equal(first.kind, "lap");
+        if (first.kind !== "lap") return;
+        assert.equal(first.result.imported.length, 4);
+        const csv = join(dir, "one.bin");
+        await Deno.writeFile(csv, await csvBytes(app, first.result.lap.id));
+        const fromCsv = await app.files.importFile(csv);
+        assert.equal(fromCsv.kind === "lap" && fromCsv.result.format, "motec-csv");
+        const { log } = await app.laps.exportSessionMotec(first.result.session.id);
+        const ld = join(dir, "log.json");
+        await Deno.writeFile(ld, encodeLd(log));
+        const fromLd = await app.files.importFile(ld);
+        assert.equal(fromLd.kind === "lap" && fromLd.result.imported.length, 4);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  },
+});
