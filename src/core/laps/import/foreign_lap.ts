@@ -108,11 +108,12 @@ export function convertForeignLap(
     return { ok: false, reason: `missing channels: ${missing.map(label).join(", ")}` };
   }
   const sourceHz = rateOf(lap.time);
-  const grid = Math.abs(sourceHz - GRID_HZ) <= 0.5 ? [...lap.time] : gridOf(lap.time_ms);
+  const kept = Math.abs(sourceHz - GRID_HZ) <= 0.5;
+  const grid = kept ? [...lap.time] : gridOf(lap.time_ms);
   const samples: Partial<Record<SampleColumn, number[]>> = {};
   for (const [column, values] of Object.entries(source) as [SampleColumn, readonly number[]][]) {
     if (column === "t" || values.length !== n) continue;
-    samples[column] = grid.length === n ? [...values] : resample(lap.time, values, grid, column);
+    samples[column] = kept ? [...values] : resample(lap.time, values, grid, column);
   }
   samples.t = grid;
   samples.coast ??= coastOf(samples.throttle!, samples.brake!);
