@@ -214,3 +214,22 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name: "a CSV or .ld without a venue is named as live laps are, not left unnamed",
+  ignore: noFixtures,
+  async fn() {
+    await withApp(async (app) => {
+      const first = await app.laps.importBytes(readFixture(SAVE));
+      const csv = new TextDecoder().decode(await csvBytes(app, first.lap.id))
+        .replace('"Venue","BB Raceway (Reverse)"', '"Venue",""');
+      const fromCsv = await app.laps.importBytes(text(csv));
+      assert.equal(fromCsv.session.track_name, "BB Raceway (Reverse)");
+      assert.equal(fromCsv.session.track_source, first.session.track_source);
+      const { log } = await app.laps.exportSessionMotec(first.session.id);
+      const fromLd = await app.laps.importBytes(encodeLd({ ...log, venue: "" }));
+      assert.equal(fromLd.session.track_name, "BB Raceway (Reverse)");
+      assert.equal(fromLd.session.track_source, first.session.track_source);
+    });
+  },
+});
