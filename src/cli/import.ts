@@ -6,6 +6,7 @@
  */
 import type { Command } from "commander";
 import type { FileImportResult } from "../app/laps/files.ts";
+import type { LapImportResult } from "../app/laps/lap_exchange.ts";
 import type { CaptureImportResult } from "../app/laps/capture_import.ts";
 import type { CaptureFile } from "../core/gt7/capture_file.ts";
 import { formatLapTime } from "../core/laps/lap_time.ts";
@@ -18,13 +19,14 @@ export function addImportCommand(program: Command): void {
   dataOption(
     program.command("import")
       .description(
-        "import a track bundle (versions 1-4), a lap file (versions 1-2), or the laps of a capture " +
-          "or record file, into the store",
+        "import a track bundle (versions 1-4), laps (a lap file of versions 1-2, gt7dashboard's " +
+          "save, MoTeC CSV or .ld), or the laps of a capture or record file, into the store",
       )
       .argument(
         "<file>",
-        "a JSON bundle or lap file (its format field says which), or a capture (.gt7, .gt7.gz) or " +
-          "--record file (plain or gzip); told apart by content",
+        "a JSON bundle or lap file (its format field says which), a gt7dashboard save, a MoTeC " +
+          "CSV or .ld log, or a capture (.gt7, .gt7.gz) or --record file (plain or gzip); told " +
+          "apart by content",
       )
       .option("--track <name>", "store a bundle under this circuit name instead of its own"),
   ).action(async (file: string, flags: { data: string; track?: string }) => {
@@ -74,20 +76,28 @@ function describeImport(file: string, done: FileImportResult, lapIds: SessionLap
         (r.official_kept ? "; kept the local official match" : ""),
       ];
     }
-    case "lap": {
-      const { lap, session, created_session } = done.result;
-      // Said as a capture import says it; a name the file carried is not news.
-      const named = session.track_source === "" || session.track_source === "user"
-        ? []
-        : [`session ${session.id} identified as "${session.track_name}"`];
-      return [
-        `imported lap ${lap.number} (${formatLapTime(lap.time_ms)}, ${lap.total_ticks} samples) ` +
-        `as lap ${lap.id} in ${created_session ? "new " : ""}session ${session.id}` +
-        (lap.complete ? "" : ` (incomplete: ${lap.samples_missing} samples missing)`),
-        ...named,
-      ];
-    }
+    case "lap":
+      return describeLapImport(done.result);
   }
+}
+
+/** What a lap import did: one line a lap when it stored one, else a summary, then what it skipped. */
+function describeLapImport(r: LapImportResult): string[] {
+  const { lap, session, created_session, imported, skipped } = r;
+  // Said as a capture import says it; a name the file carried is not news.
+  const named = session.track_source === "" || session.track_source === "user"
+    ? []
+    : [`session ${session.id} identified as "${session.track_name}"`];
+  const first = imported.length === 1
+    ? `imported lap ${lap.number} (${formatLapTime(lap.time_ms)}, ${lap.total_ticks} samples) ` +
+      `as lap ${lap.id} in ${created_session ? "new " : ""}session ${session.id}` +
+      (lap.complete ? "" : ` (incomplete: ${lap.samples_missing} samples missing)`)
+    : `imported ${imported.length} laps (${
+      imported.map((l) => formatLapTime(l.time_ms)).join(", ")
+    }) ` +
+      `as laps ${idRanges(imported.map((l) => l.id))} in ${created_session ? "new " : ""}` +
+      `session ${session.id}`;
+  return [first, ...skipped.map((s) => `skipped lap ${s.lap}: ${s.reason}`), ...named];
 }
 
 /** Ascending ids with runs folded: [1, 2, 3, 5] is "1-3, 5". */

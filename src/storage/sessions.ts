@@ -29,6 +29,8 @@ export interface NewSession {
   car_name: string;
   track_name?: string;
   track_source?: TrackSource;
+  /** The session's notes; "" when not given. */
+  notes?: string;
 }
 
 /** Creates a session with no laps and returns it. */
@@ -46,7 +48,7 @@ export async function createSession(kv: Deno.Kv, init: NewSession): Promise<Sess
     lap_count: 0,
     best_lap_time_ms: null,
     bests_excluded: false,
-    notes: "",
+    notes: init.notes ?? "",
   };
   await withLockRetry(() => kv.set(sessionKey(id), session));
   return session;

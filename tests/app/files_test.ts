@@ -55,7 +55,8 @@ Deno.test("importFile refuses what it cannot take, naming the file, and stores n
       () => app.files.importFile(other),
       new Error(
         `${other} has format "something-else"; expected "sim-datalogger-track-bundle" ` +
-          `(a track bundle) or "sim-datalogger-lap" (a lap file)`,
+          `(a track bundle) or "sim-datalogger-lap" (a lap file), or gt7dashboard's save ` +
+          "(a JSON list of laps with data_* arrays)",
       ),
     );
     const notes = join(dir, "notes.txt");

@@ -153,7 +153,7 @@ Deno.test("every rejected lap import answers 400 and writes nothing", async () =
       if (raw === "") {
         assert.equal(
           (await res.json()).detail,
-          "request body is empty: the file is empty, or was not sent; send a lap file (JSON)",
+          "request body is empty: the file is empty, or was not sent; send a lap file, gt7dashboard save, MoTeC CSV or .ld",
         );
       } else await res.body?.cancel();
     }

@@ -12,6 +12,8 @@ import { serialiseBundle } from "../../core/bundle/serialise.ts";
 import { BUNDLE_FORMAT } from "../../core/bundle/types.ts";
 import type { CaptureFile } from "../../core/gt7/capture_file.ts";
 import { LAP_FILE_FORMAT } from "../../core/laps/lap_file.ts";
+import { motecFormatOf } from "../../core/laps/import/recognise.ts";
+import { isGt7dashboardSave } from "../../core/laps/import/gt7dashboard.ts";
 import { encodeLd } from "../../core/motec/ld_writer.ts";
 import { encodeLdx } from "../../core/motec/ldx_writer.ts";
 import type { BundleImportResult, BundleService } from "../bundles/bundles.ts";
@@ -75,6 +77,7 @@ export interface FileServices {
   bundles: Pick<BundleService, "export" | "importBytes">;
   laps: Pick<
     LapExchange,
+    | "importBytes"
     | "exportNamedFile"
     | "exportCsv"
     | "importFile"
@@ -98,7 +101,9 @@ export class FileService {
   /**
    * Reads the file at `path` and imports what it holds, told apart by
    * content: a JSON track bundle (versions 1-4) or lap file (versions 1-2),
-   * by its `format`; or the laps of a capture or record file (gzip or not).
+   * by its `format`; gt7dashboard's save, MoTeC CSV or a MoTeC .ld log (the
+   * lap exchange's importBytes); or the laps of a capture or record file
+   * (gzip or not).
    * Nothing is stored when the file is refused.
    *
    * @throws {UnreadableFile} "cannot read PATH: ..." when the file cannot be
@@ -108,6 +113,11 @@ export class FileService {
    */
   async importFile(path: string, opts: FileImportOptions = {}): Promise<FileImportResult> {
     const file = await readFile(path, opts);
+    if (motecFormatOf(file.bytes) !== null) {
+      await file.parsing();
+      await file.importing();
+      return file.done({ kind: "lap", result: await this.#laps.importBytes(file.bytes) });
+    }
     const content = importContent(file.bytes, file.name);
     if (content.kind === "capture") {
       const result = await this.#laps.importCapture(content.file, {
@@ -136,10 +146,11 @@ export class FileService {
       json = err.json;
     }
     const format = formatOf(json);
-    if (format !== LAP_FILE_FORMAT) {
+    if (format !== LAP_FILE_FORMAT && !isGt7dashboardSave(json)) {
       throw new Error(
         `${file.name} has format ${JSON.stringify(format ?? null)}; expected "${BUNDLE_FORMAT}" ` +
-          `(a track bundle) or "${LAP_FILE_FORMAT}" (a lap file)`,
+          `(a track bundle) or "${LAP_FILE_FORMAT}" (a lap file), or gt7dashboard's save ` +
+          "(a JSON list of laps with data_* arrays)",
       );
     }
     return file.done({ kind: "lap", result: await this.#laps.importFile(json) });

@@ -1,30 +1,28 @@
 /**
- * Lap exchange: export a lap as a lap file or MoTeC CSV, import a lap file,
- * and import the laps of a capture or record file (capture_import.ts). A
- * lap file import is validated in full before anything is written, so a
- * rejected file creates nothing, not even a session. An imported lap always
- * gets an `imported` session of its own: a lap from elsewhere (another car,
+ * Lap exchange: export a lap as a lap file or MoTeC CSV, import the laps
+ * of a file of any format an import recognises (lap_import.ts), and import
+ * the laps of a capture or record file (capture_import.ts). A file is
+ * validated in full before anything is written, so a rejected file creates
+ * nothing, not even a session. Imported laps always get an `imported`
+ * session of their own: a lap from elsewhere (another car,
  * another circuit, another day) must never become a lap, or the best, of
  * the session being driven.
  *
  * @module
  */
-import {
-  buildImportedLap,
-  type LapFileV2,
-  parseLapFile,
-  toLapFile,
-} from "../../core/laps/lap_file.ts";
+import { type LapFileV2, toLapFile } from "../../core/laps/lap_file.ts";
 import { lapCsvLines } from "../../core/laps/csv.ts";
 import { lapExportFilename } from "./export_names.ts";
 import type { CaptureFile } from "../../core/gt7/capture_file.ts";
-import { z } from "zod";
-import { lapSummarySchema } from "../../core/laps/lap.ts";
-import { sessionSchema } from "../../core/laps/session.ts";
-import { carName, isKnownCar } from "../../core/catalog/cars.ts";
+import { carName } from "../../core/catalog/cars.ts";
 import type { Lap } from "../../core/laps/lap.ts";
-import { createSession, deleteSession, getSession } from "../../storage/sessions.ts";
-import { saveLap } from "../../storage/laps.ts";
+import { getSession } from "../../storage/sessions.ts";
+import {
+  type LapImportFile,
+  readLapImport,
+  readLapImportJson,
+} from "../../core/laps/import/recognise.ts";
+import { type LapImportResult, storeImport } from "./lap_import.ts";
 import {
   CaptureImporter,
   type CaptureImportOptions,
@@ -50,23 +48,14 @@ export interface CsvExport {
   venue: string;
 }
 
-/** What a lap file import did (`POST /api/laps/import`): the response schema. */
-export const lapImportResultSchema = z.strictObject({
-  lap: lapSummarySchema,
-  session: sessionSchema,
-  /** Always true: every import makes a new `imported` session to hold its lap. */
-  created_session: z.literal(true),
-});
-
-/** What a lap file import did. */
-export type LapImportResult = z.output<typeof lapImportResultSchema>;
+export { type LapImportResult, lapImportResultSchema } from "./lap_import.ts";
 
 /** What the lap exchange calls on the other services. */
 export interface LapExchangeServices {
   /** Reading the laps (and, for MoTeC logs, their session) to export. */
   sessions: Pick<SessionService, "lap" | "laps" | "get">;
   /** Naming the sessions an import makes, as live naming would. */
-  tracks: Pick<TrackService, "nameImported" | "namingOf">;
+  tracks: Pick<TrackService, "nameImported" | "namingOfLaps">;
 }
 
 /** Laps to and from files. */
@@ -142,42 +131,34 @@ export class LapExchange {
   }
 
   /**
-   * Imports a parsed JSON lap file (version 1 or 2). Throws ImportRejected,
-   * with a JSON path per failure, before writing anything. The lap is stored
-   * in a new `imported` session of its own, never in the live session, even
-   * while telemetry is recording. Its coverage is judged from its samples
-   * (see {@linkcode buildImportedLap}); an incomplete lap is stored but
-   * never counts for best. The new session takes the circuit name the file
-   * carries (as a name the user gave, so identification leaves it alone);
-   * a file without one is named as live naming would have named the lap
-   * (see {@linkcode TrackService.namingOf}), or left unnamed when that is
-   * unsure. It takes the file's car name when the car catalogue does not
-   * know the car.
+   * Imports the file `bytes`, whatever its format, recognised by content
+   * (see {@linkcode readLapImport}): our lap file, gt7dashboard's save, MoTeC
+   * CSV or .ld. Everything is read and checked before anything is written,
+   * so a refused file creates nothing, not even a session. Every lap is
+   * stored in one new `imported` session, never the live one, even while
+   * telemetry is recording, named as {@linkcode storeImport} says.
+   *
+   * @throws {ImportRejected} naming what was recognised and what is wrong
+   * or missing; BadRequest for JSON text that does not parse.
+   */
+  async importBytes(bytes: Uint8Array): Promise<LapImportResult> {
+    return await this.#store(readLapImport(bytes));
+  }
+
+  /**
+   * Imports a parsed JSON document: a lap file (version 1 or 2) or
+   * gt7dashboard's save. Throws ImportRejected, with a JSON path per
+   * failure, before writing anything; stored as
+   * {@linkcode importBytes} stores a file's laps. Its coverage is judged
+   * from its samples (see {@linkcode storeImport}); an incomplete lap is
+   * stored but never counts for best.
    */
   async importFile(json: unknown): Promise<LapImportResult> {
-    const { kv } = this.#deps;
-    const parsed = parseLapFile(json);
-    const now = this.#deps.now().toISOString();
-    const { counts_for_best: _c, ...lap } = buildImportedLap(parsed, now);
-    const naming = parsed.track_name === "" ? await this.#tracks.namingOf(lap) : null;
-    const session = await createSession(kv, {
-      kind: "imported",
-      started_at: now,
-      car_id: lap.car_id,
-      car_name: isKnownCar(lap.car_id) || parsed.car_name === ""
-        ? carName(lap.car_id)
-        : parsed.car_name,
-      track_name: naming?.name ?? parsed.track_name,
-      track_source: naming?.source ?? (parsed.track_name === "" ? "" : "user"),
-    });
-    try {
-      // Stored now: the file's finish time may be long before this session began.
-      const saved = await saveLap(kv, session.id, lap, now);
-      return { lap: saved.lap, session: saved.session, created_session: true };
-    } catch (err) {
-      await deleteSession(kv, session.id);
-      throw err;
-    }
+    return await this.#store(readLapImportJson(json));
+  }
+
+  #store(file: LapImportFile): Promise<LapImportResult> {
+    return storeImport(this.#deps, file, (laps) => this.#tracks.namingOfLaps(laps));
   }
 
   /** Records the laps of a capture or record file; see {@linkcode CaptureImporter.import}. */

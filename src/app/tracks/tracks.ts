@@ -395,6 +395,15 @@ export class TrackService {
     return nameLaps([lap], this);
   }
 
+  /**
+   * The name live recording would have given a session of `laps`, in the
+   * order driven (see {@linkcode nameImported}), or null: for an import of
+   * several laps, named before its session is stored.
+   */
+  namingOfLaps(laps: readonly NamingLap[]): Promise<Naming | null> {
+    return nameLaps(laps, this);
+  }
+
   /** The laps of session `id`, in the order stored, read one at a time. */
   async *#storedLaps(id: number): AsyncGenerator<Lap> {
     for (const summary of await listLaps(this.#deps.kv, id)) {

@@ -62,11 +62,14 @@ export const SAMPLE_COLUMNS = [...BASE_COLUMNS, ...OPTIONAL_COLUMNS] as const;
 /** The name of a sample channel. */
 export type SampleColumn = typeof SAMPLE_COLUMNS[number];
 
-/** Channels a lap file of either version must carry to be imported. */
+/**
+ * Channels every lap carries, and a lap file of either version must carry to
+ * be imported. Tyre slip and ride height are not among them: other loggers'
+ * saves (gt7dashboard's) lack ride height, MoTeC logs may lack both, and a
+ * lap without them keeps them absent rather than zero.
+ */
 export const REQUIRED_COLUMNS = [
   ...LEADING_COLUMNS,
-  "tire_slip",
-  "body_height",
   "pos_x",
   "pos_z",
 ] as const satisfies readonly SampleColumn[];

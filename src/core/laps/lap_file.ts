@@ -114,6 +114,12 @@ export interface ParsedLap extends LapFields {
 }
 
 /**
+ * A lap ready to store from any file an import reads: a lap file's carried
+ * fields and samples, or another tool's lap put into the same shape.
+ */
+export type ImportLap = Omit<ParsedLap, "version">;
+
+/**
  * The version 2 lap file of `lap`: every field of {@linkcode LAP_FILE_FIELDS},
  * then its session's `track_name` and `car_name` (from `names`, "" when not
  * given), and every sample column present, in canonical order. The sample
@@ -223,7 +229,7 @@ export function parseLapFile(json: unknown): ParsedLap {
  * samples. The lap is eligible for the session best exactly when complete.
  */
 export function buildImportedLap(
-  parsed: ParsedLap,
+  parsed: ImportLap,
   importedAt?: string,
 ): Omit<Lap, "id" | "session_id"> {
   const { samples } = parsed;

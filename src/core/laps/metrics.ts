@@ -35,7 +35,8 @@ export function timeWeights(t: readonly number[]): Float64Array {
 /**
  * Computes {@linkcode LapMetrics} from a lap's samples and its fuel at the
  * start and end. Percentages are time-weighted and rounded to 1 dp; aid usage
- * is 0 unless the `aids` column has one value per tick; the off-track count
+ * is 0 unless the `aids` column has one value per tick, and so are tyre spin
+ * and the lowest ride height unless `tire_slip` and `body_height` do; the off-track count
  * is -1 (and clean_lap null) unless the `surface` column has one value per
  * tick and at least one non-zero code. An empty lap gives zeros throughout.
  */
@@ -66,9 +67,11 @@ export function computeMetrics(
     full_throttle_pct: pct((i) => throttle[i] >= 98),
     full_brake_pct: pct((i) => brake[i] >= 98),
     coasting_pct: pct((i) => coast[i] > 0),
-    tire_spin_pct: pct((i) => tire_slip[i] >= 1.1),
+    tire_spin_pct: tire_slip?.length === n ? pct((i) => tire_slip[i] >= 1.1) : 0,
     max_speed: n === 0 ? 0 : extreme(samples.speed, Math.max),
-    min_body_height: n === 0 ? 0 : extreme(samples.body_height, Math.min),
+    min_body_height: n === 0 || samples.body_height?.length !== n
+      ? 0
+      : extreme(samples.body_height, Math.min),
     tcs_active_pct: aids ? pct((i) => (aids[i] & AID.tcs) !== 0) : 0,
     asm_active_pct: aids ? pct((i) => (aids[i] & AID.asm) !== 0) : 0,
     off_track_count: offTrack,

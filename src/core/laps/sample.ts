@@ -160,8 +160,11 @@ export const MAX_FILLED_PACKETS = 3;
 
 type Row = Record<SampleColumn, number>;
 
-/** Channels interpolated across a filled gap, with the decimals they are stored to. */
-const ROUNDED: ReadonlyArray<readonly [SampleColumn, number]> = [
+/**
+ * Channels interpolated across a filled gap, with the decimals they are
+ * stored to; an import rounds other loggers' values to the same steps.
+ */
+export const ROUNDED: ReadonlyArray<readonly [SampleColumn, number]> = [
   ["speed", 2],
   ["throttle", 1],
   ["brake", 1],
@@ -191,7 +194,8 @@ const ROUNDED: ReadonlyArray<readonly [SampleColumn, number]> = [
   ["water_temp", 1],
 ];
 
-const MOTION = ["steer", "acc_lat", "acc_long", "acc_vert"] as const;
+/** Channels of the motion block (steer stored to 4 decimals, the others to 3). */
+export const MOTION = ["steer", "acc_lat", "acc_long", "acc_vert"] as const;
 
 /** Channels interpolated linearly across a filled gap. */
 const CONTINUOUS: readonly SampleColumn[] = [
@@ -201,9 +205,15 @@ const CONTINUOUS: readonly SampleColumn[] = [
   "brake_f",
 ];
 
-/** Discrete channels: a filled tick holds the previous value. */
-const ALWAYS_HELD = ["coast", "gear", "aids", "surface"] as const satisfies readonly SampleColumn[];
-const HELD: readonly SampleColumn[] = [...ALWAYS_HELD, "race_pos"];
+/** Discrete channels every lap carries: a filled tick holds the previous value. */
+export const ALWAYS_HELD = [
+  "coast",
+  "gear",
+  "aids",
+  "surface",
+] as const satisfies readonly SampleColumn[];
+/** Discrete channels: a filled tick holds the previous value, never a blend. */
+export const HELD: readonly SampleColumn[] = [...ALWAYS_HELD, "race_pos"];
 
 function emptyRow(): Row {
   const row = {} as Row;

@@ -39,3 +39,13 @@ export function latitudeOf(z: number): number {
 export function longitudeOf(x: number): number {
   return GPS_ORIGIN_LON + x / METRES_PER_DEG_LON;
 }
+
+/** World position z (metres) of `latitude`: the inverse of {@linkcode latitudeOf}. */
+export function zOfLatitude(latitude: number): number {
+  return (GPS_ORIGIN_LAT - latitude) * METRES_PER_DEG_LAT;
+}
+
+/** World position x (metres) of `longitude`: the inverse of {@linkcode longitudeOf}. */
+export function xOfLongitude(longitude: number): number {
+  return (longitude - GPS_ORIGIN_LON) * METRES_PER_DEG_LON;
+}

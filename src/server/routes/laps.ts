@@ -1,6 +1,6 @@
 /**
  * Lap routes: laps across sessions and their bests, one lap, its deletion,
- * and lap exchange (JSON and CSV export, JSON import); each declared once
+ * and lap exchange (JSON and CSV export, import of every lap format); each declared once
  * (src/server/declared_route.ts).
  *
  * @module
@@ -11,7 +11,7 @@ import { notesQuerySchema } from "../queries/analysis_queries.ts";
 import { bestItemSchema, lapListItemSchema } from "../../app/laps/lap_listing.ts";
 import { lapListQuerySchema } from "../queries/lap_list_query.ts";
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
-import { emptyImport, MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
+import { emptyImport, MAX_IMPORT_BYTES, readBody } from "../body.ts";
 import { declareRoute } from "../declared_route.ts";
 import { RouteTable } from "../route_table.ts";
 import { idParams } from "../params.ts";
@@ -97,16 +97,22 @@ export const exportLapCsv = declareRoute({
 });
 
 /**
- * POST /api/laps/import: the lap file is read by the exchange use case,
- * which tells a version 1 file from a version 2 one (src/app/laps/lap_exchange.ts)
- * by the same schema the document publishes.
+ * POST /api/laps/import: the file is taken as it is and read by the
+ * exchange use case, which recognises its format by content
+ * (src/core/laps/import/recognise.ts); the body schema published is the lap
+ * file's, the one JSON format of the four.
  */
 export const importLap = declareRoute({
   method: "post",
   path: "/api/laps/import",
   tag: "laps",
-  summary: "Import a lap file (version 1 or 2)",
-  body: { schema: lapFileSchema, description: "a lap file, at most 64 MiB" },
+  summary: "Import laps: a lap file (version 1 or 2), gt7dashboard's save, MoTeC CSV or .ld",
+  body: {
+    schema: lapFileSchema,
+    description: "the file as it is, at most 64 MiB: a lap file (shown), gt7dashboard's save " +
+      "(a JSON list of laps with data_* arrays), MoTeC CSV or a MoTeC .ld log, recognised " +
+      "by content",
+  },
   bodyBy: "handler",
   ok: { status: 201, schema: lapImportResultSchema },
   problems: [413],
@@ -174,8 +180,12 @@ export function lapRoutes(app: AppFace): RouteTable {
   });
   motecRoutes(r, motec, (id, opts) => app.laps.exportMotec(id, opts));
   r.serve(importLap, async ({ reply }, c) => {
-    const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES, emptyImport("a lap file (JSON)"));
-    return reply.json(await app.laps.importFile(json));
+    const bytes = await readBody(
+      c.req.raw,
+      MAX_IMPORT_BYTES,
+      emptyImport("a lap file, gt7dashboard save, MoTeC CSV or .ld"),
+    );
+    return reply.json(await app.laps.importBytes(bytes));
   });
   return r;
 }

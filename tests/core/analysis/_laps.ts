@@ -232,8 +232,8 @@ export function driveLap(path: Path, opts: DriveOptions = {}): LapSamples {
     s.brake.push(brake(d));
     s.coast.push(0);
     s.gear!.push(4);
-    s.tire_slip.push(1);
-    s.body_height.push(80);
+    s.tire_slip!.push(1);
+    s.body_height!.push(80);
     // Left of travel is (hz, -hx) in the GT7 world.
     s.pos_x.push(p.x + (hz / len) * off);
     s.pos_z.push(p.z - (hx / len) * off);

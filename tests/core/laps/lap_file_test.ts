@@ -420,10 +420,21 @@ Deno.test("refused: a required column missing, named (sorted)", () => {
     { path: "$.lap.samples", message: "missing sample columns: dist" },
   ]);
   delete samplesOf(file).pos_z;
-  delete samplesOf(file).body_height;
+  delete samplesOf(file).brake;
   assert.deepStrictEqual(rejected(file), [
-    { path: "$.lap.samples", message: "missing sample columns: body_height, dist, pos_z" },
+    { path: "$.lap.samples", message: "missing sample columns: brake, dist, pos_z" },
   ]);
+});
+
+Deno.test("imported: ride height and tyre slip may be absent, and stay absent", () => {
+  const file = fileJson();
+  delete samplesOf(file).body_height;
+  delete samplesOf(file).tire_slip;
+  const lap = buildImportedLap(parseLapFile(file));
+  assert.strictEqual(lap.samples.body_height, undefined);
+  assert.strictEqual(lap.samples.tire_slip, undefined);
+  assert.strictEqual(lap.min_body_height, 0);
+  assert.strictEqual(lap.tire_spin_pct, 0);
 });
 
 Deno.test("refused: ragged base columns are unequal", () => {
@@ -614,5 +625,5 @@ Deno.test("the published JSON Schema describes the envelope", () => {
     required: string[];
   };
   assert.deepStrictEqual(Object.keys(samples.properties), SAMPLE_COLUMNS as readonly string[]);
-  assert.equal(samples.required.length, 10);
+  assert.equal(samples.required.length, 8);
 });
