@@ -168,8 +168,12 @@ Deno.test("corner windows carry the time the compared lap lost in each, null whe
     ref_time_s: null,
     delta_s: delta,
   });
-  const ref: CornerReport = { source: "circuit", corners: [corner(1, null), corner(2, null)] };
-  const vs: CornerReport = { source: "circuit", corners: [corner(2, 0.25)] };
+  const ref: CornerReport = {
+    source: "circuit",
+    lap_start_m: null,
+    corners: [corner(1, null), corner(2, null)],
+  };
+  const vs: CornerReport = { source: "circuit", lap_start_m: null, corners: [corner(2, 0.25)] };
   assert.deepEqual(cornerWindows(ref, vs).map((w) => [w.n, w.lost_s]), [[1, null], [2, 0.25]]);
   assert.deepEqual(cornerWindows(null, vs), []);
   assert.deepEqual(cornerWindows(ref, null).map((w) => w.lost_s), [null, null]);

@@ -92,6 +92,13 @@ export const cornerReportSchema = z.strictObject({
     description: "authored: the bundle's corners; circuit: the circuit's corner map (from its " +
       "reference line or best lap), located on the lap; lap: detected on this lap's own line",
   }),
+  /**
+   * Where the lap's distance axis (every `*_m` of the rows) starts: metres
+   * along the circuit map's loop from its line, 0 up to the map's length (a
+   * lap cut at the line about 0; a lap cut elsewhere where it was cut).
+   * Null unless the corners are a loop's map (`source: "circuit"`).
+   */
+  lap_start_m: num.nullable(),
   /** Sorted by `delta_s` descending (most time lost first), then by `n`. */
   corners: z.array(cornerReportRowSchema),
 }).meta({ id: "CornerReport" });

@@ -221,7 +221,8 @@ export function reportWithSpans(
     return a.n - b.n;
   });
   const stretches = list.map((_, j) => ({ from: bounds.a[j], to: bounds.a[j + 1] }));
-  return { report: { source: corners.source, corners: rows }, refSpans: theirs, stretches };
+  const report = { source: corners.source, lap_start_m: corners.start_m, corners: rows };
+  return { report, refSpans: theirs, stretches };
 }
 
 /**
