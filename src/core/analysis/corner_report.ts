@@ -16,6 +16,7 @@ import { lapCorners } from "./corners.ts";
 import type { DetectOptions } from "./corners_detect.ts";
 import type { CornerMap } from "./corner_map.ts";
 import { stretchBounds } from "./corner_stretches.ts";
+import { pedalOf } from "./pedals.ts";
 import { type LapTrace, locateOne, timeAt, traceOf, valueAt } from "./lap_trace.ts";
 import type { AnalysedLap, CornerReport, CornerReportRow, LapCorner, LapCorners } from "./types.ts";
 
@@ -43,7 +44,8 @@ export interface CornerReportOptions {
  * (interpolated between samples) where the brake first rose to `threshold`
  * in the last braking zone between `from` and `apex`, lighter stretches of
  * under {@linkcode BRAKE_GAP_M} inside the zone included. Null when the lap
- * did not brake there, or was still braking for an earlier corner at `from`.
+ * did not brake there, was still braking for an earlier corner at `from`,
+ * or carries no brake channel (pedals.ts: unknown, never guessed).
  */
 export function brakingPoint(
   trace: LapTrace,
@@ -51,7 +53,8 @@ export function brakingPoint(
   apex: number,
   threshold = BRAKE_THRESHOLD_PCT,
 ): number | null {
-  const brake = trace.samples.brake;
+  const brake = pedalOf(trace.samples, "brake");
+  if (brake === null) return null;
   const d = trace.dist; // trace index k is sample k - 1
   let i = Math.min(locateOne(trace, apex)[0], d.length - 1);
   if (d[i] > apex) i--;
