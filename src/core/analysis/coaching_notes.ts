@@ -17,7 +17,13 @@ import type { LapEvent } from "../laps/lap.ts";
 import { round } from "../laps/sample.ts";
 import { type CauseKind, type CoachingWords, ENGLISH } from "./coaching_words.ts";
 import { lapCorners } from "./corners.ts";
-import { type CornerReportOptions, minSpeed, reportWithSpans, type Span } from "./corner_report.ts";
+import {
+  type CornerReportOptions,
+  minSpeed,
+  refOf,
+  reportWithSpans,
+  type Span,
+} from "./corner_report.ts";
 import { lapTimeMs, type LapTrace, locateOne, traceOf, valueAt } from "./lap_trace.ts";
 import { missingPedals, pedalOf } from "./pedals.ts";
 import type { AnalysedLap, CornerReportRow } from "./types.ts";
@@ -100,8 +106,9 @@ export function coachingNotes(
   words: CoachingWords = ENGLISH,
 ): CoachingNotes {
   const mine = traceOf(lap.samples, `lap ${lap.id}`);
-  const theirs = traceOf(ref.samples, `lap ${ref.id}`);
-  const { definitions, ...corners } = lapCorners(mine, authored, opts.detect, opts.circuit ?? null);
+  const located = lapCorners(mine, authored, opts.detect, opts.circuit ?? null);
+  const { definitions, map: _map, ...corners } = located;
+  const theirs = refOf(ref, located);
   const { report, refSpans } = reportWithSpans(mine, theirs, corners, opts, definitions);
   const list = corners.corners;
   const spans = refSpans!;

@@ -12,10 +12,11 @@ import type { Corner } from "../bundle/types.ts";
 import { round } from "../laps/sample.ts";
 import { resolveAnchors } from "./anchors.ts";
 import { authoredCorners } from "./corners_authored.ts";
-import { lapCorners } from "./corners.ts";
+import { lapCorners, type LocatedCorners } from "./corners.ts";
 import type { DetectOptions } from "./corners_detect.ts";
 import type { CornerMap } from "./corner_map.ts";
 import { stretchBounds } from "./corner_stretches.ts";
+import { refStartedLikeLap } from "./lap_rotation.ts";
 import { pedalOf } from "./pedals.ts";
 import { type LapTrace, locateOne, timeAt, traceOf, valueAt } from "./lap_trace.ts";
 import type { AnalysedLap, CornerReport, CornerReportRow, LapCorner, LapCorners } from "./types.ts";
@@ -232,7 +233,8 @@ export function reportWithSpans(
  * The body of `/api/analysis/corners`: `lap`'s corners (the bundle's
  * authored `corners` when given and passed, else the circuit's map
  * `opts.circuit` located on the lap, otherwise detected on `lap`)
- * against `ref` (null for none). Throws BadRequest when a lap has fewer than
+ * against `ref` (null for none; turned to start where the lap starts when
+ * the two were cut at different places of the loop). Throws BadRequest when a lap has fewer than
  * two samples or covers no distance.
  */
 export function cornerReport(
@@ -242,7 +244,18 @@ export function cornerReport(
   opts: CornerReportOptions = {},
 ): CornerReport {
   const mine = traceOf(lap.samples, `lap ${lap.id}`);
-  const theirs = ref ? traceOf(ref.samples, `lap ${ref.id}`) : null;
-  const { definitions, ...corners } = lapCorners(mine, authored, opts.detect, opts.circuit ?? null);
+  const located = lapCorners(mine, authored, opts.detect, opts.circuit ?? null);
+  const { definitions, map: _map, ...corners } = located;
+  const theirs = ref ? refOf(ref, located) : null;
   return reportCorners(mine, theirs, corners, opts, definitions);
+}
+
+/**
+ * The reference's trace, turned to start where the analysed lap starts on
+ * its circuit map's loop when the two were cut at different places
+ * (lap_rotation.ts), so both laps' metres run from the same place.
+ */
+export function refOf(ref: AnalysedLap, lap: LocatedCorners): LapTrace {
+  const label = `lap ${ref.id}`;
+  return refStartedLikeLap(traceOf(ref.samples, label), lap.start_m, lap.map, label);
 }

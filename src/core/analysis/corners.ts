@@ -19,6 +19,8 @@ import type { LapCorners } from "./types.ts";
  */
 export interface LocatedCorners extends LapCorners {
   definitions: readonly Corner[] | null;
+  /** The circuit's map the corners were located from (`source: "circuit"`), else null. */
+  map: CornerMap | null;
 }
 
 /**
@@ -42,7 +44,7 @@ export function lapCorners(
   if (authored && authored.length > 0) {
     const corners = authoredCorners(trace, authored);
     if (corners.length > 0) {
-      return { source: "authored", corners, definitions: authored, start_m: null };
+      return { source: "authored", corners, definitions: authored, start_m: null, map: null };
     }
   }
   const maps = (circuit === null ? [] : "corners" in circuit ? [circuit] : circuit)
@@ -57,7 +59,7 @@ export function lapCorners(
     const corners = authoredCorners(trace, maps[k].corners);
     if (corners.length > 0) {
       const start_m = lapStartOnMap(maps[k], corners);
-      return { source: "circuit", corners, definitions: maps[k].corners, start_m };
+      return { source: "circuit", corners, definitions: maps[k].corners, start_m, map: maps[k] };
     }
   }
   return ownCorners(trace, detect);
@@ -94,7 +96,7 @@ function ownCorners(trace: LapTrace, detect: Partial<DetectOptions>): LocatedCor
       smoothHalfM: LAP_SMOOTH_HALF_M,
     });
   } catch {
-    return { source: "lap", corners: [], definitions: null, start_m: null };
+    return { source: "lap", corners: [], definitions: null, start_m: null, map: null };
   }
   const definitions = map.corners;
   return {
@@ -102,5 +104,6 @@ function ownCorners(trace: LapTrace, detect: Partial<DetectOptions>): LocatedCor
     corners: authoredCorners(trace, definitions),
     definitions,
     start_m: null,
+    map: null,
   };
 }

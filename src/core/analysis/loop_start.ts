@@ -9,7 +9,7 @@
  * @module
  */
 import type { Corner } from "../bundle/types.ts";
-import { resolveAnchors } from "./anchors.ts";
+import { ANCHOR_TOLERANCE_M, resolveAnchors } from "./anchors.ts";
 import type { CornerMap } from "./corner_map.ts";
 import type { LapTrace } from "./lap_trace.ts";
 import type { LapCorner } from "./types.ts";
@@ -89,7 +89,8 @@ export function turned<T>(list: readonly T[], first: number): T[] {
 /**
  * Where the lap's distance axis starts, as metres along `map`'s loop from
  * its line, in `[0, length)` (0.1 m): the map's distance of the first
- * corner the lap passed, less the lap's distance to it (the nearer that
+ * corner the lap passed at least the anchor tolerance from its start, less
+ * the lap's distance to it (the nearer that
  * corner to the lap's start, the less the line driven can differ from the
  * map's path). So a lap cut at the line gives about 0 (or a few metres
  * short of the length, when its line lies before the map's), and a lap
@@ -98,10 +99,12 @@ export function turned<T>(list: readonly T[], first: number): T[] {
  */
 export function lapStartOnMap(map: CornerMap, corners: readonly LapCorner[]): number | null {
   if (!map.loop || corners.length === 0 || map.along_m.length !== map.corners.length) return null;
-  const j = map.corners.findIndex((c) => c.n === corners[0].n);
+  // A lap cut within the anchor tolerance of an apex passes it at its first sample, not abreast.
+  const clear = corners.find((c) => c.apex_m >= ANCHOR_TOLERANCE_M) ?? corners[0];
+  const j = map.corners.findIndex((c) => c.n === clear.n);
   const length = map.length_m;
   if (j < 0 || !(length > 0)) return null;
-  let start = (map.along_m[j] - corners[0].apex_m) % length;
+  let start = (map.along_m[j] - clear.apex_m) % length;
   if (start < 0) start += length;
   const rounded = Math.round(start * 10) / 10;
   return rounded >= length ? 0 : rounded;
