@@ -160,7 +160,10 @@ export class AnalysisService {
     sameCircuit(loaded, wanted.map((_, k) => k < ids.length ? `laps[${k}]` : "ref"));
     const laps = loaded.slice(0, ids.length).map((l) => l.lap);
     const ref = refId === null ? defaultRef(laps) : loaded[wanted.indexOf(refId)].lap;
-    return compareLaps({ ref, laps, step, channels });
+    // The circuit's map says where each lap starts on the loop, so laps cut elsewhere line up.
+    const named = loaded.find((l) => l.session.track_name !== "");
+    const { circuit } = await this.cornerSources(named?.session.track_name ?? "");
+    return compareLaps({ ref, laps, step, channels, circuit });
   }
 
   /**

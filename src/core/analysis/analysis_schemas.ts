@@ -65,6 +65,12 @@ export type CornerReportRow = z.output<typeof cornerReportRowSchema>;
 const comparedLapSchema = z.strictObject({
   id: z.int(),
   time_ms: num,
+  /**
+   * Where this lap was cut, metres along the circuit map's loop from its
+   * line; null without a loop's map. A lap cut elsewhere than the
+   * reference is read from the reference's start (`start_m`).
+   */
+  lap_start_m: num.nullable(),
   /** Time behind the reference at each grid point, s (negative: ahead). */
   delta_s: z.array(num),
   /** Each requested channel on the grid; null when this lap does not carry it. */
@@ -80,6 +86,12 @@ export const comparisonSchema = z.strictObject({
   distance: z.array(num),
   /** Id of the reference lap. */
   ref: z.int(),
+  /**
+   * Where the distance axis starts: the reference's start, metres along the
+   * circuit map's loop from its line; null without a loop's map (then each
+   * lap is read from its own start).
+   */
+  start_m: num.nullable(),
   laps: z.array(comparedLapSchema),
 }).meta({ id: "Comparison" });
 

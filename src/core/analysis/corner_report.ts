@@ -16,7 +16,7 @@ import { lapCorners, type LocatedCorners } from "./corners.ts";
 import type { DetectOptions } from "./corners_detect.ts";
 import type { CornerMap } from "./corner_map.ts";
 import { stretchBounds } from "./corner_stretches.ts";
-import { refStartedLikeLap } from "./lap_rotation.ts";
+import { turnedToStart } from "./lap_rotation.ts";
 import { pedalOf } from "./pedals.ts";
 import { type LapTrace, locateOne, timeAt, traceOf, valueAt } from "./lap_trace.ts";
 import type { AnalysedLap, CornerReport, CornerReportRow, LapCorner, LapCorners } from "./types.ts";
@@ -257,5 +257,5 @@ export function cornerReport(
  */
 export function refOf(ref: AnalysedLap, lap: LocatedCorners): LapTrace {
   const label = `lap ${ref.id}`;
-  return refStartedLikeLap(traceOf(ref.samples, label), lap.start_m, lap.map, label);
+  return turnedToStart(traceOf(ref.samples, label), lap.start_m, lap.map, label);
 }

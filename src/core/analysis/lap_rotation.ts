@@ -42,23 +42,23 @@ export function startedAt(samples: LapSamples, at_m: number): LapSamples {
 }
 
 /**
- * `ref` turned to start where the analysed lap starts on `map`'s loop
- * (`lapStart`, metres along it; see loop_start.ts), when both starts are
+ * `trace` turned to start where another lap starts on `map`'s loop
+ * (`start`, metres along it; see loop_start.ts), when both starts are
  * known and lie more than the anchor tolerance apart around the loop;
- * otherwise `ref` itself. The turn is the loop's metres between the two
- * starts, read on the reference at the same fraction of its length.
+ * otherwise `trace` itself. The turn is the loop's metres between the two
+ * starts, read on `trace` at the same fraction of its length.
  */
-export function refStartedLikeLap(
-  ref: LapTrace,
-  lapStart: number | null,
+export function turnedToStart(
+  trace: LapTrace,
+  start: number | null,
   map: CornerMap | null,
-  label = "ref",
+  label = "lap",
 ): LapTrace {
-  if (lapStart === null || map === null || !map.loop) return ref;
-  const refStart = lapStartOnMap(map, authoredCorners(ref, map.corners));
-  if (refStart === null) return ref;
+  if (start === null || map === null || !map.loop) return trace;
+  const own = lapStartOnMap(map, authoredCorners(trace, map.corners));
+  if (own === null) return trace;
   const length = map.length_m;
-  const ahead = (((lapStart - refStart) % length) + length) % length;
-  if (Math.min(ahead, length - ahead) <= ANCHOR_TOLERANCE_M) return ref;
-  return traceOf(startedAt(ref.samples, ahead * ref.length / length), label);
+  const ahead = (((start - own) % length) + length) % length;
+  if (Math.min(ahead, length - ahead) <= ANCHOR_TOLERANCE_M) return trace;
+  return traceOf(startedAt(trace.samples, ahead * trace.length / length), label);
 }

@@ -7,6 +7,7 @@
 import { strict as assert } from "node:assert";
 import { referenceCornerMap } from "../../../src/core/analysis/circuit_corners.ts";
 import { coachingNotes } from "../../../src/core/analysis/coaching_notes.ts";
+import { compareLaps } from "../../../src/core/analysis/compare.ts";
 import { cornerReport } from "../../../src/core/analysis/corner_report.ts";
 import { startedAt } from "../../../src/core/analysis/lap_rotation.ts";
 import type { AnalysedLap } from "../../../src/core/analysis/types.ts";
@@ -80,4 +81,23 @@ Deno.test("notes of a lap cut elsewhere, slower through one corner, against a la
   assert.ok(Math.abs(notes.notes[0].loss_s - extra) < 0.03, `${notes.notes[0].loss_s} vs ${extra}`);
   assert.equal(notes.notes.length, 1, notes.summary);
   assert.ok(notes.lap_start_m !== null);
+});
+
+Deno.test("compare reads a lap cut elsewhere from where the reference starts, and says both starts", () => {
+  const whole = perturbedLap(SUZUKA, DRIVE);
+  const ref = lapOf(1, whole);
+  const cut = lapOf(2, startedAt(whole, 0.7 * whole.dist.at(-1)!));
+  const compared = compareLaps({ ref, laps: [ref, cut], step: 10, circuit: MAP });
+  const [a, b] = compared.laps;
+  assert.equal(a.lap_start_m, compared.start_m);
+  assert.ok(compared.start_m! < 30 || compared.start_m! > MAP.length_m - 30, `${compared.start_m}`);
+  const off = b.lap_start_m! - 0.7 * MAP.length_m;
+  assert.ok(Math.abs(off) < 40, `${b.lap_start_m}`);
+  // The same drive read from the same place: within a sample's time everywhere.
+  assert.ok(b.delta_s.every((d) => Math.abs(d) <= 0.02), `${Math.max(...b.delta_s.map(Math.abs))}`);
+  // Without the map, each lap is read from its own start: the cut lap is nowhere near.
+  const blind = compareLaps({ ref, laps: [cut], step: 10 });
+  assert.equal(blind.start_m, null);
+  assert.equal(blind.laps[0].lap_start_m, null);
+  assert.ok(Math.max(...blind.laps[0].delta_s.map(Math.abs)) > 5);
 });
