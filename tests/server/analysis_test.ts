@@ -326,7 +326,7 @@ Deno.test({
       assert.equal(res.status, 200);
       // Fastest first, as the service reads them.
       const ranked = [laps[1], laps[3], laps[2], laps[0]];
-      const engine = json(bestSectors(ranked, null));
+      const engine = json(bestSectors(ranked, null, broadBeanMaps()));
       assert.deepEqual(res.body, engine);
       assert.equal(res.body.best_lap_id, laps[1].id);
       assert.equal(res.body.best_lap_ms, 32_559);
@@ -355,7 +355,10 @@ Deno.test({
       // Keeping lap 2's session out of bests takes it out of the sectors too.
       await send(`${url}/api/sessions/${laps[1].session_id}`, "PATCH", { bests_excluded: true });
       const without = await get(base + q);
-      assert.deepEqual(without.body, json(bestSectors([laps[3], laps[2], laps[0]], null)));
+      assert.deepEqual(
+        without.body,
+        json(bestSectors([laps[3], laps[2], laps[0]], null, broadBeanMaps())),
+      );
       assert.equal(without.body.best_lap_id, laps[3].id);
 
       await refused(`${base}?car=${CAR}`, ["track"], /is required/);
@@ -392,7 +395,10 @@ Deno.test({
       const q = `track=${encodeURIComponent(BROAD_BEAN)}&car=0`;
       const sectors = await get(`${url}/api/analysis/sectors?${q}`);
       assert.equal(sectors.status, 200);
-      assert.deepEqual(sectors.body, json(bestSectors([laps[1], laps[3], laps[2], laps[0]], null)));
+      assert.deepEqual(
+        sectors.body,
+        json(bestSectors([laps[1], laps[3], laps[2], laps[0]], null, broadBeanMaps())),
+      );
       const cons = await get(`${url}/api/analysis/consistency?${q}&n=3`);
       assert.equal(cons.status, 200);
       assert.deepEqual(cons.body.lap_ids, [laps[1].id, laps[3].id, laps[2].id]);
@@ -562,7 +568,7 @@ Deno.test({
       const sectors = await get(
         `${url}/api/analysis/sectors?track=Suzuka%20Circuit&car=${lap.car_id}`,
       );
-      assert.deepEqual(sectors.body, json(bestSectors([lap, again], null)));
+      assert.deepEqual(sectors.body, json(bestSectors([lap, again], null, suzukaMap)));
       assert.equal(sectors.body.theoretical_best_ms, 99_036);
     }, { now: NOW });
   },

@@ -22,6 +22,7 @@ import type { ChannelName } from "../../core/analysis/channel_names.ts";
 import { consistency } from "../../core/analysis/consistency.ts";
 import { cornerReport } from "../../core/analysis/corner_report.ts";
 import { type CoachingNotes, coachingNotes } from "../../core/analysis/coaching_notes.ts";
+import { loopStartOf } from "../../core/analysis/lap_rotation.ts";
 import { traceOf } from "../../core/analysis/lap_trace.ts";
 import { type BundleMarks, sectorPlan } from "../../core/analysis/sector_plan.ts";
 import { combineSectorBests, lapSectorTimes } from "../../core/analysis/sectors.ts";
@@ -263,14 +264,16 @@ export class AnalysisService {
       const marks = await this.#bundles.marks(circuitOf(track));
       // The plan is laid out on the fastest lap, as bestSectors does.
       const [fastest] = await this.#loadCounting(rows.slice(0, 1), holds);
-      const plan = sectorPlan(traceOf(fastest.samples, `lap ${fastest.id}`), marks);
-      const times: LapSectorTimes[] = [lapSectorTimes(fastest, plan)];
+      const trace = traceOf(fastest.samples, `lap ${fastest.id}`);
+      const plan = sectorPlan(trace, marks);
+      const start = loopStartOf(trace, (await this.cornerSources(track, marks)).circuit);
+      const times: LapSectorTimes[] = [lapSectorTimes(fastest, plan, trace, start)];
       for (let i = 1; i < rows.length; i += READ_AHEAD) {
         for (const lap of await this.#loadCounting(rows.slice(i, i + READ_AHEAD), holds)) {
-          times.push(lapSectorTimes(lap, plan));
+          times.push(lapSectorTimes(lap, plan, undefined, start));
         }
       }
-      return combineSectorBests(plan, times);
+      return combineSectorBests(plan, times, start.start_m);
     });
   }
 
@@ -292,8 +295,12 @@ export class AnalysisService {
     return await this.#overRanked({ track, car }, async ({ rows, holds }) => {
       const marks = await this.#bundles.marks(slugify(track));
       const [fastest] = await this.#loadCounting(rows.slice(0, 1), holds);
-      const plan = sectorPlan(traceOf(fastest.samples, `lap ${fastest.id}`), marks);
-      return (await this.#load(lapIds)).map(({ lap }) => lapSectorTimes(lap, plan));
+      const trace = traceOf(fastest.samples, `lap ${fastest.id}`);
+      const plan = sectorPlan(trace, marks);
+      const start = loopStartOf(trace, (await this.cornerSources(track, marks)).circuit);
+      return (await this.#load(lapIds)).map(({ lap }) =>
+        lapSectorTimes(lap, plan, undefined, start)
+      );
     });
   }
 

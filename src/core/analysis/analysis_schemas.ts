@@ -137,6 +137,12 @@ export type SectorBest = z.output<typeof sectorBestSchema>;
 /** The body of `/api/analysis/sectors`. */
 export const sectorBestsSchema = z.strictObject({
   source: z.enum(["authored", "default"]),
+  /**
+   * Where the fastest lap (whose metres `start_m` and `end_m` are) starts,
+   * metres along the circuit map's loop from its line; null without a
+   * loop's map. A lap cut elsewhere is timed from there.
+   */
+  lap_start_m: num.nullable(),
   sectors: z.array(sectorBestSchema),
   /** Sum of the best sectors, ms; null when the sectors do not tile the lap or one has no time. */
   theoretical_best_ms: num.nullable(),

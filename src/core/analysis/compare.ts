@@ -15,10 +15,9 @@ import {
   DEFAULT_STEP_M,
   distanceGrid,
 } from "./distance_grid.ts";
-import { lapCorners } from "./corners.ts";
 import type { CornerMap } from "./corner_map.ts";
-import { turnedToStart } from "./lap_rotation.ts";
-import { type LapTrace, traceOf } from "./lap_trace.ts";
+import { loopStartOf, turnedToStart } from "./lap_rotation.ts";
+import { traceOf } from "./lap_trace.ts";
 import type { AnalysedLap, Comparison } from "./types.ts";
 
 /** Channels compared when none are asked for. */
@@ -67,7 +66,7 @@ export function compareLaps(req: CompareRequest): Comparison {
   const ref = traceOf(req.ref.samples, `lap ${req.ref.id}`);
   const grid = distanceGrid(ref.length, req.step ?? DEFAULT_STEP_M);
   const refTimes = alignedTimes(alignTo(ref, grid, ref.length));
-  const { start_m, map } = startOf(ref, req.circuit ?? null);
+  const { start_m, map } = loopStartOf(ref, req.circuit ?? null);
   return {
     distance: rounded(grid, 2),
     ref: req.ref.id,
@@ -75,7 +74,7 @@ export function compareLaps(req: CompareRequest): Comparison {
     laps: req.laps.map((lap) => {
       const label = `lap ${lap.id}`;
       const own = lap === req.ref ? ref : traceOf(lap.samples, label);
-      const lapStart = lap === req.ref || map === null ? start_m : startOf(own, map).start_m;
+      const lapStart = lap === req.ref || map === null ? start_m : loopStartOf(own, map).start_m;
       const trace = lap === req.ref ? ref : turnedToStart(own, start_m, map, label);
       const aligned = alignTo(trace, grid, ref.length);
       const values: Record<string, number[] | null> = {};
@@ -92,14 +91,4 @@ export function compareLaps(req: CompareRequest): Comparison {
       };
     }),
   };
-}
-
-/** Where `trace` starts on the loop of the circuit's map it passes, and that map; nulls without one. */
-function startOf(
-  trace: LapTrace,
-  circuit: CornerMap | readonly CornerMap[] | null,
-): { start_m: number | null; map: CornerMap | null } {
-  if (circuit === null) return { start_m: null, map: null };
-  const { start_m, map } = lapCorners(trace, null, {}, circuit);
-  return { start_m, map };
 }

@@ -9,6 +9,7 @@
  */
 import type { LapSamples } from "../laps/columns.ts";
 import { ANCHOR_TOLERANCE_M } from "./anchors.ts";
+import { lapCorners } from "./corners.ts";
 import { authoredCorners } from "./corners_authored.ts";
 import type { CornerMap } from "./corner_map.ts";
 import { type LapTrace, traceOf } from "./lap_trace.ts";
@@ -61,4 +62,24 @@ export function turnedToStart(
   const ahead = (((start - own) % length) + length) % length;
   if (Math.min(ahead, length - ahead) <= ANCHOR_TOLERANCE_M) return trace;
   return traceOf(startedAt(trace.samples, ahead * trace.length / length), label);
+}
+
+/** Where a lap starts on its circuit map's loop, and that map; nulls without one. */
+export interface LoopStart {
+  start_m: number | null;
+  map: CornerMap | null;
+}
+
+/**
+ * Where `trace` starts on the loop of the circuit's map it passes (of
+ * `circuit`'s maps, the one {@linkcode lapCorners} takes), and that map;
+ * nulls without a map.
+ */
+export function loopStartOf(
+  trace: LapTrace,
+  circuit: CornerMap | readonly CornerMap[] | null,
+): LoopStart {
+  if (circuit === null) return { start_m: null, map: null };
+  const { start_m, map } = lapCorners(trace, null, {}, circuit);
+  return { start_m, map };
 }

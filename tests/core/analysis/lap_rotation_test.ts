@@ -9,7 +9,10 @@ import { referenceCornerMap } from "../../../src/core/analysis/circuit_corners.t
 import { coachingNotes } from "../../../src/core/analysis/coaching_notes.ts";
 import { compareLaps } from "../../../src/core/analysis/compare.ts";
 import { cornerReport } from "../../../src/core/analysis/corner_report.ts";
-import { startedAt } from "../../../src/core/analysis/lap_rotation.ts";
+import { loopStartOf, startedAt } from "../../../src/core/analysis/lap_rotation.ts";
+import { traceOf } from "../../../src/core/analysis/lap_trace.ts";
+import { sectorPlan } from "../../../src/core/analysis/sector_plan.ts";
+import { bestSectors, lapSectorTimes } from "../../../src/core/analysis/sectors.ts";
 import type { AnalysedLap } from "../../../src/core/analysis/types.ts";
 import { referenceLines } from "../../../src/core/catalog/reference_lines.ts";
 import type { LapSamples } from "../../../src/core/laps/columns.ts";
@@ -100,4 +103,22 @@ Deno.test("compare reads a lap cut elsewhere from where the reference starts, an
   assert.equal(blind.start_m, null);
   assert.equal(blind.laps[0].lap_start_m, null);
   assert.ok(Math.max(...blind.laps[0].delta_s.map(Math.abs)) > 5);
+});
+
+Deno.test("sectors time a lap cut elsewhere from where the fastest lap starts", () => {
+  const whole = perturbedLap(SUZUKA, DRIVE);
+  const ref = lapOf(1, whole);
+  const cut = lapOf(2, startedAt(whole, 0.55 * whole.dist.at(-1)!));
+  const trace = traceOf(whole);
+  const plan = sectorPlan(trace, null);
+  const start = loopStartOf(trace, MAP);
+  const mine = lapSectorTimes(ref, plan, trace, start).times_s;
+  const theirs = lapSectorTimes(cut, plan, undefined, start).times_s;
+  for (let k = 0; k < mine.length; k++) assert.ok(Math.abs(mine[k]! - theirs[k]!) <= 0.02);
+  const bests = bestSectors([ref, cut], null, MAP);
+  assert.equal(bests.lap_start_m, start.start_m);
+  assert.ok(Math.abs(bests.theoretical_best_ms! - ref.time_ms) <= 20);
+  // Without the map, the cut lap's sectors are other stretches of road.
+  const blind = lapSectorTimes(cut, plan).times_s;
+  assert.ok(blind.some((t, k) => Math.abs(t! - mine[k]!) > 5), JSON.stringify([blind, mine]));
 });
