@@ -5,13 +5,17 @@
  * <= 2 ms. The map is Suzuka's (20 corners, made from its reference line);
  * the lap is that line replayed as a car would drive it at 60 Hz, 3 m to
  * the side of the recorded line, cut to its first 6,000 samples. Making the
- * map (once per process) is measured too. Figures are printed (median of
- * 100 runs after 30 warm-up runs) before the Deno.bench table.
+ * map (once per process) is measured too, and so is locating the map on
+ * the same lap cut half way round (issue 39: the corners are found around
+ * the loop, at the cost of up to two more anchor searches). Figures are
+ * printed (median of 100 runs after 30 warm-up runs) before the Deno.bench
+ * table.
  *
  * @module
  */
 import { cornerMapOfPath } from "../src/core/analysis/corner_map.ts";
 import { authoredCorners } from "../src/core/analysis/corners_authored.ts";
+import { startedAt } from "../src/core/analysis/lap_rotation.ts";
 import { traceOf } from "../src/core/analysis/lap_trace.ts";
 import { referenceLineOf } from "../src/core/catalog/reference_lines.ts";
 import { replayLine } from "../src/core/identify/reference_replay.ts";
@@ -64,6 +68,15 @@ if (found.length < map.corners.length - 1) {
 
 const median = (fn: () => void, runs = RUNS) => medianMs(fn, runs, WARMUP);
 
+const cutTrace = traceOf(startedAt(samples, dist[n - 1] / 2));
+const locateCut = () => authoredCorners(cutTrace, map.corners);
+const foundCut = locateCut();
+if (foundCut.length < map.corners.length - 1) {
+  throw new Error(
+    `only ${foundCut.length} of ${map.corners.length} corners located on the cut lap`,
+  );
+}
+
 const locateMs = median(locate);
 const makeMs = median(() => cornerMapOfPath(line.x, line.z, line.loop, 20), 20);
 console.log(
@@ -73,7 +86,18 @@ console.log(
     }); ${found.length} corners found`,
 );
 console.log(`make Suzuka's corner map from its reference line: ${makeMs.toFixed(2)} ms`);
+const cutMs = median(locateCut);
+console.log(
+  `locate it on the same lap cut half way round: ${cutMs.toFixed(2)} ms ` +
+    `(${
+      (cutMs / locateMs).toFixed(1)
+    } times the lap cut at the line); ${foundCut.length} corners found`,
+);
 
 Deno.bench(`locate a 20-corner map on a ${SAMPLES}-sample lap`, () => {
   locate();
+});
+
+Deno.bench(`locate a 20-corner map on a ${SAMPLES}-sample lap cut half way round`, () => {
+  locateCut();
 });

@@ -21,9 +21,11 @@ function notesOf(list: CoachingNote[]): CoachingNotes {
     lap_id: 7,
     ref_id: 3,
     source: "lap",
+    lap_start_m: null,
     lap_delta_s: 0.5,
     notes_sum_s: 0.5,
     summary: "",
+    unknown: [],
     notes: list,
   };
 }

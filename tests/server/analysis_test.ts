@@ -64,6 +64,11 @@ async function importLap(
   return await app.sessions.lap(res.body.lap.id);
 }
 
+/** Broad Bean's maps both ways round, as a session named "Broad Bean Raceway" is offered them. */
+function broadBeanMaps() {
+  return ["1fb373", "092b5e"].map((id) => referenceCornerMap(configurationById(id)!)!);
+}
+
 /** The four Broad Bean laps, each in a session named after the circuit, as stored. */
 async function broadBean(url: string, app: App): Promise<Lap[]> {
   const out: Lap[] = [];
@@ -140,7 +145,10 @@ Deno.test({
       assert.equal(res.status, 200);
       // The fastest complete lap is the reference by default: lap 2, 32.559 s.
       assert.equal(res.body.ref, laps[1].id);
-      assert.deepEqual(res.body, json(compareLaps({ ref: laps[1], laps })));
+      assert.deepEqual(
+        res.body,
+        json(compareLaps({ ref: laps[1], laps, circuit: broadBeanMaps() })),
+      );
       assert.equal(res.body.distance.length, 1705);
       for (const [k, l] of laps.entries()) {
         const atLine = res.body.laps[k].delta_s.at(-1)!;
@@ -166,6 +174,7 @@ Deno.test({
           laps: [laps[0], laps[3]],
           step: 5,
           channels: ["speed", "gear", "rpm"],
+          circuit: broadBeanMaps(),
         })),
       );
     }, { now: NOW });
@@ -192,7 +201,9 @@ Deno.test({
       assert.equal(res.body.ref, laps[3].id);
       assert.deepEqual(
         res.body,
-        json(compareLaps({ ref: laps[3], laps: [broken, unnamed, laps[3]] })),
+        json(
+          compareLaps({ ref: laps[3], laps: [broken, unnamed, laps[3]], circuit: broadBeanMaps() }),
+        ),
       );
 
       const other = await suzuka(url, app);
@@ -315,7 +326,7 @@ Deno.test({
       assert.equal(res.status, 200);
       // Fastest first, as the service reads them.
       const ranked = [laps[1], laps[3], laps[2], laps[0]];
-      const engine = json(bestSectors(ranked, null));
+      const engine = json(bestSectors(ranked, null, broadBeanMaps()));
       assert.deepEqual(res.body, engine);
       assert.equal(res.body.best_lap_id, laps[1].id);
       assert.equal(res.body.best_lap_ms, 32_559);
@@ -344,7 +355,10 @@ Deno.test({
       // Keeping lap 2's session out of bests takes it out of the sectors too.
       await send(`${url}/api/sessions/${laps[1].session_id}`, "PATCH", { bests_excluded: true });
       const without = await get(base + q);
-      assert.deepEqual(without.body, json(bestSectors([laps[3], laps[2], laps[0]], null)));
+      assert.deepEqual(
+        without.body,
+        json(bestSectors([laps[3], laps[2], laps[0]], null, broadBeanMaps())),
+      );
       assert.equal(without.body.best_lap_id, laps[3].id);
 
       await refused(`${base}?car=${CAR}`, ["track"], /is required/);
@@ -381,7 +395,10 @@ Deno.test({
       const q = `track=${encodeURIComponent(BROAD_BEAN)}&car=0`;
       const sectors = await get(`${url}/api/analysis/sectors?${q}`);
       assert.equal(sectors.status, 200);
-      assert.deepEqual(sectors.body, json(bestSectors([laps[1], laps[3], laps[2], laps[0]], null)));
+      assert.deepEqual(
+        sectors.body,
+        json(bestSectors([laps[1], laps[3], laps[2], laps[0]], null, broadBeanMaps())),
+      );
       const cons = await get(`${url}/api/analysis/consistency?${q}&n=3`);
       assert.equal(cons.status, 200);
       assert.deepEqual(cons.body.lap_ids, [laps[1].id, laps[3].id, laps[2].id]);
@@ -536,7 +553,11 @@ Deno.test({
       const cmp = await get(`${url}/api/analysis/compare?laps=${lap.id},${again.id}`);
       assert.equal(cmp.status, 200);
       assert.equal(cmp.body.ref, lap.id);
-      assert.deepEqual(cmp.body, json(compareLaps({ ref: lap, laps: [lap, again] })));
+      const suzukaMap = referenceCornerMap(configurationById("6e378b")!);
+      assert.deepEqual(
+        cmp.body,
+        json(compareLaps({ ref: lap, laps: [lap, again], circuit: suzukaMap })),
+      );
       // The same drive twice: no delta anywhere.
       assert.ok(cmp.body.laps[1].delta_s.every((d: number) => d === 0));
       const corners = await get(`${url}/api/analysis/corners?lap=${again.id}&ref=${lap.id}`);
@@ -547,7 +568,7 @@ Deno.test({
       const sectors = await get(
         `${url}/api/analysis/sectors?track=Suzuka%20Circuit&car=${lap.car_id}`,
       );
-      assert.deepEqual(sectors.body, json(bestSectors([lap, again], null)));
+      assert.deepEqual(sectors.body, json(bestSectors([lap, again], null, suzukaMap)));
       assert.equal(sectors.body.theoretical_best_ms, 99_036);
     }, { now: NOW });
   },

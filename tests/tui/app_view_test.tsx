@@ -236,9 +236,11 @@ Deno.test("a stored lap's top three notes pass by under the tabs", async () => {
       lap_id: 3,
       ref_id: 1,
       source: "lap",
+      lap_start_m: null,
       lap_delta_s: 0.6,
       notes_sum_s: 0.6,
       summary: "",
+      unknown: [],
       notes: [note(4, 0.3), note(1, 0.2), note(7, 0.1), note(2, 0.06)],
     },
   });
@@ -256,9 +258,11 @@ Deno.test("a stored lap's top three notes pass by under the tabs", async () => {
       lap_id: 4,
       ref_id: 1,
       source: "lap",
+      lap_start_m: null,
       lap_delta_s: 0.08,
       notes_sum_s: 0,
       summary: "Lap +0.08 s against the reference; no corner past the threshold",
+      unknown: [],
       notes: [],
     },
   });

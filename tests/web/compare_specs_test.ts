@@ -20,6 +20,7 @@ function lap(id: number, n: number, step: number, channels: ComparedLap["channel
   return {
     id,
     time_ms: 90_000 + id,
+    lap_start_m: null,
     delta_s: Array.from({ length: n }, (_, i) => i * step),
     channels,
   };
@@ -102,7 +103,12 @@ Deno.test("pages.html starts exactly the charts' two requests, on /compare with 
 });
 
 Deno.test("the reference is drawn first, the lap compared is the address's or the next one", () => {
-  const cmp = { distance: [0, 1], ref: 5, laps: [lap(3, 2, 0), lap(5, 2, 0), lap(8, 2, 0)] };
+  const cmp = {
+    distance: [0, 1],
+    ref: 5,
+    start_m: null,
+    laps: [lap(3, 2, 0), lap(5, 2, 0), lap(8, 2, 0)],
+  };
   const laps = orderLaps(cmp);
   assert.deepEqual(laps.map((l) => l.id), [5, 3, 8]);
   assert.equal(vsOf(laps, "8"), 8);
@@ -168,8 +174,12 @@ Deno.test("corner windows carry the time the compared lap lost in each, null whe
     ref_time_s: null,
     delta_s: delta,
   });
-  const ref: CornerReport = { source: "circuit", corners: [corner(1, null), corner(2, null)] };
-  const vs: CornerReport = { source: "circuit", corners: [corner(2, 0.25)] };
+  const ref: CornerReport = {
+    source: "circuit",
+    lap_start_m: null,
+    corners: [corner(1, null), corner(2, null)],
+  };
+  const vs: CornerReport = { source: "circuit", lap_start_m: null, corners: [corner(2, 0.25)] };
   assert.deepEqual(cornerWindows(ref, vs).map((w) => [w.n, w.lost_s]), [[1, null], [2, 0.25]]);
   assert.deepEqual(cornerWindows(null, vs), []);
   assert.deepEqual(cornerWindows(ref, null).map((w) => w.lost_s), [null, null]);

@@ -22,6 +22,7 @@ import type { ChannelName } from "../../core/analysis/channel_names.ts";
 import { consistency } from "../../core/analysis/consistency.ts";
 import { cornerReport } from "../../core/analysis/corner_report.ts";
 import { type CoachingNotes, coachingNotes } from "../../core/analysis/coaching_notes.ts";
+import { loopStartOf } from "../../core/analysis/lap_rotation.ts";
 import { traceOf } from "../../core/analysis/lap_trace.ts";
 import { type BundleMarks, sectorPlan } from "../../core/analysis/sector_plan.ts";
 import { combineSectorBests, lapSectorTimes } from "../../core/analysis/sectors.ts";
@@ -145,7 +146,10 @@ export class AnalysisService {
     sameCircuit(loaded, wanted.map((_, k) => k < ids.length ? `laps[${k}]` : "ref"));
     const laps = loaded.slice(0, ids.length).map((l) => l.lap);
     const ref = refId === null ? defaultRef(laps) : loaded[wanted.indexOf(refId)].lap;
-    return compareLaps({ ref, laps, step, channels });
+    // The circuit's map says where each lap starts on the loop, so laps cut elsewhere line up.
+    const named = loaded.find((l) => l.session.track_name !== "");
+    const { circuit } = await this.cornerSources(named?.session.track_name ?? "");
+    return compareLaps({ ref, laps, step, channels, circuit });
   }
 
   /**
@@ -236,14 +240,16 @@ export class AnalysisService {
       const marks = await this.#bundles.marks(circuitOf(track));
       // The plan is laid out on the fastest lap, as bestSectors does.
       const [fastest] = await this.#loadCounting(rows.slice(0, 1), holds);
-      const plan = sectorPlan(traceOf(fastest.samples, `lap ${fastest.id}`), marks);
-      const times: LapSectorTimes[] = [lapSectorTimes(fastest, plan)];
+      const trace = traceOf(fastest.samples, `lap ${fastest.id}`);
+      const plan = sectorPlan(trace, marks);
+      const start = loopStartOf(trace, (await this.cornerSources(track, marks)).circuit);
+      const times: LapSectorTimes[] = [lapSectorTimes(fastest, plan, trace, start)];
       for (let i = 1; i < rows.length; i += READ_AHEAD) {
         for (const lap of await this.#loadCounting(rows.slice(i, i + READ_AHEAD), holds)) {
-          times.push(lapSectorTimes(lap, plan));
+          times.push(lapSectorTimes(lap, plan, undefined, start));
         }
       }
-      return combineSectorBests(plan, times);
+      return combineSectorBests(plan, times, start.start_m);
     });
   }
 
@@ -265,8 +271,12 @@ export class AnalysisService {
     return await this.#overRanked({ track, car }, async ({ rows, holds }) => {
       const marks = await this.#bundles.marks(slugify(track));
       const [fastest] = await this.#loadCounting(rows.slice(0, 1), holds);
-      const plan = sectorPlan(traceOf(fastest.samples, `lap ${fastest.id}`), marks);
-      return (await this.#load(lapIds)).map(({ lap }) => lapSectorTimes(lap, plan));
+      const trace = traceOf(fastest.samples, `lap ${fastest.id}`);
+      const plan = sectorPlan(trace, marks);
+      const start = loopStartOf(trace, (await this.cornerSources(track, marks)).circuit);
+      return (await this.#load(lapIds)).map(({ lap }) =>
+        lapSectorTimes(lap, plan, undefined, start)
+      );
     });
   }
 

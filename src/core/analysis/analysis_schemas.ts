@@ -65,6 +65,12 @@ export type CornerReportRow = z.output<typeof cornerReportRowSchema>;
 const comparedLapSchema = z.strictObject({
   id: z.int(),
   time_ms: num,
+  /**
+   * Where this lap was cut, metres along the circuit map's loop from its
+   * line; null without a loop's map. A lap cut elsewhere than the
+   * reference is read from the reference's start (`start_m`).
+   */
+  lap_start_m: num.nullable(),
   /** Time behind the reference at each grid point, s (negative: ahead). */
   delta_s: z.array(num),
   /** Each requested channel on the grid; null when this lap does not carry it. */
@@ -80,6 +86,12 @@ export const comparisonSchema = z.strictObject({
   distance: z.array(num),
   /** Id of the reference lap. */
   ref: z.int(),
+  /**
+   * Where the distance axis starts: the reference's start, metres along the
+   * circuit map's loop from its line; null without a loop's map (then each
+   * lap is read from its own start).
+   */
+  start_m: num.nullable(),
   laps: z.array(comparedLapSchema),
 }).meta({ id: "Comparison" });
 
@@ -92,6 +104,13 @@ export const cornerReportSchema = z.strictObject({
     description: "authored: the bundle's corners; circuit: the circuit's corner map (from its " +
       "reference line or best lap), located on the lap; lap: detected on this lap's own line",
   }),
+  /**
+   * Where the lap's distance axis (every `*_m` of the rows) starts: metres
+   * along the circuit map's loop from its line, 0 up to the map's length (a
+   * lap cut at the line about 0; a lap cut elsewhere where it was cut).
+   * Null unless the corners are a loop's map (`source: "circuit"`).
+   */
+  lap_start_m: num.nullable(),
   /** Sorted by `delta_s` descending (most time lost first), then by `n`. */
   corners: z.array(cornerReportRowSchema),
 }).meta({ id: "CornerReport" });
@@ -118,6 +137,12 @@ export type SectorBest = z.output<typeof sectorBestSchema>;
 /** The body of `/api/analysis/sectors`. */
 export const sectorBestsSchema = z.strictObject({
   source: z.enum(["authored", "default"]),
+  /**
+   * Where the fastest lap (whose metres `start_m` and `end_m` are) starts,
+   * metres along the circuit map's loop from its line; null without a
+   * loop's map. A lap cut elsewhere is timed from there.
+   */
+  lap_start_m: num.nullable(),
   sectors: z.array(sectorBestSchema),
   /** Sum of the best sectors, ms; null when the sectors do not tile the lap or one has no time. */
   theoretical_best_ms: num.nullable(),

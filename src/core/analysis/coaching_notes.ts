@@ -17,8 +17,15 @@ import type { LapEvent } from "../laps/lap.ts";
 import { round } from "../laps/sample.ts";
 import { type CauseKind, type CoachingWords, ENGLISH } from "./coaching_words.ts";
 import { lapCorners } from "./corners.ts";
-import { type CornerReportOptions, minSpeed, reportWithSpans, type Span } from "./corner_report.ts";
+import {
+  type CornerReportOptions,
+  minSpeed,
+  refOf,
+  reportWithSpans,
+  type Span,
+} from "./corner_report.ts";
 import { lapTimeMs, type LapTrace, locateOne, traceOf, valueAt } from "./lap_trace.ts";
+import { missingPedals, pedalOf } from "./pedals.ts";
 import type { AnalysedLap, CornerReportRow } from "./types.ts";
 import type { CoachingNote, CoachingNotes, NoteCause } from "./coaching_notes_schema.ts";
 
@@ -49,10 +56,12 @@ export interface NotedLap extends AnalysedLap {
 
 /**
  * Where the throttle first reached {@linkcode THROTTLE_ON_PCT} after
- * `from` and before `to`, metres (interpolated); null when it never did.
+ * `from` and before `to`, metres (interpolated); null when it never did,
+ * or the lap carries no throttle channel (pedals.ts).
  */
 export function throttleOnPoint(trace: LapTrace, from: number, to: number): number | null {
-  const throttle = trace.samples.throttle;
+  const throttle = pedalOf(trace.samples, "throttle");
+  if (throttle === null) return null;
   const d = trace.dist;
   let k = locateOne(trace, from)[0];
   if (valueAt(trace, throttle, from) >= THROTTLE_ON_PCT) return from;
@@ -83,7 +92,10 @@ interface Figures {
  * (authored, else the circuit's map, else detected on `lap`), in the words
  * of `words` (default English). Every note with `loss_s < 0` (a gain) has
  * a null `cue` and `cue_at_m`; every other has both. No note lists as a
- * cause an event type the reference also had in that corner. Pure; throws
+ * cause an event type the reference also had in that corner. When either
+ * lap carries no brake (throttle) channel, no note names a braking
+ * (throttle) cause, and `unknown` and the summary say so in words; the
+ * time lost per corner is still noted. Pure; throws
  * BadRequest like the corner report for a lap without distance.
  */
 export function coachingNotes(
@@ -94,8 +106,9 @@ export function coachingNotes(
   words: CoachingWords = ENGLISH,
 ): CoachingNotes {
   const mine = traceOf(lap.samples, `lap ${lap.id}`);
-  const theirs = traceOf(ref.samples, `lap ${ref.id}`);
-  const { definitions, ...corners } = lapCorners(mine, authored, opts.detect, opts.circuit ?? null);
+  const located = lapCorners(mine, authored, opts.detect, opts.circuit ?? null);
+  const { definitions, map: _map, ...corners } = located;
+  const theirs = refOf(ref, located);
   const { report, refSpans } = reportWithSpans(mine, theirs, corners, opts, definitions);
   const list = corners.corners;
   const spans = refSpans!;
@@ -113,13 +126,18 @@ export function coachingNotes(
   }
   const total = round((lapTimeMs(lap, mine) - lapTimeMs(ref, theirs)) / 1000, 3);
   const sum = round(notes.reduce((s, n) => s + n.loss_s, 0), 3);
+  // What a lap without pedals cannot tell is said, so no missing cause reads as "the same".
+  const unknown = missingPedals(lap.samples, ref.samples).map((p) => words.unknown[p]);
+  const summary = words.summary(signedSeconds(total), signedSeconds(sum), notes.length);
   return {
     lap_id: lap.id,
     ref_id: ref.id,
     source: report.source,
+    lap_start_m: report.lap_start_m,
     lap_delta_s: total,
     notes_sum_s: sum,
-    summary: words.summary(signedSeconds(total), signedSeconds(sum), notes.length),
+    summary: [summary, ...unknown].join(words.clause),
+    unknown,
     notes,
   };
 }

@@ -76,12 +76,28 @@ export const coachingNotesSchema = z.strictObject({
   lap_id: z.int(),
   ref_id: z.int(),
   source: z.enum(["authored", "circuit", "lap"]),
+  /**
+   * Where the lap's distance axis (`cue_at_m`) starts, metres along the
+   * circuit map's loop from its line: the corner report's `lap_start_m`.
+   */
+  lap_start_m: num.nullable().meta({
+    description: "where the lap's metres start, metres along the circuit map's loop; null " +
+      "unless the corners are a loop's map",
+  }),
   /** The lap's time minus the reference's, s (3 dp). */
   lap_delta_s: num,
   /** Sum of the notes' `loss_s`, s (3 dp). */
   notes_sum_s: num,
-  /** The total and the sum in words. */
+  /** The total and the sum in words, then what the notes cannot know. */
   summary: z.string(),
+  /**
+   * What the notes cannot know, in words: "no pedal data: braking points
+   * unknown" when the lap or the reference carries no brake channel (and
+   * so for the throttle); empty when both carry both.
+   */
+  unknown: z.array(z.string()).meta({
+    description: 'what the notes cannot know: "no pedal data: braking points unknown"',
+  }),
   /** Sorted like the corner report: most time lost first, then by corner number. */
   notes: z.array(coachingNoteSchema).meta({
     description: "most time lost first, like the corner report",

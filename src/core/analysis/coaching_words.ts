@@ -47,6 +47,10 @@ export interface CoachingWords {
   cue(corner: string, action: string): string;
   /** The lap's total against the reference and the sum of the notes (seconds, signed, formatted). */
   summary(total: string, sum: string, count: number): string;
+  /** What the notes cannot know when a lap carries no such pedal channel. */
+  unknown: Record<"brake" | "throttle", string>;
+  /** Between the summary and each thing the notes cannot know. */
+  clause: string;
 }
 
 /** English, the notes' language today. */
@@ -94,4 +98,9 @@ export const ENGLISH: CoachingWords = {
       : `Lap ${total} s against the reference; ${count} ${
         count === 1 ? "corner" : "corners"
       } noted, ${sum} s`,
+  unknown: {
+    brake: "no pedal data: braking points unknown",
+    throttle: "no throttle data: throttle points unknown",
+  },
+  clause: "; ",
 };

@@ -23,7 +23,7 @@ import { type PathOptions, type PathProfile, pathProfile } from "./path_profile.
  * Version of the corner map's rules. A map stored or cached with another
  * version was made by other rules and is made again.
  */
-export const CORNER_MAP_VERSION = 1;
+export const CORNER_MAP_VERSION = 2;
 
 /**
  * The candidate bends of a path whose turn count is known: any stretch
@@ -83,6 +83,14 @@ export interface CornerMap {
   version: number;
   /** Length of the path the map was made from, metres. */
   length_m: number;
+  /** True when that path closes on itself: a lap may then start anywhere around it. */
+  loop: boolean;
+  /**
+   * Each corner's apex, metres along the map's path from its start (the
+   * line), parallel to `corners` and rising: what says where on the loop a
+   * lap cut elsewhere starts (see loop_start.ts).
+   */
+  along_m: number[];
   /**
    * The corners in track order from the line, numbered 1.. and named
    * "Turn n", each with its apex (where the bend has made half its turn),
@@ -244,7 +252,13 @@ export function cornerMapOfPath(
     exit: sOf(b.end) >= apex && b.end < n ? at(b.end) : null,
     note: "",
   }));
-  return { version: CORNER_MAP_VERSION, length_m: round2(p.length), corners };
+  return {
+    version: CORNER_MAP_VERSION,
+    length_m: round2(p.length),
+    loop,
+    along_m: bends.map(({ apex }) => round2(apex)),
+    corners,
+  };
 }
 
 /**
@@ -293,7 +307,9 @@ export function isCornerMap(v: unknown): v is CornerMap {
     Number.isFinite((p as Record<string, unknown>).x) &&
     Number.isFinite((p as Record<string, unknown>).z);
   return m.version === CORNER_MAP_VERSION && typeof m.length_m === "number" &&
-    Array.isArray(m.corners) &&
+    typeof m.loop === "boolean" && Array.isArray(m.corners) && Array.isArray(m.along_m) &&
+    m.along_m.length === m.corners.length &&
+    m.along_m.every((d: unknown) => typeof d === "number" && Number.isFinite(d)) &&
     m.corners.every((c: unknown, i: number) => {
       if (typeof c !== "object" || c === null) return false;
       const k = c as Record<string, unknown>;

@@ -12,10 +12,12 @@ import type { Corner } from "../bundle/types.ts";
 import { round } from "../laps/sample.ts";
 import { resolveAnchors } from "./anchors.ts";
 import { authoredCorners } from "./corners_authored.ts";
-import { lapCorners } from "./corners.ts";
+import { lapCorners, type LocatedCorners } from "./corners.ts";
 import type { DetectOptions } from "./corners_detect.ts";
 import type { CornerMap } from "./corner_map.ts";
 import { stretchBounds } from "./corner_stretches.ts";
+import { turnedToStart } from "./lap_rotation.ts";
+import { pedalOf } from "./pedals.ts";
 import { type LapTrace, locateOne, timeAt, traceOf, valueAt } from "./lap_trace.ts";
 import type { AnalysedLap, CornerReport, CornerReportRow, LapCorner, LapCorners } from "./types.ts";
 
@@ -43,7 +45,8 @@ export interface CornerReportOptions {
  * (interpolated between samples) where the brake first rose to `threshold`
  * in the last braking zone between `from` and `apex`, lighter stretches of
  * under {@linkcode BRAKE_GAP_M} inside the zone included. Null when the lap
- * did not brake there, or was still braking for an earlier corner at `from`.
+ * did not brake there, was still braking for an earlier corner at `from`,
+ * or carries no brake channel (pedals.ts: unknown, never guessed).
  */
 export function brakingPoint(
   trace: LapTrace,
@@ -51,7 +54,8 @@ export function brakingPoint(
   apex: number,
   threshold = BRAKE_THRESHOLD_PCT,
 ): number | null {
-  const brake = trace.samples.brake;
+  const brake = pedalOf(trace.samples, "brake");
+  if (brake === null) return null;
   const d = trace.dist; // trace index k is sample k - 1
   let i = Math.min(locateOne(trace, apex)[0], d.length - 1);
   if (d[i] > apex) i--;
@@ -221,14 +225,16 @@ export function reportWithSpans(
     return a.n - b.n;
   });
   const stretches = list.map((_, j) => ({ from: bounds.a[j], to: bounds.a[j + 1] }));
-  return { report: { source: corners.source, corners: rows }, refSpans: theirs, stretches };
+  const report = { source: corners.source, lap_start_m: corners.start_m, corners: rows };
+  return { report, refSpans: theirs, stretches };
 }
 
 /**
  * The body of `/api/analysis/corners`: `lap`'s corners (the bundle's
  * authored `corners` when given and passed, else the circuit's map
  * `opts.circuit` located on the lap, otherwise detected on `lap`)
- * against `ref` (null for none). Throws BadRequest when a lap has fewer than
+ * against `ref` (null for none; turned to start where the lap starts when
+ * the two were cut at different places of the loop). Throws BadRequest when a lap has fewer than
  * two samples or covers no distance.
  */
 export function cornerReport(
@@ -238,7 +244,18 @@ export function cornerReport(
   opts: CornerReportOptions = {},
 ): CornerReport {
   const mine = traceOf(lap.samples, `lap ${lap.id}`);
-  const theirs = ref ? traceOf(ref.samples, `lap ${ref.id}`) : null;
-  const { definitions, ...corners } = lapCorners(mine, authored, opts.detect, opts.circuit ?? null);
+  const located = lapCorners(mine, authored, opts.detect, opts.circuit ?? null);
+  const { definitions, map: _map, ...corners } = located;
+  const theirs = ref ? refOf(ref, located) : null;
   return reportCorners(mine, theirs, corners, opts, definitions);
+}
+
+/**
+ * The reference's trace, turned to start where the analysed lap starts on
+ * its circuit map's loop when the two were cut at different places
+ * (lap_rotation.ts), so both laps' metres run from the same place.
+ */
+export function refOf(ref: AnalysedLap, lap: LocatedCorners): LapTrace {
+  const label = `lap ${ref.id}`;
+  return turnedToStart(traceOf(ref.samples, label), lap.start_m, lap.map, label);
 }

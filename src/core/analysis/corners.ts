@@ -6,11 +6,11 @@
  * @module
  */
 import type { Corner } from "../bundle/types.ts";
-import { resolveAnchors } from "./anchors.ts";
 import { authoredCorners } from "./corners_authored.ts";
 import type { DetectOptions } from "./corners_detect.ts";
 import { type CornerMap, cornerMapOfPath } from "./corner_map.ts";
 import type { LapTrace } from "./lap_trace.ts";
+import { lapStartOnMap, locateAround } from "./loop_start.ts";
 import type { LapCorners } from "./types.ts";
 
 /**
@@ -19,6 +19,8 @@ import type { LapCorners } from "./types.ts";
  */
 export interface LocatedCorners extends LapCorners {
   definitions: readonly Corner[] | null;
+  /** The circuit's map the corners were located from (`source: "circuit"`), else null. */
+  map: CornerMap | null;
 }
 
 /**
@@ -29,7 +31,9 @@ export interface LocatedCorners extends LapCorners {
  * detected from the lap's line (`source: "lap"`). `circuit` may offer
  * several maps (a circuit named without its direction: its layout driven
  * either way round); the lap takes the one whose anchors it passes most of
- * in order, the first of equals.
+ * in order (around the loop from wherever the lap starts), the first of
+ * equals. `start_m` says where the lap's distance axis starts on the map's
+ * loop (loop_start.ts); null for authored or the lap's own corners.
  */
 export function lapCorners(
   trace: LapTrace,
@@ -39,20 +43,24 @@ export function lapCorners(
 ): LocatedCorners {
   if (authored && authored.length > 0) {
     const corners = authoredCorners(trace, authored);
-    if (corners.length > 0) return { source: "authored", corners, definitions: authored };
+    if (corners.length > 0) {
+      return { source: "authored", corners, definitions: authored, start_m: null, map: null };
+    }
   }
   const maps = (circuit === null ? [] : "corners" in circuit ? [circuit] : circuit)
     .filter((m) => m.corners.length > 0);
   // Of several maps, the one the lap passes most anchors of in order: driven the other way round,
   // a corner's entry comes after its exit.
   const passed = (m: CornerMap) =>
-    resolveAnchors(trace, m.corners.flatMap((c) => [c.entry, c.apex, c.exit]))
-      .filter((d) => d !== null).length;
+    locateAround(trace, m.corners).at.filter((d) => d !== null).length;
   const scores = maps.length > 1 ? maps.map(passed) : [1];
   const order = maps.map((_, k) => k).sort((a, b) => scores[b] - scores[a] || a - b);
   for (const k of order) {
     const corners = authoredCorners(trace, maps[k].corners);
-    if (corners.length > 0) return { source: "circuit", corners, definitions: maps[k].corners };
+    if (corners.length > 0) {
+      const start_m = lapStartOnMap(maps[k], corners);
+      return { source: "circuit", corners, definitions: maps[k].corners, start_m, map: maps[k] };
+    }
   }
   return ownCorners(trace, detect);
 }
@@ -88,8 +96,14 @@ function ownCorners(trace: LapTrace, detect: Partial<DetectOptions>): LocatedCor
       smoothHalfM: LAP_SMOOTH_HALF_M,
     });
   } catch {
-    return { source: "lap", corners: [], definitions: null };
+    return { source: "lap", corners: [], definitions: null, start_m: null, map: null };
   }
   const definitions = map.corners;
-  return { source: "lap", corners: authoredCorners(trace, definitions), definitions };
+  return {
+    source: "lap",
+    corners: authoredCorners(trace, definitions),
+    definitions,
+    start_m: null,
+    map: null,
+  };
 }

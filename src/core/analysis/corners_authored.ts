@@ -6,19 +6,21 @@
  * @module
  */
 import type { Corner, Side } from "../bundle/types.ts";
-import { resolveAnchors } from "./anchors.ts";
 import { type LineProfile, lineProfile, PROFILE_STEP_M } from "./curvature.ts";
 import { DETECT_DEFAULTS } from "./corners_detect.ts";
 import { type LapTrace, valueAt } from "./lap_trace.ts";
+import { locateAround, turned } from "./loop_start.ts";
 import type { LapCorner } from "./types.ts";
 
 /** Default reach of a corner window on each side of the apex, metres (SPEC 2.1.5). */
 export const DEFAULT_WINDOW_M = 75;
 
 /**
- * The authored corners the lap passed, in list order, located on the lap.
- * A corner whose apex the lap did not pass (within the anchor tolerance,
- * in order) is left out. A missing (or unresolved) entry is
+ * The authored corners the lap passed, in the order it passed them, located
+ * on the lap: list order, or, for a lap cut elsewhere than the line, list
+ * order from the first corner it passed, around the loop (loop_start.ts);
+ * numbers and names are the list's. A corner whose apex the lap did not
+ * pass (within the anchor tolerance, in order) is left out. A missing (or unresolved) entry is
  * {@linkcode DEFAULT_WINDOW_M} before the apex, but never before the
  * midpoint to the previous corner's apex nor before the line; a missing
  * exit likewise after it. A corner authored without a direction takes the
@@ -26,9 +28,8 @@ export const DEFAULT_WINDOW_M = 75;
  * name becomes "Turn n".
  */
 export function authoredCorners(trace: LapTrace, corners: readonly Corner[]): LapCorner[] {
-  const anchors = corners.flatMap((c) => [c.entry, c.apex, c.exit]);
-  const at = resolveAnchors(trace, anchors);
-  const kept = corners
+  const { first, at } = locateAround(trace, corners);
+  const kept = turned(corners, first)
     .map((c, j) => ({ c, entry: at[3 * j], apex: at[3 * j + 1], exit: at[3 * j + 2] }))
     .filter((k): k is typeof k & { apex: number } => k.apex !== null);
   let profile: LineProfile | null = null;

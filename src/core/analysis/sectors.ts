@@ -11,6 +11,8 @@
 import { BadRequest } from "../errors.ts";
 import { round } from "../laps/sample.ts";
 import { resolveAnchors } from "./anchors.ts";
+import type { CornerMap } from "./corner_map.ts";
+import { type LoopStart, loopStartOf, turnedToStart } from "./lap_rotation.ts";
 import { lapTimeMs, type LapTrace, timeAt, traceOf } from "./lap_trace.ts";
 import { type BundleMarks, sectorPlan } from "./sector_plan.ts";
 import type { AnalysedLap, LapSectorTimes, SectorBest, SectorBests, SectorPlan } from "./types.ts";
@@ -39,14 +41,20 @@ export function sectorBounds(trace: LapTrace, plan: SectorPlan): ([number, numbe
 /**
  * The lap's time through each sector of `plan`, s (unrounded, for
  * storing and combining). When the plan covers the lap and the lap passed
- * every boundary, the times sum to the lap's time.
+ * every boundary, the times sum to the lap's time. `start`: where the lap
+ * the plan was laid on starts on its circuit map's loop; a lap cut more
+ * than the anchor tolerance from there is timed from there
+ * (lap_rotation.ts), its `bounds_m` in those metres.
  */
 export function lapSectorTimes(
   lap: AnalysedLap,
   plan: SectorPlan,
   trace?: LapTrace,
+  start: LoopStart | null = null,
 ): LapSectorTimes {
-  const tr = trace ?? traceOf(lap.samples, `lap ${lap.id}`);
+  const label = `lap ${lap.id}`;
+  const own = trace ?? traceOf(lap.samples, label);
+  const tr = start === null ? own : turnedToStart(own, start.start_m, start.map, label);
   const time = lapTimeMs(lap, tr);
   const clock = time / 1000 / tr.duration;
   const bounds = sectorBounds(tr, plan);
@@ -64,11 +72,13 @@ export function lapSectorTimes(
  * theoretical best. Guarantees: `theoretical_best_ms <= best_lap_ms`
  * whenever both exist; `theoretical_best_ms` is null unless the plan
  * covers the lap and every sector has a time. `start_m`/`end_m` are the
- * sector's bounds on the fastest lap.
+ * sector's bounds on the fastest lap; `lap_start_m` is `lapStart`, where
+ * the lap the plan was laid on starts on the circuit map's loop.
  */
 export function combineSectorBests(
   plan: SectorPlan,
   times: readonly LapSectorTimes[],
+  lapStart: number | null = null,
 ): SectorBests {
   let fastest: LapSectorTimes | null = null;
   for (const t of times) if (!fastest || t.time_ms < fastest.time_ms) fastest = t;
@@ -96,6 +106,7 @@ export function combineSectorBests(
   });
   return {
     source: plan.source,
+    lap_start_m: lapStart,
     sectors,
     theoretical_best_ms: sum === null ? null : Math.round(sum * 1000),
     best_lap_ms: fastest?.time_ms ?? null,
@@ -107,11 +118,13 @@ export function combineSectorBests(
  * The body of `/api/analysis/sectors` over `laps` (every complete lap of a
  * circuit and car; the caller leaves incomplete laps out): sectors are laid
  * out on the fastest lap (see {@linkcode sectorPlan}) and every lap is timed
- * through them. Throws BadRequest on path `laps` when there are none.
+ * through them; with the circuit's map (`circuit`), a lap cut elsewhere on
+ * the loop than the fastest is timed from where the fastest starts. Throws BadRequest on path `laps` when there are none.
  */
 export function bestSectors(
   laps: readonly AnalysedLap[],
   bundle: BundleMarks | null = null,
+  circuit: CornerMap | readonly CornerMap[] | null = null,
 ): SectorBests {
   if (laps.length === 0) {
     throw new BadRequest("no laps to take sector bests from", [{
@@ -125,5 +138,7 @@ export function bestSectors(
     if (lapTimeMs(laps[k], traces[k]) < lapTimeMs(laps[best], traces[best])) best = k;
   }
   const plan = sectorPlan(traces[best], bundle);
-  return combineSectorBests(plan, laps.map((l, k) => lapSectorTimes(l, plan, traces[k])));
+  const start = loopStartOf(traces[best], circuit);
+  const times = laps.map((l, k) => lapSectorTimes(l, plan, traces[k], start));
+  return combineSectorBests(plan, times, start.start_m);
 }

@@ -51,10 +51,19 @@ export interface LapCorner extends CornerPlace {
   exit: Point;
 }
 
-/** The corners of one lap and where they came from. */
+/**
+ * The corners of one lap (in the order the lap passed them) and where they
+ * came from.
+ */
 export interface LapCorners {
   source: CornerSource;
   corners: LapCorner[];
+  /**
+   * Where the lap's distance axis starts, metres along the circuit map's
+   * loop from its line (`[0, length)`); null when the corners are not a
+   * loop's map (loop_start.ts).
+   */
+  start_m: number | null;
 }
 
 /**

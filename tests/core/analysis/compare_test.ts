@@ -10,7 +10,7 @@ const slow = asLap(2, driveLap(path, { speed: () => 150, offset: () => 3 }), 0);
 
 Deno.test("the answer has the API's shape: a grid, the reference's id, each lap's delta and channels", () => {
   const cmp = compareLaps({ ref: fast, laps: [slow, fast], step: 10 });
-  assert.deepEqual(Object.keys(cmp), ["distance", "ref", "laps"]);
+  assert.deepEqual(Object.keys(cmp), ["distance", "ref", "start_m", "laps"]);
   assert.equal(cmp.ref, 1);
   assert.deepEqual(cmp.laps.map((l) => l.id), [2, 1]);
   const length = fast.samples.dist[fast.samples.dist.length - 1];
@@ -18,7 +18,7 @@ Deno.test("the answer has the API's shape: a grid, the reference's id, each lap'
   assert.equal(cmp.distance[1], 10);
   assert.equal(cmp.distance[cmp.distance.length - 1], Math.round(length * 100) / 100);
   for (const lap of cmp.laps) {
-    assert.deepEqual(Object.keys(lap), ["id", "time_ms", "delta_s", "channels"]);
+    assert.deepEqual(Object.keys(lap), ["id", "time_ms", "lap_start_m", "delta_s", "channels"]);
     assert.deepEqual(Object.keys(lap.channels), ["speed", "throttle", "brake"]);
     assert.equal(lap.delta_s.length, cmp.distance.length);
     for (const c of Object.values(lap.channels)) assert.equal(c!.length, cmp.distance.length);
