@@ -190,12 +190,14 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const laps = new LapExchange(deps, { sessions, tracks });
   const files = new FileService({ bundles, laps });
   const cues = new LiveCues(deps);
+  const naming = tracks.liveNaming();
   const frames = new LiveFrameService(deps, {
     live,
     sessions,
     bundles,
     cues,
     corners: analysis,
+    naming,
   });
 
   // Fingerprints follow bundle changes, and warm up when a drive starts.
@@ -206,7 +208,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   // and the next lap's cue follows them.
   announceNotes(deps, live, analysis);
   // ...and from the reference lines while its first lap is driven.
-  const stopLiveNaming = tracks.watchLive();
+  const stopLiveNaming = naming.watch();
   const geometryWatch = opts.watchGeometry ? geometry.watch() : null;
 
   let telemetry: TelemetrySource | null = null;
