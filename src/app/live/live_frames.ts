@@ -311,7 +311,7 @@ export class LiveFrameService implements LiveFrameSource {
     const names = this.#roads?.candidates(frame) ?? null;
     if (this.#roads && (names !== null || ref === null)) {
       const named = circuitOf(this.#live.session?.track_name ?? "");
-      const r = this.#roads.measure(names, frame, clock, movedM, named);
+      const r = this.#roads.measure(names, frame, clock, this.#distance, movedM, named);
       if (r !== null) {
         return {
           ref: r.ref,

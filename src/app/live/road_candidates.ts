@@ -53,17 +53,18 @@ export class RoadCandidates {
   }
 
   /**
-   * The gap for a car at (`x`, `z`), `clockMs` into its lap, `movedM`
-   * metres on since the last frame, to the road it is on among `refs`
-   * (the picked road alone when null). Null when it is on none.
+   * The gap for a car at (`x`, `z`), `clockMs` and `distanceM` into its
+   * lap, `movedM` metres on since the last frame, to the road it is on
+   * among `refs` (the picked road alone when null). Null when it is on none.
+   * A road first looked at mid-lap (its lap was read meanwhile) is searched
+   * from the car's distance, not its clock: a car seconds slower than the
+   * reference is behind where the reference's clock would look.
    */
   measure(
     refs: readonly LiveReference[] | null,
-    x: number,
-    z: number,
-    clockMs: number,
-    movedM: number,
+    car: { x: number; z: number; clockMs: number; distanceM: number; movedM: number },
   ): RoadGap | null {
+    const { x, z, clockMs, movedM } = car;
     const list = refs ?? (this.#pick ? [this.#pick.ref] : []);
     let pickGap: RoadGap | null = null;
     let best: { road: Road; gap: RoadGap } | null = null;
@@ -74,7 +75,9 @@ export class RoadCandidates {
         this.#roads.set(ref.key, road);
       }
       if (road.offM > OFF_ALLOW_M) continue;
-      const d = deltaToTrace(ref.path, x, z, clockMs, road.hint);
+      const hint = road.hint ??
+        (car.distanceM > 0 ? indexAtDistance(ref.dist, car.distanceM) : null);
+      const d = deltaToTrace(ref.path, x, z, clockMs, hint);
       if (d === null) {
         road.offM += movedM;
         continue;
@@ -90,4 +93,16 @@ export class RoadCandidates {
     this.#pick = best?.road ?? null;
     return best?.gap ?? null;
   }
+}
+
+/** The first sample at or past `m` metres (the last one when the lap is shorter). */
+function indexAtDistance(dist: ArrayLike<number>, m: number): number {
+  let lo = 0;
+  let hi = dist.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (dist[mid] < m) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

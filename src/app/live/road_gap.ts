@@ -6,7 +6,8 @@
  * runs against one the car is on, saying so ("your best of Suzuka Circuit /
  * East Course (same road so far)"). Once the session is named the live
  * frames take that circuit's best; until that reference is read, the road
- * picked carries on if it is of the circuit named.
+ * picked carries on if it is of the circuit named; so does it when every
+ * layout fell (the car is off the reference lines, yet on its own best's).
  *
  * Per frame it only looks up what is already read: a lap missing is asked
  * for through `schedule`, never waited for.
@@ -96,8 +97,8 @@ export class RoadGaps {
   }
 
   /**
-   * The gap for `frame`, `clockMs` into its lap and `movedM` on since the
-   * last frame, against the road it is on among the bests of `names`; with
+   * The gap for `frame`, `clockMs` and `distanceM` into its lap and
+   * `movedM` on since the last frame, against the road it is on among the bests of `names`; with
    * `names` null (naming settled on `named`, whose best is not read yet)
    * against the road picked before, if it is of circuit `named`. Null when
    * it is on none.
@@ -106,12 +107,15 @@ export class RoadGaps {
     names: readonly StandingName[] | null,
     frame: Frame,
     clockMs: number,
+    distanceM: number,
     movedM: number,
     named: string | null,
   ): RoadMeasure | null {
     let refs: LiveReference[] | null = null;
     let labels: Map<number, string> | null = null;
-    if (names !== null) {
+    // Every line left behind (a driver off the recorded lines by more than they allow): the
+    // road picked, whose own lap is nearer the driver's line, carries on while the car is on it.
+    if (names !== null && names.length > 0) {
       const wanted = this.#want(names, frame.carId);
       refs = wanted.refs;
       labels = wanted.labels;
@@ -119,7 +123,13 @@ export class RoadGaps {
       const pick = this.#roads.picked;
       if (pick === null || (named !== null && pick.circuit !== named)) return null;
     }
-    const gap = this.#roads.measure(refs, frame.posX, frame.posZ, clockMs, movedM);
+    const gap = this.#roads.measure(refs, {
+      x: frame.posX,
+      z: frame.posZ,
+      clockMs,
+      distanceM,
+      movedM,
+    });
     if (gap === null) return null;
     if (labels !== null) this.#label = labels.get(gap.ref.lapId ?? 0) ?? gap.ref.label;
     return { ...gap, label: this.#label ?? gap.ref.label };
