@@ -45,7 +45,8 @@ import type { SessionService } from "../laps/sessions.ts";
 import type { LiveNaming } from "./live_naming.ts";
 import type { BestItem } from "../laps/lap_listing.ts";
 import { type LiveReference, liveReference } from "./live_reference.ts";
-import { ownLabel } from "./reference_label.ts";
+import { ownLabel, teamLabel } from "./reference_label.ts";
+import type { TeamReference } from "../hub_link/team_reference.ts";
 import { RoadGaps } from "./road_gap.ts";
 
 /** Longest race `strategy` plans, laps. */
@@ -73,6 +74,12 @@ export interface LiveFrameServices {
    * whose road it may be (road_candidates.ts).
    */
   naming?: Pick<LiveNaming, "candidates">;
+  /**
+   * The team's best laps from the hub (`--reference team`): at a named
+   * circuit the gap runs against the team's best in this car, kept or
+   * fetched; without one, against the driver's own best.
+   */
+  team?: Pick<TeamReference, "cached" | "refresh">;
 }
 
 type Reference = LiveReference;
@@ -136,6 +143,7 @@ export class LiveFrameService implements LiveFrameSource {
   #ref: Reference | null = null;
   #stats: LapStats = NO_STATS;
   readonly #roads: RoadGaps | null;
+  readonly #team: LiveFrameServices["team"];
   #generation = 0;
   #pending: Promise<void> = Promise.resolve();
   #closed = false;
@@ -147,6 +155,7 @@ export class LiveFrameService implements LiveFrameSource {
     this.#bundles = services.bundles;
     this.#cues = services.cues;
     this.#corners = services.corners;
+    this.#team = services.team;
     this.#roads = services.naming
       ? new RoadGaps({ ...services, naming: services.naming }, (task) => this.#background(task))
       : null;
@@ -441,6 +450,10 @@ export class LiveFrameService implements LiveFrameSource {
       const b = bests.find((x) => x.circuit === circuit && x.car_id === session.car_id);
       if (b && (!best || b.time_ms < best.time)) best = { id: b.lap_id, time: b.time_ms };
     }
+    if (circuit !== null && this.#team) {
+      const team = await this.#teamReference(circuit, session.car_id, replan);
+      if (team !== null) return { ref: team, stats, bests };
+    }
     if (!best) return { ref: null, stats, bests };
     const current = this.#ref;
     const label = ownLabel(session.track_name, best.time);
@@ -449,6 +462,34 @@ export class LiveFrameService implements LiveFrameSource {
     }
     const ref = await this.#reference(best.id, best.time, circuit, session.track_name, label);
     return { ref, stats, bests };
+  }
+
+  /**
+   * The team's best at `circuit` in `car` as kept, as a reference; asks the
+   * hub again in the background, and reads again when the team's best
+   * changed. Null when none is kept (the hub never answered).
+   */
+  async #teamReference(circuit: string, car: number, replan: boolean): Promise<Reference | null> {
+    const team = this.#team!;
+    void team.refresh(circuit, car).then((changed) => {
+      if (changed && !this.#closed) this.#reload(true, null);
+    });
+    const lap = await team.cached(circuit, car);
+    if (lap === null) return null;
+    const key = `team:${lap.hubLapId}`;
+    const current = this.#ref;
+    if (!replan && current?.key === key && current.circuit === circuit) return current;
+    const trackName = lap.trackName || circuit;
+    return await liveReference(lap.samples, {
+      key,
+      lapId: null,
+      reportId: 0,
+      timeMs: lap.timeMs,
+      circuit,
+      trackName,
+      label: teamLabel(lap.driver, trackName, lap.timeMs),
+      driver: lap.driver,
+    }, { bundles: this.#bundles, corners: this.#corners });
   }
 
   /** Lap `id` as the reference, with the circuit's sectors laid out on it. */
