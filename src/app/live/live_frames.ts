@@ -146,6 +146,8 @@ export class LiveFrameService implements LiveFrameSource {
   readonly #team: LiveFrameServices["team"];
   #generation = 0;
   #pending: Promise<void> = Promise.resolve();
+  /** The hub's answers asked for and not yet taken in. */
+  #refreshing: Promise<unknown> = Promise.resolve();
   #closed = false;
 
   /** Follows `services.live`'s frames and the bus from now on, until {@linkcode close}. */
@@ -182,9 +184,18 @@ export class LiveFrameService implements LiveFrameSource {
     this.#generation++;
   }
 
-  /** Resolves once the background reads started so far have finished. */
-  settled(): Promise<void> {
-    return this.#pending;
+  /**
+   * Resolves once the background reads started so far have finished,
+   * with the hub's answers they asked for and the reads those started.
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      const refreshing = this.#refreshing;
+      const pending = this.#pending;
+      await refreshing;
+      await pending;
+      if (refreshing === this.#refreshing && pending === this.#pending) return;
+    }
   }
 
   /** The newest frame, or null before any telemetry in this process. */
@@ -471,9 +482,10 @@ export class LiveFrameService implements LiveFrameSource {
    */
   async #teamReference(circuit: string, car: number, replan: boolean): Promise<Reference | null> {
     const team = this.#team!;
-    void team.refresh(circuit, car).then((changed) => {
+    const refreshed = team.refresh(circuit, car).then((changed) => {
       if (changed && !this.#closed) this.#reload(true, null);
     });
+    this.#refreshing = Promise.all([this.#refreshing, refreshed]);
     const lap = await team.cached(circuit, car);
     if (lap === null) return null;
     const key = `team:${lap.hubLapId}`;
