@@ -15,6 +15,8 @@ import { getValid } from "./valid_record.ts";
 export interface TeamLapHead {
   /** The teammate who drove it, as the hub names them. */
   driver: string;
+  /** True when the hub's token is that driver's own: the team's best is yours. */
+  mine: boolean;
   /** The hub's id of the lap. */
   hub_lap_id: string;
   time_ms: number;
@@ -38,7 +40,8 @@ function valid(v: unknown): v is StoredHead {
   if (typeof v !== "object" || v === null) return false;
   const s = v as Record<string, unknown>;
   const blob = s.blob as Record<string, unknown> | null;
-  return typeof s.driver === "string" && typeof s.hub_lap_id === "string" &&
+  return typeof s.driver === "string" && typeof s.mine === "boolean" &&
+    typeof s.hub_lap_id === "string" &&
     typeof s.time_ms === "number" && typeof s.fetched_at === "string" &&
     typeof blob === "object" && blob !== null && Number.isInteger(blob.chunks) &&
     Number.isInteger(blob.bytes);

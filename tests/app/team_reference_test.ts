@@ -43,6 +43,7 @@ function fakeHub(car: number, file: unknown) {
     if (req.headers.get("authorization") !== `Bearer ${TOKEN}`) {
       return Response.json({ title: "Unauthorized" }, { status: 401 });
     }
+    if (url.pathname === "/api/me") return Response.json({ name: "bob", admin: false });
     if (url.pathname === "/api/leaderboard") {
       if (state.nonsense) return Response.json({ rows: [{ driver: "alice" }] });
       const rows = state.board ? [{ ...state.board, car_id: car, gap_ms: 0 }] : [];
@@ -91,8 +92,14 @@ Deno.test({
       assert.equal(await team.refresh("suzuka-circuit", lap.car_id), true);
       const kept = (await team.cached("suzuka-circuit", lap.car_id))!;
       assert.deepEqual(
-        { driver: kept.driver, id: kept.hubLapId, ms: kept.timeMs, track: kept.trackName },
-        { driver: "alice", id: "7", ms: 98_000, track: "Suzuka Circuit" },
+        {
+          driver: kept.driver,
+          mine: kept.mine,
+          id: kept.hubLapId,
+          ms: kept.timeMs,
+          track: kept.trackName,
+        },
+        { driver: "alice", mine: false, id: "7", ms: 98_000, track: "Suzuka Circuit" },
       );
       assert.deepEqual(kept.samples.pos_x, lap.samples.pos_x);
       assert.deepEqual(kept.samples.t, lap.samples.t);
@@ -101,9 +108,16 @@ Deno.test({
       assert.deepEqual(hub.state.requests, [
         `/api/leaderboard?circuit=suzuka-circuit&car=${lap.car_id}`,
         `/api/leaderboard?circuit=suzuka-circuit&car=${lap.car_id}`,
+        "/api/me",
         "/api/laps/7",
         `/api/leaderboard?circuit=suzuka-circuit&car=${lap.car_id}`,
       ]);
+      // The token's own driver takes the lead: the team's best is now yours.
+      hub.state.board = { driver: "bob", best_ms: 97_500, lap_id: 8 };
+      assert.equal(await team.refresh("suzuka-circuit", lap.car_id), true);
+      assert.equal((await team.cached("suzuka-circuit", lap.car_id))?.mine, true);
+      hub.state.board = { driver: "alice", best_ms: 98_000, lap_id: 7 };
+      assert.equal(await team.refresh("suzuka-circuit", lap.car_id), true);
       // An answer of other rules keeps what was kept, and says why once.
       hub.state.nonsense = true;
       assert.equal(await team.refresh("suzuka-circuit", lap.car_id), false);

@@ -21,6 +21,22 @@ export function lapFileUrl(hub: string, id: string): URL {
   return new URL(`api/laps/${encodeURIComponent(id)}`, base(hub));
 }
 
+/** `{hub}/api/me`: whose token this is. */
+export function meUrl(hub: string): URL {
+  return new URL("api/me", base(hub));
+}
+
+/**
+ * The driver's name in `GET /api/me` answer `json`.
+ *
+ * @throws {Error} naming the field of an answer of other rules.
+ */
+export function meName(json: unknown): string {
+  const parsed = z.object({ name: z.string().min(1) }).safeParse(json);
+  if (!parsed.success) throw new Error(`the hub's /api/me: name ${parsed.error.issues[0].message}`);
+  return parsed.data.name;
+}
+
 function base(hub: string): string {
   return hub.endsWith("/") ? hub : `${hub}/`;
 }

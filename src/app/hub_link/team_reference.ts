@@ -20,7 +20,7 @@ import type { LapSamples } from "../../core/laps/columns.ts";
 import { messageOf } from "../../core/errors.ts";
 import { getTeamLap, putTeamLap, type TeamLapHead } from "../../storage/team_laps.ts";
 import type { AppDeps } from "../deps.ts";
-import { lapFileUrl, leaderboardUrl, topRow } from "./hub_answers.ts";
+import { lapFileUrl, leaderboardUrl, meName, meUrl, topRow } from "./hub_answers.ts";
 
 /** The hub to ask and the token to ask with (`--hub`, `--hub-token`). */
 export interface HubLink {
@@ -31,6 +31,8 @@ export interface HubLink {
 /** The team's best lap at a circuit in a car, ready to drive against. */
 export interface TeamLap {
   driver: string;
+  /** The team's best is the driver's own (the hub token's driver drove it). */
+  mine: boolean;
   hubLapId: string;
   timeMs: number;
   /** The circuit's name as the lap file carries it ("" when the hub's lap had none). */
@@ -56,6 +58,8 @@ export class TeamReference {
   readonly #inFlight = new Map<string, Promise<boolean>>();
   readonly #abort = new AbortController();
   #failing = false;
+  /** The hub token's driver, once the hub said. */
+  #me: string | null = null;
 
   /** Asks the hub at `link` on behalf of the store in `deps`. */
   constructor(
@@ -137,9 +141,11 @@ export class TeamReference {
     if (row === null) return false;
     const kept = await this.cached(circuit, car);
     if (kept !== null && kept.hubLapId === row.lap_id && kept.timeMs === row.best_ms) return false;
+    this.#me ??= meName(await this.#get(meUrl(this.#link.url)));
     const text = await this.#text(lapFileUrl(this.#link.url, row.lap_id));
     const head: TeamLapHead = {
       driver: row.driver,
+      mine: row.driver === this.#me,
       hub_lap_id: row.lap_id,
       time_ms: row.best_ms,
       fetched_at: this.#deps.now().toISOString(),
@@ -172,6 +178,7 @@ function decode(head: TeamLapHead, text: string): TeamLap {
   const parsed = parseLapFile(JSON.parse(text));
   return {
     driver: head.driver,
+    mine: head.mine,
     hubLapId: head.hub_lap_id,
     timeMs: head.time_ms,
     trackName: parsed.track_name,

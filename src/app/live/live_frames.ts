@@ -499,8 +499,10 @@ export class LiveFrameService implements LiveFrameSource {
       timeMs: lap.timeMs,
       circuit,
       trackName,
-      label: teamLabel(lap.driver, trackName, lap.timeMs),
-      driver: lap.driver,
+      label: lap.mine
+        ? ownLabel(trackName, lap.timeMs)
+        : teamLabel(lap.driver, trackName, lap.timeMs),
+      driver: lap.mine ? null : lap.driver,
     }, { bundles: this.#bundles, corners: this.#corners });
   }
 
