@@ -41,6 +41,11 @@ import { SessionService } from "./laps/sessions.ts";
 import { SurveyService } from "./survey/survey.ts";
 import type { TelemetrySource, TelemetryStatus } from "./live/telemetry_source.ts";
 import { TrackService } from "./tracks/tracks.ts";
+import {
+  type HubLink,
+  TeamReference,
+  type TeamReferenceOptions,
+} from "./hub_link/team_reference.ts";
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {
@@ -92,6 +97,12 @@ export interface AppOptions {
    * only when status is read or a write is refused.
    */
   watchStore?: boolean | { probeMs: number };
+  /**
+   * `--reference team`: the hub whose team's best lap at the circuit in the
+   * car the live gap and brake markers run against (see
+   * hub_link/team_reference.ts); the driver's own best when absent.
+   */
+  teamReference?: { link: HubLink; options?: TeamReferenceOptions } | null;
 }
 
 /** The running application: its dependencies, its services, and its lifecycle. */
@@ -190,12 +201,18 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const laps = new LapExchange(deps, { sessions, tracks });
   const files = new FileService({ bundles, laps });
   const cues = new LiveCues(deps);
+  const naming = tracks.liveNaming();
+  const team = opts.teamReference
+    ? new TeamReference(deps, opts.teamReference.link, opts.teamReference.options)
+    : null;
   const frames = new LiveFrameService(deps, {
     live,
     sessions,
     bundles,
     cues,
     corners: analysis,
+    naming,
+    team: team ?? undefined,
   });
 
   // Fingerprints follow bundle changes, and warm up when a drive starts.
@@ -206,7 +223,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   // and the next lap's cue follows them.
   announceNotes(deps, live, analysis);
   // ...and from the reference lines while its first lap is driven.
-  const stopLiveNaming = tracks.watchLive();
+  const stopLiveNaming = naming.watch();
   const geometryWatch = opts.watchGeometry ? geometry.watch() : null;
 
   let telemetry: TelemetrySource | null = null;
@@ -245,8 +262,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
       stopLiveNaming();
       frames.close();
       cues.close();
+      team?.close();
       // A reference read under way finishes before the caller closes the store.
       await frames.settled();
+      await team?.settled();
     },
   };
 }

@@ -8,7 +8,7 @@
  */
 import { isLoopback } from "../core/loopback.ts";
 import type { PacketFormat } from "../core/gt7/format.ts";
-import { type App, createApp } from "../app/create_app.ts";
+import { type App, type AppOptions, createApp } from "../app/create_app.ts";
 import { closeStore, openStore, storePath } from "../storage/kv.ts";
 import { RoutedLog } from "../app/log.ts";
 import { consoleLog } from "../server/console_log.ts";
@@ -50,6 +50,8 @@ export interface LoggerOptions {
   forwards?: readonly RelayTarget[];
   /** Where laps wait while the store's disk is full (`--spill`); the OS temp directory by default. */
   spill?: string | null;
+  /** `--reference team`: the hub the live gap's team best comes from (see create_app.ts). */
+  teamReference?: AppOptions["teamReference"];
 }
 
 /** A running logger. */
@@ -122,6 +124,7 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
       watchStore: true,
       storePath: storePath(kv),
       spillBase: opts.spill ?? null,
+      teamReference: opts.teamReference ?? null,
     });
     http = inUse("HTTP", opts.port, "--port", () =>
       startHttp(app, {

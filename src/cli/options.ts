@@ -149,6 +149,12 @@ export interface ServerFlags {
   spill?: string;
   /** `--lan`: serve on every interface, so phones on the network open the live page. */
   lan?: boolean;
+  /** `--reference`: the live gap runs against the driver's own best, or the team's from the hub. */
+  reference?: "own" | "team";
+  /** `--hub URL`: the team hub. */
+  hub?: string;
+  /** `--hub-token TOKEN`: this driver's token on the hub. */
+  hubToken?: string;
 }
 
 /** The flags of a logger command (`start`, `serve`). */
@@ -201,7 +207,13 @@ export function serverOptions(cmd: Command): Command {
         "--forward <host:port[:format]>",
         "also send every packet to this listening app (format A unless given; repeatable)",
       ).argParser(collectForward).default([] as RelayTarget[], "none"),
-    );
+    )
+    .addOption(
+      new Option("--reference <whose>", "the live gap runs against your own best or the team's")
+        .choices(["own", "team"]).default("own"),
+    )
+    .option("--hub <url>", "the team hub (default: $SIM_DATALOGGER_HUB)")
+    .option("--hub-token <token>", "your token on the hub (default: $SIM_DATALOGGER_HUB_TOKEN)");
 }
 
 /** Adds the logger's flags to `cmd`: the console's, then {@linkcode serverOptions}. */

@@ -73,7 +73,16 @@ export function serverSettings(
   flags: ServerFlags,
 ): Pick<
   LoggerOptions,
-  "data" | "host" | "port" | "token" | "cors" | "record" | "relay" | "forwards" | "spill"
+  | "data"
+  | "host"
+  | "port"
+  | "token"
+  | "cors"
+  | "record"
+  | "relay"
+  | "forwards"
+  | "spill"
+  | "teamReference"
 > {
   if (flags.lan && flags.host !== "127.0.0.1") {
     throw new Error(`--lan binds 0.0.0.0; it cannot be given with --host ${flags.host}`);
@@ -90,7 +99,35 @@ export function serverSettings(
     relay: flags.relay ?? null,
     forwards: flags.forward,
     spill: flags.spill ?? null,
+    teamReference: teamReference(flags),
   };
+}
+
+/**
+ * The hub `--reference team` reads the team's best from: `--hub` (else
+ * $SIM_DATALOGGER_HUB), an http(s) URL, and `--hub-token` (else
+ * $SIM_DATALOGGER_HUB_TOKEN); null for `--reference own`.
+ *
+ * @throws {Error} naming the flag that is missing or wrong.
+ */
+export function teamReference(
+  flags: Pick<ServerFlags, "reference" | "hub" | "hubToken">,
+): LoggerOptions["teamReference"] {
+  if (flags.reference !== "team") return null;
+  const url = flags.hub ?? Deno.env.get("SIM_DATALOGGER_HUB") ?? "";
+  const token = flags.hubToken ?? Deno.env.get("SIM_DATALOGGER_HUB_TOKEN") ?? "";
+  if (url === "") {
+    throw new Error("--reference team needs the hub: --hub URL (or $SIM_DATALOGGER_HUB)");
+  }
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    throw new Error(`--hub must be an http:// or https:// URL, got "${url}"`);
+  }
+  if (token === "") {
+    throw new Error(
+      "--reference team needs your hub token: --hub-token TOKEN (or $SIM_DATALOGGER_HUB_TOKEN)",
+    );
+  }
+  return { link: { url, token } };
 }
 
 /**

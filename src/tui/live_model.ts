@@ -85,6 +85,8 @@ export interface LiveSnapshot {
   predictedMs: number | null;
   /** The best lap ever at this circuit in this car (the delta's reference), ms; null without one. */
   referenceMs: number | null;
+  /** Whose lap the gap runs against, in the frame's words ("your best · Suzuka Circuit 1:39.036"); null without one. */
+  referenceLabel: string | null;
   /** Sector splits against the personal best sectors; null without a sector plan. */
   sectors: SectorRow | null;
   /** Fuel use and when to pit, or null before any frame. */
@@ -208,6 +210,7 @@ export class LiveModel {
       deltaMs: lapped ? to10(frame.delta.delta_ms) : null,
       predictedMs: lapped ? to10(frame.delta.predicted_lap_ms) : null,
       referenceMs: frame?.delta.reference_lap_ms ?? null,
+      referenceLabel: frame?.delta.reference_label ?? null,
       sectors: lapped && frame.sector !== null ? this.#clock.row(this.#sectorBests) : null,
       fuel: frame ? fuelPlan(frame) : null,
       car: frame

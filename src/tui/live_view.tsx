@@ -137,7 +137,15 @@ export function LiveScreen({ snapshot: s, columns, rows }: LiveScreenProps) {
         <Text color={dim(s.deltaMs === null ? undefined : s.deltaMs <= 0 ? "green" : "red")}>
           {delta(s.deltaMs)}
         </Text>
-        {`  predicted ${lapTime(s.predictedMs).slice(0, -1)}  best ever ${lapTime(s.referenceMs)}`}
+        {
+          /* The frame says whose lap the gap runs against (yours, a teammate's, the same road's):
+            the prediction is shortened so that an 80-column line still ends with its time. */
+        }
+        {s.referenceLabel === null
+          ? `  predicted ${lapTime(s.predictedMs).slice(0, -1)}  best ever ${
+            lapTime(s.referenceMs)
+          }`
+          : `  pred ${lapTime(s.predictedMs).slice(0, -1)}  vs ${s.referenceLabel}`}
       </Text>
       <Box>
         <Box flexDirection="column" width={left} flexShrink={0}>

@@ -77,9 +77,9 @@ Deno.test({
     // The gap and the prediction are the live frame's, to the hundredth.
     assert.equal(
       lines[4],
-      `Lap 2  0:01.7  delta ${delta(d.delta_ms)}  predicted ${
+      `Lap 2  0:01.7  delta ${delta(d.delta_ms)}  pred ${
         lapTime(Math.round(d.predicted_lap_ms! / 10) * 10).slice(0, -1)
-      }  best ever 1:39.036`,
+      }  vs your best · Suzuka Circuit 1:39.036`,
     );
     // The map (the best lap's line, no bundle) takes 24 columns right of the readouts.
     const left = (i: number) => [...lines[i]].slice(0, 55).join("").trimEnd();
@@ -116,7 +116,7 @@ Deno.test({
     assert.equal(app.frames.latest()!.delta.delta_ms, Math.round(d.deltaMs));
     const r = render(<LiveView app={app} {...viewProps} />);
     const text = await waitFor(r.lastFrame, (t) => t.includes("* best") && !t.includes("delta --"));
-    assert.ok(text.includes(`delta ${delta(Math.round(d.deltaMs / 10) * 10)}  predicted`), text);
+    assert.ok(text.includes(`delta ${delta(Math.round(d.deltaMs / 10) * 10)}  pred `), text);
     r.unmount();
     close();
   },
@@ -262,6 +262,8 @@ function liveFrame(over: Partial<LiveFrame> = {}): LiveFrame {
       predicted_lap_ms: null,
       reference_lap_id: null,
       reference_lap_ms: null,
+      reference_label: null,
+      reference_driver: null,
     },
     sector: 1,
     strategy: {
@@ -399,6 +401,8 @@ Deno.test({
       predicted_lap_ms: 98782,
       reference_lap_id: 1,
       reference_lap_ms: 99036,
+      reference_label: null,
+      reference_driver: null,
     };
     const r = render(<LiveView app={app} {...viewProps} frames={source} />);
     // Lap 1 without a reference: no sectors.
@@ -438,6 +442,8 @@ Deno.test({
       predicted_lap_ms: 98782,
       reference_lap_id: 1,
       reference_lap_ms: 99036,
+      reference_label: null,
+      reference_driver: null,
     };
     const model = new LiveModel(app, { frames: source });
     model.start();

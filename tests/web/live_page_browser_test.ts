@@ -60,6 +60,8 @@ function frame(
       predicted_lap_ms: null,
       reference_lap_id: null,
       reference_lap_ms: null,
+      reference_label: null,
+      reference_driver: null,
     },
     sector,
     strategy: { laps_to_empty: null, lap_time_ms: null } as LiveFrame["strategy"],
@@ -335,6 +337,8 @@ Deno.test({
         predicted_lap_ms: 93_500,
         reference_lap_id: id,
         reference_lap_ms: 93_500,
+        reference_label: null,
+        reference_driver: null,
       },
     });
     logger.send("frame", frame(pid++, 5, 2, 39_000, against(21)));

@@ -26,10 +26,18 @@ export const liveDeltaSchema = z.strictObject({
   delta_ms: nullableNum,
   /** Reference lap time plus the delta, ms; null without a delta. */
   predicted_lap_ms: nullableNum,
-  /** The reference lap's id, or null without one. */
+  /** The reference lap's id in this store; null without one, or for a teammate's lap from the hub. */
   reference_lap_id: z.int().nullable(),
   /** The reference lap's time, ms, or null without one. */
   reference_lap_ms: nullableNum,
+  /**
+   * Whose lap the gap runs against, in a short phrase ("your best · Suzuka
+   * Circuit 2:05.431", "alice's best · Suzuka Circuit 2:04.900", "your best
+   * of Suzuka Circuit / East Course (same road so far)"); null without one.
+   */
+  reference_label: z.string().nullable(),
+  /** The teammate who drove the reference lap; null for the driver's own laps or without one. */
+  reference_driver: z.string().nullable(),
 }).meta({ id: "LiveDelta" });
 
 /** The cue for the corner ahead where the last lap lost most (src/app/live/live_cue.ts). */

@@ -22,13 +22,9 @@
  */
 import { BadRequest, type Issue, NotFound } from "../../core/errors.ts";
 import { FLAG, type Frame } from "../../core/gt7/frame.ts";
-import { deltaToTrace, type ReferencePath } from "../../core/analysis/live_delta.ts";
-import { traceOf } from "../../core/analysis/lap_trace.ts";
-import { cornerReport } from "../../core/analysis/corner_report.ts";
+import { deltaToTrace } from "../../core/analysis/live_delta.ts";
 import type { AnalysisService } from "../analysis/analysis.ts";
-import { type BrakePoint, brakePoints, nextBrake } from "../../core/analysis/next_brake.ts";
-import { sectorPlan } from "../../core/analysis/sector_plan.ts";
-import { sectorBounds } from "../../core/analysis/sectors.ts";
+import { nextBrake } from "../../core/analysis/next_brake.ts";
 import {
   fuelStrategy,
   type LapStats,
@@ -46,6 +42,12 @@ import type { LiveCue, LiveCues } from "./live_cue.ts";
 import { checkFrameRate, MAX_HZ } from "./frame_rate.ts";
 import type { LiveService } from "./live.ts";
 import type { SessionService } from "../laps/sessions.ts";
+import type { LiveNaming } from "./live_naming.ts";
+import type { BestItem } from "../laps/lap_listing.ts";
+import { type LiveReference, liveReference } from "./live_reference.ts";
+import { ownLabel, teamLabel } from "./reference_label.ts";
+import type { TeamReference } from "../hub_link/team_reference.ts";
+import { RoadGaps } from "./road_gap.ts";
 
 /** Longest race `strategy` plans, laps. */
 export const MAX_RACE_LAPS = 1000;
@@ -66,22 +68,29 @@ export interface LiveFrameServices {
    * reports; without it the reference lap's own corners are used.
    */
   corners?: Pick<AnalysisService, "cornerSources">;
+  /**
+   * Live naming, whose standing candidates let the gap run from the first
+   * metre of an unnamed session's lap against the best of the layouts
+   * whose road it may be (road_candidates.ts).
+   */
+  naming?: Pick<LiveNaming, "candidates">;
+  /**
+   * The team's best laps from the hub (`--reference team`): at a named
+   * circuit the gap runs against the team's best in this car, kept or
+   * fetched; without one, against the driver's own best.
+   */
+  team?: Pick<TeamReference, "cached" | "refresh">;
 }
 
-/** The reference lap as the frames use it. */
-interface Reference {
-  lapId: number;
-  timeMs: number;
-  circuit: string | null;
-  path: ReferencePath;
-  /** The reference's distance at each sample, metres. */
-  dist: ArrayLike<number>;
-  /** Each sector's start and end on the reference, metres; null where unknown or without a plan. */
-  bounds: ([number, number] | null)[] | null;
-  /** The reference's braking points (its own corner report), in order; empty when unknown. */
-  brakes: BrakePoint[];
-  /** The reference's length, metres. */
-  length: number;
+type Reference = LiveReference;
+
+/** The gap of one frame and what it was measured against. */
+interface Measured {
+  ref: Reference | null;
+  label: string | null;
+  deltaMs: number | null;
+  /** Metres along the reference where the car is matched; null off its line or without one. */
+  matched: number | null;
 }
 
 /** One frame with what was derived from it when it arrived. */
@@ -95,6 +104,8 @@ interface Derived {
   /** Metres along the reference where the car is matched; null off its line or without one. */
   along: number | null;
   ref: Reference | null;
+  /** Whose lap the gap runs against, in words (a road candidate's differ from its reference's). */
+  label: string | null;
   stats: LapStats;
   cue: LiveCue | null;
   built: LiveFrame | null;
@@ -131,8 +142,12 @@ export class LiveFrameService implements LiveFrameSource {
   // Read in the background.
   #ref: Reference | null = null;
   #stats: LapStats = NO_STATS;
+  readonly #roads: RoadGaps | null;
+  readonly #team: LiveFrameServices["team"];
   #generation = 0;
   #pending: Promise<void> = Promise.resolve();
+  /** The hub's answers asked for and not yet taken in. */
+  #refreshing: Promise<unknown> = Promise.resolve();
   #closed = false;
 
   /** Follows `services.live`'s frames and the bus from now on, until {@linkcode close}. */
@@ -142,6 +157,10 @@ export class LiveFrameService implements LiveFrameSource {
     this.#bundles = services.bundles;
     this.#cues = services.cues;
     this.#corners = services.corners;
+    this.#team = services.team;
+    this.#roads = services.naming
+      ? new RoadGaps({ ...services, naming: services.naming }, (task) => this.#background(task))
+      : null;
     this.#now = deps.now;
     this.#log = deps.log;
     this.#detach.push(this.#live.tap((frame) => this.#onFrame(frame)));
@@ -165,9 +184,18 @@ export class LiveFrameService implements LiveFrameSource {
     this.#generation++;
   }
 
-  /** Resolves once the background reads started so far have finished. */
-  settled(): Promise<void> {
-    return this.#pending;
+  /**
+   * Resolves once the background reads started so far have finished,
+   * with the hub's answers they asked for and the reads those started.
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      const refreshing = this.#refreshing;
+      const pending = this.#pending;
+      await refreshing;
+      await pending;
+      if (refreshing === this.#refreshing && pending === this.#pending) return;
+    }
   }
 
   /** The newest frame, or null before any telemetry in this process. */
@@ -231,30 +259,21 @@ export class LiveFrameService implements LiveFrameSource {
       this.#ref = null;
       this.#stats = NO_STATS;
       this.#generation++;
+      this.#roads?.forget();
     }
-    this.#advance(frame, gap);
-    const ref = this.#ref;
-    let deltaMs: number | null = null;
-    let along = this.#distance;
-    let matched: number | null = null;
-    if (ref && frame.currentLap >= 1 && this.#ticks > 0) {
-      const d = deltaToTrace(ref.path, frame.posX, frame.posZ, this.#clock(frame), this.#hint);
-      if (d) {
-        this.#hint = d.index;
-        deltaMs = Math.round(d.deltaMs);
-        along = ref.dist[d.index];
-        matched = along;
-      }
-    }
+    const moved = this.#advance(frame, gap);
+    const m = this.#measure(frame, moved);
+    const ref = m.ref;
     const derived: Derived = {
       frame,
       at: this.#now(),
       distance: this.#distance,
       clockMs: this.#clock(frame),
-      deltaMs,
-      sector: ref?.bounds ? sectorAt(ref.bounds, along) : null,
-      along: matched,
+      deltaMs: m.deltaMs,
+      sector: ref?.bounds ? sectorAt(ref.bounds, m.matched ?? this.#distance) : null,
+      along: m.matched,
       ref,
+      label: m.label,
       stats: this.#stats,
       cue: this.#cues?.at(this.#live.session?.id ?? null, frame.currentLap, this.#distance) ?? null,
       built: null,
@@ -275,22 +294,60 @@ export class LiveFrameService implements LiveFrameSource {
     }
   }
 
-  /** Moves the lap's distance and clock on by `frame`, `gap` packets after the last one. */
-  #advance(frame: Frame, gap: number): void {
+  /**
+   * Moves the lap's distance and clock on by `frame`, `gap` packets after
+   * the last one; returns the metres it moved.
+   */
+  #advance(frame: Frame, gap: number): number {
     const key = `${this.#epoch}:${frame.carId}:${frame.currentLap}`;
     if (key !== this.#lapKey) {
       this.#lapKey = key;
       this.#ticks = 0;
       this.#distance = 0;
       this.#hint = null;
+      this.#roads?.restart();
     }
     // The recorder samples no paused frame and nothing after the race's last lap.
     const sampled = !(frame.flags & FLAG.paused) && frame.currentLap >= 0 &&
       !(frame.totalLaps > 0 && frame.currentLap > frame.totalLaps);
-    if (!sampled) return;
+    if (!sampled) return 0;
     const frames = this.#ticks === 0 || gap < 1 || gap > MAX_PACKET_GAP ? 1 : gap;
     this.#ticks += frames;
-    this.#distance += frame.speed * frames / 60;
+    const moved = frame.speed * frames / 60;
+    this.#distance += moved;
+    return moved;
+  }
+
+  /**
+   * The gap of `frame`: while live naming hesitates over its lap, to the
+   * best of a layout whose road the car is on (road_gap.ts), else to the
+   * reference; with no reference read yet, to the road picked before.
+   */
+  #measure(frame: Frame, movedM: number): Measured {
+    const ref = this.#ref;
+    const none: Measured = { ref, label: ref?.label ?? null, deltaMs: null, matched: null };
+    if (frame.currentLap < 1 || this.#ticks === 0) return none;
+    const clock = this.#clock(frame);
+    const names = this.#roads?.candidates(frame) ?? null;
+    if (this.#roads && (names !== null || ref === null)) {
+      const named = circuitOf(this.#live.session?.track_name ?? "");
+      const r = this.#roads.measure(names, frame, clock, this.#distance, movedM, named);
+      if (r !== null) {
+        return {
+          ref: r.ref,
+          label: r.label,
+          deltaMs: Math.round(r.deltaMs),
+          matched: r.ref.dist[r.index],
+        };
+      }
+    }
+    if (ref === null) return none;
+    // Moving from a road's lap onto the same lap as the reference: it is matched where it was.
+    const hint = this.#hint ?? this.#roads?.hintOf(ref.key) ?? null;
+    const d = deltaToTrace(ref.path, frame.posX, frame.posZ, clock, hint);
+    if (d === null) return none;
+    this.#hint = d.index;
+    return { ref, label: ref.label, deltaMs: Math.round(d.deltaMs), matched: ref.dist[d.index] };
   }
 
   /** Time into the lap, ms: the game's lap clock when the packet has it, else its ticks. */
@@ -340,6 +397,8 @@ export class LiveFrameService implements LiveFrameSource {
         predicted_lap_ms: d.deltaMs !== null && ref ? ref.timeMs + d.deltaMs : null,
         reference_lap_id: ref?.lapId ?? null,
         reference_lap_ms: ref?.timeMs ?? null,
+        reference_label: d.label,
+        reference_driver: ref?.driver ?? null,
       },
       sector: d.sector,
       strategy,
@@ -349,18 +408,12 @@ export class LiveFrameService implements LiveFrameSource {
     return d.built;
   }
 
-  /** Reads the reference and the fuel figures again, after every read queued before. */
-  #reload(replan: boolean, announced: Session | null): void {
-    const generation = ++this.#generation;
+  /** Runs `task` in the background queue, after every read queued before; a failure is logged. */
+  #background(task: () => Promise<void>): void {
     this.#pending = this.#pending.then(async () => {
-      if (generation !== this.#generation) return;
+      if (this.#closed) return;
       try {
-        const read = await this.#read(replan, announced);
-        // A newer read was asked for, or the session changed meanwhile: this one is stale.
-        if (generation !== this.#generation) return;
-        this.#ref = read.ref;
-        if (this.#ref?.lapId !== this.#latest?.ref?.lapId) this.#hint = null;
-        this.#stats = read.stats;
+        await task();
       } catch (err) {
         // Once closed, the answer was not wanted: a store closing under it is no fault.
         if (!this.#closed) this.#log.warn("reading the live reference lap failed", err);
@@ -368,17 +421,34 @@ export class LiveFrameService implements LiveFrameSource {
     });
   }
 
+  /** Reads the reference and the fuel figures again, after every read queued before. */
+  #reload(replan: boolean, announced: Session | null): void {
+    const generation = ++this.#generation;
+    this.#background(async () => {
+      if (generation !== this.#generation) return;
+      const read = await this.#read(replan, announced);
+      // A newer read was asked for, or the session changed meanwhile: this one is stale.
+      if (generation !== this.#generation) return;
+      this.#roads?.setBests(read.bests);
+      this.#ref = read.ref;
+      if (this.#ref?.key !== this.#latest?.ref?.key) this.#hint = null;
+      this.#stats = read.stats;
+    });
+  }
+
   async #read(
     replan: boolean,
     announced: Session | null,
-  ): Promise<{ ref: Reference | null; stats: LapStats }> {
+  ): Promise<{ ref: Reference | null; stats: LapStats; bests: BestItem[] }> {
+    // Read even without a session: a new one's first lap runs against the bests of its candidates.
+    const bests = await this.#sessions.bests();
     // A session is announced before the live service's copy follows (a name given while
     // the lap is driven): the announced one is the newer when it is the same session.
     let session = this.#live.session;
     if (
       announced && session?.id === announced.id && announced.updated_at >= session.updated_at
     ) session = announced;
-    if (!session) return { ref: null, stats: NO_STATS };
+    if (!session) return { ref: null, stats: NO_STATS, bests };
     const laps = await this.#lapsOf(session);
     const stats = lapStats(laps, session.car_id);
     const circuit = circuitOf(session.track_name);
@@ -388,17 +458,52 @@ export class LiveFrameService implements LiveFrameSource {
       if (!best || l.time_ms < best.time) best = { id: l.id, time: l.time_ms };
     }
     if (circuit !== null) {
-      const b = (await this.#sessions.bests()).find((x) =>
-        x.circuit === circuit && x.car_id === session.car_id
-      );
+      const b = bests.find((x) => x.circuit === circuit && x.car_id === session.car_id);
       if (b && (!best || b.time_ms < best.time)) best = { id: b.lap_id, time: b.time_ms };
     }
-    if (!best) return { ref: null, stats };
-    const current = this.#ref;
-    if (!replan && current?.lapId === best.id && current.circuit === circuit) {
-      return { ref: current, stats };
+    if (circuit !== null && this.#team) {
+      const team = await this.#teamReference(circuit, session.car_id, replan);
+      if (team !== null) return { ref: team, stats, bests };
     }
-    return { ref: await this.#reference(best.id, best.time, circuit, session.track_name), stats };
+    if (!best) return { ref: null, stats, bests };
+    const current = this.#ref;
+    const label = ownLabel(session.track_name, best.time);
+    if (!replan && current?.key === `lap:${best.id}` && current.label === label) {
+      return { ref: current, stats, bests };
+    }
+    const ref = await this.#reference(best.id, best.time, circuit, session.track_name, label);
+    return { ref, stats, bests };
+  }
+
+  /**
+   * The team's best at `circuit` in `car` as kept, as a reference; asks the
+   * hub again in the background, and reads again when the team's best
+   * changed. Null when none is kept (the hub never answered).
+   */
+  async #teamReference(circuit: string, car: number, replan: boolean): Promise<Reference | null> {
+    const team = this.#team!;
+    const refreshed = team.refresh(circuit, car).then((changed) => {
+      if (changed && !this.#closed) this.#reload(true, null);
+    });
+    this.#refreshing = Promise.all([this.#refreshing, refreshed]);
+    const lap = await team.cached(circuit, car);
+    if (lap === null) return null;
+    const key = `team:${lap.hubLapId}`;
+    const current = this.#ref;
+    if (!replan && current?.key === key && current.circuit === circuit) return current;
+    const trackName = lap.trackName || circuit;
+    return await liveReference(lap.samples, {
+      key,
+      lapId: null,
+      reportId: 0,
+      timeMs: lap.timeMs,
+      circuit,
+      trackName,
+      label: lap.mine
+        ? ownLabel(trackName, lap.timeMs)
+        : teamLabel(lap.driver, trackName, lap.timeMs),
+      driver: lap.mine ? null : lap.driver,
+    }, { bundles: this.#bundles, corners: this.#corners });
   }
 
   /** Lap `id` as the reference, with the circuit's sectors laid out on it. */
@@ -407,6 +512,7 @@ export class LiveFrameService implements LiveFrameSource {
     timeMs: number,
     circuit: string | null,
     trackName: string,
+    label: string,
   ): Promise<Reference | null> {
     let lap;
     try {
@@ -415,36 +521,16 @@ export class LiveFrameService implements LiveFrameSource {
       if (err instanceof NotFound) return null;
       throw err;
     }
-    const s = lap.samples;
-    let bounds: Reference["bounds"] = null;
-    let brakes: BrakePoint[] = [];
-    try {
-      const trace = traceOf(s, `lap ${id}`);
-      const marks = await this.#bundles.marks(circuit);
-      bounds = sectorBounds(trace, sectorPlan(trace, marks));
-      // The same corners and brake points GET /api/analysis/corners reports for this lap.
-      const corners = circuit !== null && this.#corners
-        ? await this.#corners.cornerSources(trackName, marks)
-        : { authored: marks?.corners ?? null, circuit: [] };
-      brakes = brakePoints(
-        cornerReport({ id, time_ms: timeMs, samples: s }, null, corners.authored, {
-          circuit: corners.circuit,
-        }).corners,
-      );
-    } catch (err) {
-      // A lap that never moves has no sectors; the gap still works.
-      if (!(err instanceof BadRequest)) throw err;
-    }
-    return {
+    return await liveReference(lap.samples, {
+      key: `lap:${id}`,
       lapId: id,
+      reportId: id,
       timeMs,
       circuit,
-      path: { t: s.t, x: s.pos_x, z: s.pos_z },
-      dist: s.dist,
-      bounds,
-      brakes,
-      length: s.dist.length ? s.dist[s.dist.length - 1] : 0,
-    };
+      trackName,
+      label,
+      driver: null,
+    }, { bundles: this.#bundles, corners: this.#corners });
   }
 
   async #lapsOf(session: Session): Promise<LapSummary[]> {

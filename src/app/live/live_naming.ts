@@ -19,7 +19,7 @@
  * @module
  */
 import type { Frame } from "../../core/gt7/frame.ts";
-import { LiveReferenceMatcher } from "../../core/identify/live_match.ts";
+import { LiveReferenceMatcher, type StandingName } from "../../core/identify/live_match.ts";
 import type { ReferenceMatch } from "../../core/identify/reference_match.ts";
 import {
   type ReferenceIndex,
@@ -82,6 +82,10 @@ export class LiveNaming {
   #stale = true;
   /** The matcher named this lap: nothing more to do until it restarts. */
   #matched = false;
+  /** The standing names, kept while the number of standing candidates stays the same. */
+  #names: { matcher: number; standing: number; names: readonly StandingName[] } | null = null;
+  /** Counts the matcher's restarts, so kept names never outlive the lap they were for. */
+  #restarts = 0;
 
   /**
    * Live naming over `index`, or over every line the project ships (built
@@ -112,6 +116,7 @@ export class LiveNaming {
     }
     if (this.#stale || frame.currentLap !== this.#lap || live.epoch !== this.#epoch) {
       matcher.reset();
+      this.#restarts++;
       this.#lap = frame.currentLap;
       this.#epoch = live.epoch;
       this.#stale = false;
@@ -123,6 +128,27 @@ export class LiveNaming {
     this.#matched = true;
     // The service logs a failure; a lap end can still name the session.
     this.#services.name(match).catch(() => {});
+  }
+
+  /**
+   * While an unnamed session's lap `frame` belongs to is followed, the
+   * names of the layouts whose road the lap may still be (see
+   * {@linkcode LiveReferenceMatcher.standingNames}), as of the frames fed
+   * before `frame`; null when this lap is not followed (a named session, a
+   * labelled survey, the index not built yet, another lap or session).
+   * Cheap: the names are worked out again only when candidates fell.
+   */
+  candidates(frame: Frame): readonly StandingName[] | null {
+    const matcher = this.#matcher;
+    if (
+      matcher === null || this.#stale || frame.currentLap !== this.#lap ||
+      this.#services.live.epoch !== this.#epoch
+    ) return null;
+    const kept = this.#names;
+    if (kept?.matcher === this.#restarts && kept.standing === matcher.standing) return kept.names;
+    const names = matcher.standingNames();
+    this.#names = { matcher: this.#restarts, standing: matcher.standing, names };
+    return names;
   }
 
   #build(): LiveReferenceMatcher | null {

@@ -201,15 +201,24 @@ export class TrackService {
   }
 
   /**
-   * Starts naming the live session during its laps from the reference
-   * lines (see live_naming.ts); returns the function that stops it.
+   * Live naming of the live session during its laps from the reference
+   * lines (see live_naming.ts), not yet watching: its `watch()` starts it,
+   * and its `candidates()` tell the live gap which layouts a lap may be.
    */
-  watchLive(): () => void {
+  liveNaming(): LiveNaming {
     return new LiveNaming({
       live: this.#services.live,
       survey: this.#services.survey,
       name: (match) => this.#nameLiveFromReference(match),
-    }, this.#references).watch();
+    }, this.#references);
+  }
+
+  /**
+   * Starts naming the live session during its laps from the reference
+   * lines (see live_naming.ts); returns the function that stops it.
+   */
+  watchLive(): () => void {
+    return this.liveNaming().watch();
   }
 
   /**

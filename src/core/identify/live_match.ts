@@ -49,6 +49,12 @@ export interface LiveCandidate {
   eliminated: { why: Elimination; at_m: number } | null;
 }
 
+/** A name a standing candidate would give, and the track (circuit) it is a layout of. */
+export interface StandingName {
+  name: string;
+  track: string;
+}
+
 /** Eliminates candidates point by point and names the configuration once it is certain. */
 export class LiveReferenceMatcher {
   readonly index: ReferenceIndex;
@@ -104,6 +110,24 @@ export class LiveReferenceMatcher {
   /** Number of candidates still standing. */
   get standing(): number {
     return this.#count;
+  }
+
+  /**
+   * The names the standing candidates would give the lap, each once, in the
+   * index's order (a candidate naming nothing gives none): while the lap
+   * hesitates between layouts whose roads agree so far, the circuits whose
+   * road it may be. Allocates; ask again only when {@linkcode standing} moved.
+   */
+  standingNames(): StandingName[] {
+    const names = new Map<string, StandingName>();
+    for (let k = 0; k < this.#count; k++) {
+      const c = this.#standing[k];
+      const n = namingOf(this.index.lines[c >> 1], (c & 1) === 0 ? "forward" : "reverse");
+      if (n === null) continue;
+      const { name, track } = matchOf(n);
+      if (!names.has(name)) names.set(name, { name, track });
+    }
+    return [...names.values()];
   }
 
   /** Every candidate with its state, standing ones first, in the index's order. */
