@@ -14,6 +14,7 @@ import { addImportCommand } from "./import.ts";
 import { addListingCommands } from "./listing.ts";
 import { addReplayCommand } from "./replay.ts";
 import { addLoggerCommands } from "./start.ts";
+import { addHubCommands } from "./hub_commands.ts";
 
 /** Builds the program with every command; parsing throws instead of exiting. */
 export function createProgram(): Command {
@@ -30,6 +31,7 @@ export function createProgram(): Command {
   addExportCommands(program);
   addIdentifyCommand(program);
   addListingCommands(program);
+  addHubCommands(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }

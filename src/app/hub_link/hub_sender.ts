@@ -138,6 +138,11 @@ export class HubSender {
     }
     this.#running = this.#pass().finally(() => {
       this.#running = null;
+      // A kick that came as the pass was ending (its back-off timer firing early) is not lost.
+      if (this.#again && !this.#closed) {
+        this.#again = false;
+        void this.kick();
+      }
     });
     return this.#running;
   }
@@ -164,7 +169,12 @@ export class HubSender {
       do {
         this.#again = false;
         const outcome = await this.#drain();
-        if (outcome === "retry") return this.#backOff();
+        if (outcome === "retry") {
+          // Entries queued during the failed pass are counted, though they wait for the timer.
+          if (this.#again) await this.#recount();
+          this.#again = false;
+          return this.#backOff();
+        }
         if (outcome === "halt") return;
       } while (this.#again && !this.#closed);
       this.#set({ state: "idle" });
