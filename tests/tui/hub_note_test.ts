@@ -50,7 +50,10 @@ Deno.test("the link line shows the hub; a narrow line lets a healthy hub go but 
     linkLine(ok, 200),
     "hub ✓ 3↑  connected  console 192.168.1.20  format C  60 pkt/s  drops 0",
   );
-  assert.equal(linkLine(ok, 30), "connected  drops 0");
+  assert.equal(linkLine(ok, 30), "hub ✓ 3↑  connected  drops 0");
+  assert.equal(linkLine(ok, 22), "connected  drops 0");
   const down = { ...link, hub: hubNote({ ...base, state: "backoff", waiting: 12 }) };
-  assert.equal(linkLine(down, 30), "hub ✗ 12 waiting  connected");
+  assert.equal(linkLine(down, 36), "hub ✗ 12 waiting  connected  drops 0");
+  // Past what the line can hold, the end is cut, never the hub's trouble.
+  assert.equal(linkLine(down, 22), "hub ✗ 12 waiting  con…");
 });
