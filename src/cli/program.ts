@@ -10,6 +10,7 @@ import { ImportRejected } from "../core/errors.ts";
 import { addDemoCommand } from "./demo.ts";
 import { addExportCommands } from "./export.ts";
 import { addIdentifyCommand } from "./identify.ts";
+import { addHubCommand } from "./hub.ts";
 import { addImportCommand } from "./import.ts";
 import { addListingCommands } from "./listing.ts";
 import { addReplayCommand } from "./replay.ts";
@@ -32,6 +33,7 @@ export function createProgram(): Command {
   addIdentifyCommand(program);
   addListingCommands(program);
   addHubCommands(program);
+  addHubCommand(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }

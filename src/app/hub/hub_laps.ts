@@ -1,0 +1,179 @@
+/**
+ * The team's laps: a driver pushes a lap file (stored once per driver and
+ * content), anyone on the team lists laps, reads one back as its lap file
+ * and reads a circuit's leaderboard; a lap is deleted by its driver or the
+ * admin.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { NotFound } from "../../core/errors.ts";
+import type { Section } from "../../core/bundle/types.ts";
+import type { Lap } from "../../core/laps/lap.ts";
+import { type LapFileV2, toLapFile } from "../../core/laps/lap_file.ts";
+import { decodeSamples } from "../../storage/lap_codec.ts";
+import { bundleSections } from "../../storage/hub/bundles.ts";
+import {
+  deleteLapRow,
+  getLapRow,
+  insertLap,
+  lapDriver,
+  type LapFilter,
+  leaderboardRows,
+  listLapRows,
+} from "../../storage/hub/laps.ts";
+import type { SqlRunner } from "../../storage/hub/sql_port.ts";
+import { HubDenied } from "./hub_errors.ts";
+import { lapRowOf } from "./lap_intake.ts";
+import type { Principal } from "./principal.ts";
+
+/** A lap as listed. */
+export const hubLapItemSchema = z.strictObject({
+  id: z.int(),
+  driver: z.string(),
+  circuit: z.string().nullable().describe("the circuit's slug; null for an unnamed lap"),
+  track_name: z.string(),
+  car_id: z.int(),
+  time_ms: z.int(),
+  finished_at: z.string(),
+  complete: z.boolean(),
+});
+
+/** What a push answers: the stored lap, and whether this push stored it. */
+export const lapPushedSchema = z.strictObject({
+  id: z.int(),
+  driver: z.string(),
+  circuit: z.string().nullable(),
+  car_id: z.int(),
+  time_ms: z.int(),
+  finished_at: z.string(),
+  created: z.boolean().describe("false: that content was already there (a repeat)"),
+});
+
+/** One driver's line of a leaderboard. */
+export const boardRowSchema = z.strictObject({
+  driver: z.string(),
+  best_ms: z.int(),
+  lap_id: z.int(),
+  car_id: z.int(),
+  gap_ms: z.int(),
+  theoretical_best_ms: z.int().nullable(),
+  laps: z.int(),
+  last_driven: z.string(),
+});
+
+/** A circuit's leaderboard. */
+export const leaderboardSchema = z.strictObject({
+  circuit: z.string(),
+  car_id: z.int().nullable(),
+  rows: z.array(boardRowSchema),
+});
+
+/** What a lap deletion answers. */
+export const lapDeletedSchema = z.strictObject({ id: z.int() });
+
+type Pushed = z.output<typeof lapPushedSchema>;
+
+/**
+ * Stores lap file `json` as a lap of `who` (a driver: an admin does not
+ * drive) and answers it; a repeat of a lap already there answers that lap
+ * with `created` false and writes nothing.
+ *
+ * @throws {HubDenied} 403 for the admin; {ImportRejected} for a file the
+ *   logger's import refuses (nothing written).
+ */
+export async function pushLap(db: SqlRunner, who: Principal, json: unknown): Promise<Pushed> {
+  if (who.admin) {
+    throw new HubDenied("the admin does not drive: push laps with a driver's token", 403);
+  }
+  const row = await lapRowOf(
+    json,
+    who.name,
+    async (circuit) => (await bundleSections(db, circuit)) as Section[] | null,
+  );
+  const { id, created } = await insertLap(db, row);
+  return {
+    id,
+    driver: row.driver,
+    circuit: row.circuit,
+    car_id: row.car_id,
+    time_ms: row.time_ms,
+    finished_at: row.finished_at,
+    created,
+  };
+}
+
+/**
+ * Lap `id` as a version 2 lap file, in the logger's export format: its
+ * samples exactly as pushed, its fields as the hub derived them, `id` the
+ * hub's and `session_id` 0.
+ *
+ * @throws {NotFound} for no such lap.
+ */
+export async function lapFile(db: SqlRunner, id: number): Promise<LapFileV2> {
+  const row = await getLapRow(db, id);
+  if (row === null) throw new NotFound(`no lap ${id} on this hub`);
+  const lap = { ...row.fields, id: row.id, session_id: 0, samples: decodeSamples(row.samples) };
+  return toLapFile(lap as unknown as Lap, {
+    track_name: row.track_name,
+    car_name: String(row.fields.car_name ?? ""),
+  });
+}
+
+/** Laps matching `filter`, newest first. */
+export function lapList(
+  db: SqlRunner,
+  filter: LapFilter,
+): Promise<z.output<typeof hubLapItemSchema>[]> {
+  return listLapRows(db, filter);
+}
+
+/**
+ * Deletes lap `id`: `who`'s own, or any when `who` is the admin.
+ *
+ * @throws {NotFound} for no such lap; {HubDenied} 403 for another driver's.
+ */
+export async function deleteLap(
+  db: SqlRunner,
+  who: Principal,
+  id: number,
+): Promise<{ id: number }> {
+  const driver = await lapDriver(db, id);
+  if (driver === null) throw new NotFound(`no lap ${id} on this hub`);
+  if (!who.admin && driver !== who.name) {
+    throw new HubDenied(`lap ${id} is ${driver}'s: a driver deletes only its own laps`, 403);
+  }
+  await deleteLapRow(db, id);
+  return { id };
+}
+
+/**
+ * The leaderboard of `circuit` (and car `car` when not null): each
+ * driver's best complete lap, fastest first, its gap to the first, and the
+ * driver's theoretical best (the sum of the driver's best sectors, never
+ * above the best lap; null when its sectors cannot be timed).
+ */
+export async function leaderboard(
+  db: SqlRunner,
+  circuit: string,
+  car: number | null,
+): Promise<z.output<typeof leaderboardSchema>> {
+  const rows = await leaderboardRows(db, circuit, car);
+  const first = rows[0]?.best_ms ?? 0;
+  return {
+    circuit,
+    car_id: car,
+    rows: rows.map((r) => ({
+      driver: r.driver,
+      best_ms: r.best_ms,
+      lap_id: r.lap_id,
+      car_id: r.car_id,
+      gap_ms: r.best_ms - first,
+      theoretical_best_ms: r.best_sectors_ms === null
+        ? null
+        : Math.min(r.best_ms, r.best_sectors_ms.reduce((a, b) => a + b, 0)),
+      laps: r.laps,
+      last_driven: r.last_driven,
+    })),
+  };
+}
