@@ -15,7 +15,7 @@ import { addImportCommand } from "./import.ts";
 import { addListingCommands } from "./listing.ts";
 import { addReplayCommand } from "./replay.ts";
 import { addLoggerCommands } from "./start.ts";
-import { addHubCommands } from "./hub_commands.ts";
+import { addHubCommands } from "./hub_link_commands.ts";
 
 /** Builds the program with every command; parsing throws instead of exiting. */
 export function createProgram(): Command {
