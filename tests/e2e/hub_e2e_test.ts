@@ -18,6 +18,13 @@ import { MAIN } from "../_cli.ts";
 import { run, type Running } from "./_running.ts";
 
 const ADMIN = "admin-token-for-the-hub-e2e-0123456789";
+const PROGRESS = Deno.env.get("HUB_E2E_PROGRESS");
+/** Notes a step to $HUB_E2E_PROGRESS (when set), to see where a slow run is. */
+function step(what: string): void {
+  if (PROGRESS) {
+    Deno.writeTextFileSync(PROGRESS, `${new Date().toISOString()} ${what}\n`, { append: true });
+  }
+}
 const LAPS = 3;
 
 function freePort(): number {
@@ -41,7 +48,8 @@ async function until<T>(what: string, probe: () => Promise<T | null>, ms = 90_00
 async function json(url: string, token?: string, init: RequestInit = {}): Promise<unknown> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(url, { ...init, headers });
+  // A request that hangs fails the step it belongs to instead of stalling the test.
+  const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(15_000) });
   const body = await res.json();
   if (!res.ok) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
   return body;
@@ -171,23 +179,30 @@ Deno.test({
         loggers.push(logger);
       }
       await Promise.all(loggers.map((l) => l.start()));
+      step("loggers up");
 
       // First kill: as soon as the first lap has arrived, while the drives go on.
       await until("a first lap at the hub", async () => (await hubLaps()).length >= 1 || null);
       await hub.stop("SIGKILL");
+      step("hub killed once");
       await until("a logger backing off", async () => {
         for (const l of loggers) if ((await l.hub()).state === "backoff") return true;
         return null;
       });
       hub = await startHub();
+      step("hub restarted once");
       const before = (await hubLaps()).length;
       await until("another lap at the hub", async () => (await hubLaps()).length > before || null);
       // Second kill, and the first logger stopped and started again on its store meanwhile.
       await hub.stop("SIGKILL");
+      step("hub killed twice");
       await Promise.all(consoles);
+      step("drives over");
       await loggers[0].stop();
       await loggers[0].start();
+      step("logger 0 restarted");
       hub = await startHub();
+      step("hub restarted twice");
 
       const expected = new Map<string, { api: string; id: number }>();
       for (const [i, l] of loggers.entries()) {
@@ -206,6 +221,7 @@ Deno.test({
           return s.waiting === 0 && s.state === "idle" || null;
         });
       }
+      step("outboxes empty");
       const rows = await hubLaps();
       const keys = rows.map((r) => `${r.driver}|${r.finished_at}|${r.time_ms}`);
       assert.equal(rows.length, 2 * LAPS, keys.join("\n"));
@@ -220,12 +236,14 @@ Deno.test({
         };
         assert.deepEqual(remote.lap.samples, local.lap.samples);
       }
+      step("samples compared");
     } finally {
       for (const l of loggers) await l.proc?.stop("SIGTERM").catch(() => null);
       await hub.stop("SIGTERM").catch(() => null);
       await Promise.allSettled(consoles);
       await pg.stop();
       await Deno.remove(dir, { recursive: true });
+      step("cleaned up");
     }
   },
 });
