@@ -55,6 +55,25 @@ async function json(url: string, token?: string, init: RequestInit = {}): Promis
   return body;
 }
 
+/**
+ * Where `got`'s sample columns differ from `want`'s: a column missing or extra, or the first
+ * index where a value differs (a deepEqual of whole laps would spend minutes wording its diff).
+ */
+function sampleFaults(got: Record<string, number[]>, want: Record<string, number[]>): string[] {
+  const faults: string[] = [];
+  for (const c of new Set([...Object.keys(got), ...Object.keys(want)])) {
+    const a = got[c];
+    const b = want[c];
+    if (!a || !b) faults.push(`${c}: ${a ? "extra" : "missing"}`);
+    else if (a.length !== b.length) faults.push(`${c}: ${a.length} values, not ${b.length}`);
+    else {
+      const i = a.findIndex((v, k) => !Object.is(v, b[k]));
+      if (i >= 0) faults.push(`${c}[${i}]: ${a[i]}, not ${b[i]}`);
+    }
+  }
+  return faults;
+}
+
 interface HubRow {
   id: number;
   driver: string;
@@ -229,12 +248,16 @@ Deno.test({
       for (const r of rows) {
         const mine = expected.get(`${r.driver}|${r.finished_at}|${r.time_ms}`)!;
         const local = (await json(`${mine.api}/api/laps/${mine.id}/export.json`)) as {
-          lap: { samples: unknown };
+          lap: { samples: Record<string, number[]> };
         };
         const remote = (await json(`${hubUrl}/api/laps/${r.id}`, ADMIN)) as {
-          lap: { samples: unknown };
+          lap: { samples: Record<string, number[]> };
         };
-        assert.deepEqual(remote.lap.samples, local.lap.samples);
+        assert.deepEqual(
+          sampleFaults(remote.lap.samples, local.lap.samples),
+          [],
+          `hub lap ${r.id}`,
+        );
       }
       step("samples compared");
     } finally {
