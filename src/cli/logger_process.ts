@@ -17,6 +17,7 @@ import { type HttpServer, startHttp } from "../server/http.ts";
 import { startUdpClient, type UdpClient } from "../capture/udp_client.ts";
 import type { RecordOptions } from "../capture/record_writer.ts";
 import type { RelayTarget } from "../capture/relay_hub.ts";
+import type { HubSettings } from "../core/hub/hub_settings.ts";
 
 /** Everything a logger needs to start. */
 export interface LoggerOptions {
@@ -52,6 +53,8 @@ export interface LoggerOptions {
   spill?: string | null;
   /** `--reference team`: the hub the live gap's team best comes from (see create_app.ts). */
   teamReference?: AppOptions["teamReference"];
+  /** The team hub recorded laps are pushed to (`--hub`, `--hub-token`); none when null or absent. */
+  hub?: HubSettings | null;
 }
 
 /** A running logger. */
@@ -125,6 +128,7 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
       storePath: storePath(kv),
       spillBase: opts.spill ?? null,
       teamReference: opts.teamReference ?? null,
+      hub: opts.hub ? { settings: opts.hub } : null,
     });
     http = inUse("HTTP", opts.port, "--port", () =>
       startHttp(app, {

@@ -18,6 +18,7 @@ import type { ReplaySpeed } from "./fake_console.ts";
 import { describeNets, ipv4Value, relayPeerAllowed } from "../core/relay_address.ts";
 import { MAX_RELAY_APPS, type RelayTarget } from "../capture/relay_hub.ts";
 import { machineNets } from "../capture/relay_socket.ts";
+import { type HubSettings, hubSettings } from "../core/hub/hub_settings.ts";
 
 /** A port number 0..65535; {@linkcode InvalidArgumentError} otherwise. */
 export function port(value: string): number {
@@ -151,9 +152,9 @@ export interface ServerFlags {
   lan?: boolean;
   /** `--reference`: the live gap runs against the driver's own best, or the team's from the hub. */
   reference?: "own" | "team";
-  /** `--hub URL`: the team hub. */
+  /** `--hub URL`: the team hub recorded laps are pushed to. */
   hub?: string;
-  /** `--hub-token TOKEN`: this driver's token on the hub. */
+  /** `--hub-token TOKEN`: this driver's token at the hub. */
   hubToken?: string;
 }
 
@@ -212,8 +213,32 @@ export function serverOptions(cmd: Command): Command {
       new Option("--reference <whose>", "the live gap runs against your own best or the team's")
         .choices(["own", "team"]).default("own"),
     )
-    .option("--hub <url>", "the team hub (default: $SIM_DATALOGGER_HUB)")
-    .option("--hub-token <token>", "your token on the hub (default: $SIM_DATALOGGER_HUB_TOKEN)");
+    .option(...HUB_OPTION)
+    .option(...HUB_TOKEN_OPTION);
+}
+
+/** `--hub`, as every command that talks to the team hub spells it. */
+export const HUB_OPTION = [
+  "--hub <url>",
+  "the team hub recorded laps are pushed to (default: $SIM_DATALOGGER_HUB)",
+] as const;
+
+/** `--hub-token`, as every command that talks to the team hub spells it. */
+export const HUB_TOKEN_OPTION = [
+  "--hub-token <token>",
+  "this driver's token at the hub (default: $SIM_DATALOGGER_HUB_TOKEN)",
+] as const;
+
+/**
+ * The hub of `flags` (`--hub`, `--hub-token`, else their environment
+ * variables), checked: null when none is set; an Error naming the flag and
+ * the rule for a bad URL or a missing token.
+ */
+export function hubFlags(flags: { hub?: string; hubToken?: string }): HubSettings | null {
+  return hubSettings(
+    flags.hub ?? Deno.env.get("SIM_DATALOGGER_HUB"),
+    flags.hubToken ?? Deno.env.get("SIM_DATALOGGER_HUB_TOKEN"),
+  );
 }
 
 /** Adds the logger's flags to `cmd`: the console's, then {@linkcode serverOptions}. */

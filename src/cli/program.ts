@@ -10,10 +10,12 @@ import { ImportRejected } from "../core/errors.ts";
 import { addDemoCommand } from "./demo.ts";
 import { addExportCommands } from "./export.ts";
 import { addIdentifyCommand } from "./identify.ts";
+import { addHubCommand } from "./hub.ts";
 import { addImportCommand } from "./import.ts";
 import { addListingCommands } from "./listing.ts";
 import { addReplayCommand } from "./replay.ts";
 import { addLoggerCommands } from "./start.ts";
+import { addHubCommands } from "./hub_link_commands.ts";
 
 /** Builds the program with every command; parsing throws instead of exiting. */
 export function createProgram(): Command {
@@ -30,6 +32,8 @@ export function createProgram(): Command {
   addExportCommands(program);
   addIdentifyCommand(program);
   addListingCommands(program);
+  addHubCommands(program);
+  addHubCommand(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }

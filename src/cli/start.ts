@@ -16,7 +16,7 @@ import type { RoutedLog } from "../app/log.ts";
 import { dashboardNotices, livePageQr } from "./dashboard_options.ts";
 import { type LoggerOptions, startLogger } from "./logger_process.ts";
 import { tuiMode } from "../tui/tui_mode.ts";
-import { type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts";
+import { hubFlags, type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
 import { lanAddresses, pageUrl } from "./lan_address.ts";
 import { qrLines } from "./qr_text.ts";
@@ -66,8 +66,9 @@ export function reportOnNotices(log: RoutedLog, notices: TuiNotices): () => void
 /**
  * The logger settings of the shared flags (see `serverOptions`): the store,
  * the API's address, its token (`--token`, else $SIM_DATALOGGER_TOKEN) and
- * browser origin, the record file, the relay and forward targets, and
- * where laps wait while the disk is full.
+ * browser origin, the record file, the relay and forward targets, where
+ * laps wait while the disk is full, and the team hub (`--hub`,
+ * `--hub-token`, else $SIM_DATALOGGER_HUB and $SIM_DATALOGGER_HUB_TOKEN).
  */
 export function serverSettings(
   flags: ServerFlags,
@@ -83,6 +84,7 @@ export function serverSettings(
   | "forwards"
   | "spill"
   | "teamReference"
+  | "hub"
 > {
   if (flags.lan && flags.host !== "127.0.0.1") {
     throw new Error(`--lan binds 0.0.0.0; it cannot be given with --host ${flags.host}`);
@@ -100,6 +102,7 @@ export function serverSettings(
     forwards: flags.forward,
     spill: flags.spill ?? null,
     teamReference: teamReference(flags),
+    hub: hubFlags(flags),
   };
 }
 
@@ -114,20 +117,11 @@ export function teamReference(
   flags: Pick<ServerFlags, "reference" | "hub" | "hubToken">,
 ): LoggerOptions["teamReference"] {
   if (flags.reference !== "team") return null;
-  const url = flags.hub ?? Deno.env.get("SIM_DATALOGGER_HUB") ?? "";
-  const token = flags.hubToken ?? Deno.env.get("SIM_DATALOGGER_HUB_TOKEN") ?? "";
-  if (url === "") {
+  const link = hubFlags(flags);
+  if (link === null) {
     throw new Error("--reference team needs the hub: --hub URL (or $SIM_DATALOGGER_HUB)");
   }
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
-    throw new Error(`--hub must be an http:// or https:// URL, got "${url}"`);
-  }
-  if (token === "") {
-    throw new Error(
-      "--reference team needs your hub token: --hub-token TOKEN (or $SIM_DATALOGGER_HUB_TOKEN)",
-    );
-  }
-  return { link: { url, token } };
+  return { link };
 }
 
 /**

@@ -442,6 +442,8 @@ Deno.test({
           predicted_lap_ms: 93_380,
           reference_lap_id: 30,
           reference_lap_ms: 93_500,
+          reference_label: null,
+          reference_driver: null,
         },
       });
     const car = () =>

@@ -20,13 +20,8 @@ import type { LapSamples } from "../../core/laps/columns.ts";
 import { messageOf } from "../../core/errors.ts";
 import { getTeamLap, putTeamLap, type TeamLapHead } from "../../storage/team_laps.ts";
 import type { AppDeps } from "../deps.ts";
+import type { HubSettings } from "../../core/hub/hub_settings.ts";
 import { lapFileUrl, leaderboardUrl, meName, meUrl, topRow } from "./hub_answers.ts";
-
-/** The hub to ask and the token to ask with (`--hub`, `--hub-token`). */
-export interface HubLink {
-  url: string;
-  token: string;
-}
 
 /** The team's best lap at a circuit in a car, ready to drive against. */
 export interface TeamLap {
@@ -51,7 +46,7 @@ export interface TeamReferenceOptions {
 /** The team's best laps from the hub, kept in the store. */
 export class TeamReference {
   readonly #deps: Pick<AppDeps, "kv" | "log" | "now">;
-  readonly #link: HubLink;
+  readonly #link: HubSettings;
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
   readonly #memory = new Map<string, TeamLap | null>();
@@ -64,7 +59,7 @@ export class TeamReference {
   /** Asks the hub at `link` on behalf of the store in `deps`. */
   constructor(
     deps: Pick<AppDeps, "kv" | "log" | "now">,
-    link: HubLink,
+    link: HubSettings,
     opts: TeamReferenceOptions = {},
   ) {
     this.#deps = deps;
