@@ -27,16 +27,20 @@ Deno.test("--reference is own by default; team takes --hub and --hub-token, else
     assert.throws(() => parse(["--reference", "mine"]), /Allowed choices are own, team/);
     assert.throws(
       () => teamReference(parse(["--reference", "team", "--hub-token", "t"])),
+      /^Error: --hub-token was given without --hub: pass the hub's URL with --hub URL$/,
+    );
+    assert.throws(
+      () => teamReference(parse(["--reference", "team"])),
       /^Error: --reference team needs the hub: --hub URL \(or \$SIM_DATALOGGER_HUB\)$/,
     );
     assert.throws(
       () => teamReference(parse(["--reference", "team", "--hub", "ftp://hub", "--hub-token", "t"])),
-      /^Error: --hub must be an http:\/\/ or https:\/\/ URL, got "ftp:\/\/hub"$/,
+      /^Error: --hub must be an http or https URL, not ftp$/,
     );
     Deno.env.set("SIM_DATALOGGER_HUB", "https://team.example");
     assert.throws(
       () => teamReference(parse(["--reference", "team"])),
-      /--hub-token TOKEN \(or \$SIM_DATALOGGER_HUB_TOKEN\)$/,
+      /^Error: --hub needs --hub-token TOKEN \(or SIM_DATALOGGER_HUB_TOKEN\)/,
     );
     Deno.env.set("SIM_DATALOGGER_HUB_TOKEN", "env-token");
     assert.deepEqual(teamReference(parse(["--reference", "team"])), {
