@@ -21,6 +21,7 @@ import { LONG } from "./_long.ts";
 export const LONG_SUITES: readonly string[] = [
   "analysis_store_bench.ts",
   "events_bench.ts",
+  "hub_load_bench.ts",
   "lap_exchange_bench.ts",
   "live_stream_bench.ts",
   "relay_bench.ts",
