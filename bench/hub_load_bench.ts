@@ -14,6 +14,7 @@ import { HubApp } from "../src/app/hub/hub_app.ts";
 import { ADMIN_NAME } from "../src/app/hub/principal.ts";
 import { REQUIRED_COLUMNS } from "../src/core/laps/columns.ts";
 import { openHubStore } from "../src/storage/hub/open_store.ts";
+import { openPostgres } from "../src/storage/hub/postgres_port.ts";
 import { REBUILD_BESTS_SQL } from "../src/storage/hub/bests.ts";
 import { benchLength } from "./_long.ts";
 
@@ -101,6 +102,27 @@ async function timed(path: string, runs = 21): Promise<string> {
   return `median ${ms[runs >> 1].toFixed(1)} ms, worst ${ms[runs - 1].toFixed(1)} ms`;
 }
 
+// The queries alone, on a connection of the bench's own (a server only: PGlite has one process).
+if (database) {
+  const direct = new HubApp({ db: openPostgres(database) });
+  const alone = async (what: string, fn: () => Promise<unknown>) => {
+    const ms: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const start = performance.now();
+      await fn();
+      ms.push(performance.now() - start);
+    }
+    ms.sort((a, b) => a - b);
+    console.log(
+      `${what}, query alone: median ${ms[10].toFixed(1)} ms, worst ${ms[20].toFixed(1)} ms`,
+    );
+  };
+  await alone("leaderboard", () => direct.leaderboard("circuit-3", null));
+  await alone("leaderboard with a car", () => direct.leaderboard("circuit-3", 3));
+  await alone("lap list at a circuit", () => direct.laps({ circuit: "circuit-3", limit: 100 }));
+  await alone("lap list of a driver", () => direct.laps({ driver: "driver-7", limit: 100 }));
+  await direct.db.close();
+}
 await get("/api/me");
 console.log(
   `leaderboard over ${GENERATED} laps: ${await timed("/api/leaderboard?circuit=circuit-3")}`,
