@@ -32,6 +32,8 @@ import type { votesMergedSchema } from "./hub_bundles.ts";
 import { ensureTeam, type Principal, principalOf } from "./principal.ts";
 import { IntakeGate } from "./intake_gate.ts";
 import { jsonBody } from "../../core/json_body.ts";
+import { NotFound } from "../../core/errors.ts";
+import type { HubLapSource } from "./hub_analysis_source.ts";
 
 export type { Principal } from "./principal.ts";
 
@@ -124,6 +126,23 @@ export class HubApp {
   /** Team bundle `slug`'s document; see {@linkcode bundleDoc}. */
   bundle(slug: string): Promise<BundleV4> {
     return bundleDoc(this.db, slug);
+  }
+
+  /**
+   * The laps and bundles as the hub's analysis reads them (see
+   * hub_analysis_source.ts): a lap or bundle the hub does not hold is null.
+   */
+  analysisSource(): HubLapSource {
+    const orNull = <T>(p: Promise<T>) =>
+      p.catch((err) => {
+        if (err instanceof NotFound) return null;
+        throw err;
+      });
+    return {
+      lapFile: (id) => orNull(this.lapFile(id)),
+      laps: (q) => this.laps({ ...q, limit: q.limit ?? 1000 }),
+      bundle: (slug) => orNull(this.bundle(slug)),
+    };
   }
 
   /** Team bundle `slug`'s compiled geometry; see {@linkcode bundleCompiled}. */

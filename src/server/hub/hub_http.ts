@@ -20,6 +20,7 @@ import { RouteTable } from "../route_table.ts";
 import type { HubEnv } from "./hub_env.ts";
 import { hubRouteGroups } from "./hub_route_groups.ts";
 import { hubHealth, hubStatusRoutes } from "./hub_status_routes.ts";
+import { pageToken, requestAuthorization } from "./page_token.ts";
 
 /** The hub's refusal of who asks, as the HTTP face's own error (same status, same words). */
 function httpError(err: unknown): unknown {
@@ -28,8 +29,9 @@ function httpError(err: unknown): unknown {
 
 /**
  * The hub's Hono application over `app`; server failures go to `log`.
- * API routes (`/api/*`) but GET /api/health need a valid token; other
- * paths (the OpenAPI document, pages) carry no team data and are open.
+ * API routes (`/api/*`) but GET /api/health need a valid token (the
+ * header, or on reads a page's cookie: see page_token.ts); other paths (the
+ * OpenAPI document, pages) carry no team data and are open.
  */
 export function createHubHttp(app: HubApp, log: Pick<Log, "error">): RouteTable<HubEnv> {
   const http = new RouteTable<HubEnv>();
@@ -38,10 +40,11 @@ export function createHubHttp(app: HubApp, log: Pick<Log, "error">): RouteTable<
     return next();
   });
   http.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
+  http.use("*", pageToken(app));
   http.use("/api/*", async (c, next) => {
     refuseRepeatedParams(c.req.url);
     if (!(c.req.path === hubHealth.path && c.req.method === "GET")) {
-      c.set("principal", await app.principal(c.req.header("authorization") ?? null));
+      c.set("principal", await app.principal(requestAuthorization(c)));
     }
     await next();
     c.header("Cache-Control", "no-store");

@@ -6,7 +6,9 @@
  * @module
  */
 import type { HubApp } from "../../app/hub/hub_app.ts";
-import type { RouteTable } from "../route_table.ts";
+import { RouteTable } from "../route_table.ts";
+import { hubAnalysis } from "../../app/hub/hub_analysis.ts";
+import { mountHubAnalysis } from "./analysis_routes.ts";
 import { hubBundleRoutes } from "./hub_bundle_routes.ts";
 import { hubDriverRoutes } from "./hub_driver_routes.ts";
 import type { HubEnv } from "./hub_env.ts";
@@ -18,5 +20,6 @@ export function hubRouteGroups(app: HubApp): RouteTable<HubEnv>[] {
     hubDriverRoutes(app),
     hubLapRoutes(app),
     hubBundleRoutes(app),
+    mountHubAnalysis(new RouteTable<HubEnv>(), hubAnalysis(app.analysisSource())),
   ];
 }
