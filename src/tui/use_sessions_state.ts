@@ -2,7 +2,8 @@
  * The sessions view's state and keys: the stored sessions and the selected
  * one's laps (re-read on every bus event), the selection, lap exports (to
  * the exports folder, created by the first one, with the full path said)
- * and naming a session's track. The view only draws what this returns.
+ * naming a session's track, and importing laps from a typed path (key i).
+ * The view only draws what this returns.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
 import { useTextEntry } from "./use_text_entry.ts";
 import { useKeys } from "./use_keys.ts";
+import { type LapImport, useLapImport } from "./use_lap_import.ts";
 import { clamp, indexOfKey, movedKey } from "./list_selection.ts";
 
 /** Which list the arrows move in. */
@@ -42,6 +44,8 @@ export interface SessionsState {
   /** Saves `name` as the pinned session's track. */
   save(name: string): void;
   message: ViewMessage | null;
+  /** The lap import: its path prompt and progress. */
+  lapImport: LapImport;
 }
 
 /** The sessions view's state over `app`, answering its keys while `inputActive`. */
@@ -96,6 +100,19 @@ export function useSessionsState(
 
   const { exportLap, exportMotec } = useLapExports(app, outDir, setMessage);
 
+  // The imported session is selected, so the laps just stored are the ones shown.
+  const showImported = useCallback((id: number) => {
+    selected.set(id);
+    focusOn.set("sessions");
+    lapAt.set(0);
+    setVersion((v) => v + 1);
+  }, [selected.set, focusOn.set, lapAt.set]);
+  const lapImport = useLapImport(
+    { app, outDir, inputActive, setCapturing },
+    setMessage,
+    showImported,
+  );
+
   const save = useCallback((name: string) => {
     if (!draft) return;
     app.sessions.rename(draft.id, name).then(
@@ -109,7 +126,7 @@ export function useSessionsState(
   }, [app, draft?.id, entry.close]);
 
   useKeys((input, key) => {
-    if (draft !== null) return;
+    if (draft !== null || lapImport.path !== null) return;
     // What the keys before this one in the same burst left, not what was last drawn.
     const at = list?.[indexOfKey(list, selected.get(), sessionId)] ?? null;
     const lapsNow = lapsOf === at?.id ? laps : [];
@@ -136,6 +153,8 @@ export function useSessionsState(
     } else if (input === "m") {
       const lap = inLaps ? lapsNow[Math.min(lapAt.get(), lapsNow.length - 1)] : undefined;
       exportMotec(lap, at?.id);
+    } else if (input === "i") {
+      lapImport.open();
     } else if (input === "r" && at) {
       const current = at;
       selected.set(current.id);
@@ -161,6 +180,7 @@ export function useSessionsState(
     setDraftText,
     save,
     message,
+    lapImport,
   };
 }
 
