@@ -14,7 +14,7 @@ import type { Session } from "../core/laps/session.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
-import { useTextEntry } from "./use_text_entry.ts";
+import { type TextEntry, useTextEntry } from "./use_text_entry.ts";
 import { useKeys } from "./use_keys.ts";
 import { type LapImport, useLapImport } from "./use_lap_import.ts";
 import { clamp, indexOfKey, movedKey } from "./list_selection.ts";
@@ -56,6 +56,7 @@ export function useSessionsState(
   >,
 ): SessionsState {
   const [version, setVersion] = useState(0);
+  const reread = useCallback(() => setVersion((v) => v + 1), []);
   const [list, setList] = useState<Session[] | null>(null);
   // Read back by the key handler, so every key of a burst moves from where the last one left.
   const selected = useLatestState<number | null>(null);
@@ -65,13 +66,13 @@ export function useSessionsState(
   const focusOn = useLatestState<SessionsFocus>("sessions");
   const focus = focusOn.value;
   const lapIndex = lapAt.value;
-  // The session being named is pinned: a new session arriving meanwhile must not take the name.
   const [message, setMessage] = useState<ViewMessage | null>(null);
-  const entry = useTextEntry<{ id: number; text: string }>({
-    setCapturing,
-    inputActive,
-    onCancel: () => setMessage({ text: "rename cancelled", error: false }),
-  });
+  const { entry, save, setDraftText } = useRename(
+    app,
+    { inputActive, setCapturing },
+    setMessage,
+    reread,
+  );
   const draft = entry.value;
 
   useEffect(() => app.bus.subscribe(() => setVersion((v) => v + 1)), [app]);
@@ -105,25 +106,13 @@ export function useSessionsState(
     selected.set(id);
     focusOn.set("sessions");
     lapAt.set(0);
-    setVersion((v) => v + 1);
-  }, [selected.set, focusOn.set, lapAt.set]);
+    reread();
+  }, [selected.set, focusOn.set, lapAt.set, reread]);
   const lapImport = useLapImport(
     { app, outDir, inputActive, setCapturing },
     setMessage,
     showImported,
   );
-
-  const save = useCallback((name: string) => {
-    if (!draft) return;
-    app.sessions.rename(draft.id, name).then(
-      (updated) => {
-        entry.close();
-        setMessage({ text: `session ${updated.id} is now "${updated.track_name}"`, error: false });
-        setVersion((v) => v + 1);
-      },
-      (err) => setMessage({ text: err.message, error: true }),
-    );
-  }, [app, draft?.id, entry.close]);
 
   useKeys((input, key) => {
     if (draft !== null || lapImport.path !== null) return;
@@ -163,11 +152,6 @@ export function useSessionsState(
     }
   }, { isActive: inputActive });
 
-  const setDraftText = useCallback(
-    (text: string) => entry.change((d) => ({ id: d.id, text })),
-    [entry.change],
-  );
-
   return {
     list,
     index,
@@ -182,6 +166,47 @@ export function useSessionsState(
     message,
     lapImport,
   };
+}
+
+/**
+ * Naming a session's track: the text entry pinned to its session, saving
+ * it (saying so through `setMessage` and calling `changed`), and editing it.
+ */
+function useRename(
+  app: ViewProps["app"],
+  { inputActive, setCapturing }: Pick<ViewProps, "inputActive" | "setCapturing">,
+  setMessage: (message: ViewMessage | null) => void,
+  changed: () => void,
+): {
+  entry: TextEntry<{ id: number; text: string }>;
+  save(name: string): void;
+  setDraftText(text: string): void;
+} {
+  // The session being named is pinned: a new session arriving meanwhile must not take the name.
+  const entry = useTextEntry<{ id: number; text: string }>({
+    setCapturing,
+    inputActive,
+    onCancel: () => setMessage({ text: "rename cancelled", error: false }),
+  });
+  const save = useCallback((name: string) => {
+    const draft = entry.value;
+    if (!draft) return;
+    app.sessions.rename(draft.id, name).then(
+      (updated) => {
+        entry.close();
+        setMessage({ text: `session ${updated.id} is now "${updated.track_name}"`, error: false });
+        changed();
+      },
+      (err) => setMessage({ text: err.message, error: true }),
+    );
+  }, [app, entry.value?.id, entry.close, changed]);
+
+  const setDraftText = useCallback(
+    (text: string) => entry.change((d) => ({ id: d.id, text })),
+    [entry.change],
+  );
+
+  return { entry, save, setDraftText };
 }
 
 /**
