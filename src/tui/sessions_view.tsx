@@ -31,11 +31,7 @@ export const SESSIONS_KEYS: readonly KeyHelp[] = [
     action: "export a MoTeC i2 log (.ld + .ldx) of the lap, or of the session",
   },
   { key: "r", action: "name the session's track (Enter saves, Esc cancels)" },
-  {
-    key: "i",
-    action:
-      "import laps from a file path: lap file, gt7dashboard, MoTeC CSV or .ld (Enter reads it)",
-  },
+  { key: "i", action: "import laps from a file (lap file, gt7dashboard, MoTeC CSV/.ld)" },
 ];
 
 /** Lines a message may take. */
