@@ -1,6 +1,7 @@
 /**
  * The sessions view: every stored session, the laps of the selected one,
- * lap exports to files, and naming a session's track.
+ * lap exports to files, naming a session's track, and importing laps from
+ * a file (any format the `import` command takes) with progress.
  *
  * @module
  */
@@ -14,7 +15,9 @@ import { fit, INCOMPLETE_LEGEND, lapMark, lapTime, right } from "./format.ts";
 import { wrapText } from "./wrap_text.ts";
 import { listWindow } from "./list_window.ts";
 import { MoreLine } from "./corner_table.tsx";
-import { useSessionsState } from "./use_sessions_state.ts";
+import { type SessionsState, useSessionsState } from "./use_sessions_state.ts";
+import { LinePrompt } from "./line_prompt.tsx";
+import { ProgressLine } from "./import_progress_line.tsx";
 
 /** The keys of the sessions view, for the help overlay. */
 export const SESSIONS_KEYS: readonly KeyHelp[] = [
@@ -28,6 +31,7 @@ export const SESSIONS_KEYS: readonly KeyHelp[] = [
     action: "export a MoTeC i2 log (.ld + .ldx) of the lap, or of the session",
   },
   { key: "r", action: "name the session's track (Enter saves, Esc cancels)" },
+  { key: "i", action: "import laps from a file (lap file, gt7dashboard, MoTeC CSV/.ld)" },
 ];
 
 /** Lines a message may take. */
@@ -47,7 +51,14 @@ export function SessionsView(
   const listRows = Math.max(3, Math.floor((rows - 7) / 2));
   if (list === null) return <Text color="gray">Loading sessions...</Text>;
   if (list.length === 0) {
-    return <Text color="gray">No sessions yet: they appear with the first recorded lap.</Text>;
+    return (
+      <Box flexDirection="column" width={width}>
+        <Text color="gray">
+          No sessions yet: they appear with the first recorded lap, or import (i).
+        </Text>
+        <ImportLines s={s} width={width} focus={inputActive} />
+      </Box>
+    );
   }
   // The legend takes a lap's row while an incomplete lap is listed, so the view keeps its height.
   const legend = s.laps.some((l) => !l.complete);
@@ -85,7 +96,9 @@ export function SessionsView(
       {said.map((line, i) => (
         <Text key={i} wrap="truncate" color={s.message?.error ? "red" : "cyan"}>{line || " "}</Text>
       ))}
-      {draft !== null
+      {s.lapImport.path !== null
+        ? <ImportLines s={s} width={width} focus={inputActive} />
+        : draft !== null
         ? (
           <Text wrap="truncate">
             {`Track name for session ${draft.id}: `}
@@ -101,10 +114,43 @@ export function SessionsView(
         : (
           <Text color="gray" wrap="truncate">
             {focus === "laps"
-              ? "↑↓ lap  j JSON  c CSV  m MoTeC  r rename  Esc back"
-              : "↑↓ session  Enter laps  m MoTeC  r rename"}
+              ? "↑↓ lap  j JSON  c CSV  m MoTeC  r rename  i import  Esc back"
+              : s.lapImport.progress
+              ? <ProgressLine progress={s.lapImport.progress} width={width} />
+              : "↑↓ session  Enter laps  m MoTeC  r rename  i import"}
           </Text>
         )}
+    </Box>
+  );
+}
+
+/**
+ * The lap import's lines: the path prompt while typing, else its progress;
+ * with no sessions listed, also the notice and the keys (the list's own
+ * lines are not drawn then).
+ */
+function ImportLines({ s, width, focus }: { s: SessionsState; width: number; focus: boolean }) {
+  const { path, progress } = s.lapImport;
+  if (path !== null) {
+    return (
+      <LinePrompt
+        label="Import laps from"
+        value={path}
+        onChange={s.lapImport.setPath}
+        onSubmit={s.lapImport.start}
+        focus={focus}
+      />
+    );
+  }
+  if (s.list?.length) return <ProgressLine progress={progress} width={width} />;
+  return (
+    <Box flexDirection="column">
+      {wrapText(s.message?.text ?? "", width, MESSAGE_LINES).map((line, i) => (
+        <Text key={i} wrap="truncate" color={s.message?.error ? "red" : "cyan"}>{line || " "}</Text>
+      ))}
+      {progress
+        ? <ProgressLine progress={progress} width={width} />
+        : <Text color="gray">i import</Text>}
     </Box>
   );
 }

@@ -11,11 +11,9 @@
  */
 import { Box, Text } from "ink";
 import type { BundleListItem } from "../app/bundles/bundles.ts";
-import type { ImportProgress } from "../app/laps/files.ts";
 import type { OfficialSuggestionResult } from "../app/bundles/official.ts";
 import type { KeyHelp, ViewProps } from "./view_types.ts";
-import { importFraction } from "./import_progress.ts";
-import { ProgressBar } from "./bars.tsx";
+import { ProgressLine } from "./import_progress_line.tsx";
 import { LinePrompt } from "./line_prompt.tsx";
 import { fit, right } from "./format.ts";
 import { rowsAround } from "./list_window.ts";
@@ -115,26 +113,6 @@ function officialLine(b: BundleListItem | null, s: OfficialSuggestionResult | nu
   if (!sug) return s ? "Official: none; the catalogue suggests nothing" : "Official: none";
   return `Suggested: ${sug.official_name}, ${(sug.length_m / 1000).toFixed(3)} km, ` +
     `confidence ${sug.confidence.toFixed(2)}  o confirms`;
-}
-
-function ProgressLine({ progress: p, width }: { progress: ImportProgress | null; width: number }) {
-  if (p === null) return <Text></Text>;
-  const kb = (n: number) => `${Math.ceil(n / 1024)} kB`;
-  const label = p.phase === "read"
-    ? `reading ${kb(p.bytes)} of ${kb(p.total)}`
-    : p.phase === "parse"
-    ? `parsing ${kb(p.total)}`
-    : p.phase === "import"
-    ? "validating, merging, storing"
-    : `imported ${kb(p.total)}`;
-  const step = p.phase === "done" ? 3 : p.phase === "read" ? 1 : p.phase === "parse" ? 2 : 3;
-  return (
-    <Text wrap="truncate">
-      {"Import "}
-      <ProgressBar fraction={importFraction(p)} width={Math.max(10, Math.min(30, width - 50))} />
-      {` ${step}/3 ${label}`}
-    </Text>
-  );
 }
 
 function BundleTable(

@@ -2,7 +2,8 @@
  * The sessions view's state and keys: the stored sessions and the selected
  * one's laps (re-read on every bus event), the selection, lap exports (to
  * the exports folder, created by the first one, with the full path said)
- * and naming a session's track. The view only draws what this returns.
+ * naming a session's track, and importing laps from a typed path (key i).
+ * The view only draws what this returns.
  *
  * @module
  */
@@ -13,8 +14,9 @@ import type { Session } from "../core/laps/session.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
 import { useLatestState } from "./use_latest_state.ts";
 import { useLoad } from "./use_load.ts";
-import { useTextEntry } from "./use_text_entry.ts";
+import { type TextEntry, useTextEntry } from "./use_text_entry.ts";
 import { useKeys } from "./use_keys.ts";
+import { type LapImport, useLapImport } from "./use_lap_import.ts";
 import { clamp, indexOfKey, movedKey } from "./list_selection.ts";
 
 /** Which list the arrows move in. */
@@ -42,6 +44,8 @@ export interface SessionsState {
   /** Saves `name` as the pinned session's track. */
   save(name: string): void;
   message: ViewMessage | null;
+  /** The lap import: its path prompt and progress. */
+  lapImport: LapImport;
 }
 
 /** The sessions view's state over `app`, answering its keys while `inputActive`. */
@@ -52,6 +56,7 @@ export function useSessionsState(
   >,
 ): SessionsState {
   const [version, setVersion] = useState(0);
+  const reread = useCallback(() => setVersion((v) => v + 1), []);
   const [list, setList] = useState<Session[] | null>(null);
   // Read back by the key handler, so every key of a burst moves from where the last one left.
   const selected = useLatestState<number | null>(null);
@@ -61,13 +66,13 @@ export function useSessionsState(
   const focusOn = useLatestState<SessionsFocus>("sessions");
   const focus = focusOn.value;
   const lapIndex = lapAt.value;
-  // The session being named is pinned: a new session arriving meanwhile must not take the name.
   const [message, setMessage] = useState<ViewMessage | null>(null);
-  const entry = useTextEntry<{ id: number; text: string }>({
-    setCapturing,
-    inputActive,
-    onCancel: () => setMessage({ text: "rename cancelled", error: false }),
-  });
+  const { entry, save, setDraftText } = useRename(
+    app,
+    { inputActive, setCapturing },
+    setMessage,
+    reread,
+  );
   const draft = entry.value;
 
   useEffect(() => app.bus.subscribe(() => setVersion((v) => v + 1)), [app]);
@@ -96,20 +101,21 @@ export function useSessionsState(
 
   const { exportLap, exportMotec } = useLapExports(app, outDir, setMessage);
 
-  const save = useCallback((name: string) => {
-    if (!draft) return;
-    app.sessions.rename(draft.id, name).then(
-      (updated) => {
-        entry.close();
-        setMessage({ text: `session ${updated.id} is now "${updated.track_name}"`, error: false });
-        setVersion((v) => v + 1);
-      },
-      (err) => setMessage({ text: err.message, error: true }),
-    );
-  }, [app, draft?.id, entry.close]);
+  // The imported session is selected, so the laps just stored are the ones shown.
+  const showImported = useCallback((id: number) => {
+    selected.set(id);
+    focusOn.set("sessions");
+    lapAt.set(0);
+    reread();
+  }, [selected.set, focusOn.set, lapAt.set, reread]);
+  const lapImport = useLapImport(
+    { app, outDir, inputActive, setCapturing },
+    setMessage,
+    showImported,
+  );
 
   useKeys((input, key) => {
-    if (draft !== null) return;
+    if (draft !== null || lapImport.path !== null) return;
     // What the keys before this one in the same burst left, not what was last drawn.
     const at = list?.[indexOfKey(list, selected.get(), sessionId)] ?? null;
     const lapsNow = lapsOf === at?.id ? laps : [];
@@ -136,6 +142,8 @@ export function useSessionsState(
     } else if (input === "m") {
       const lap = inLaps ? lapsNow[Math.min(lapAt.get(), lapsNow.length - 1)] : undefined;
       exportMotec(lap, at?.id);
+    } else if (input === "i") {
+      lapImport.open();
     } else if (input === "r" && at) {
       const current = at;
       selected.set(current.id);
@@ -143,11 +151,6 @@ export function useSessionsState(
       setMessage(null);
     }
   }, { isActive: inputActive });
-
-  const setDraftText = useCallback(
-    (text: string) => entry.change((d) => ({ id: d.id, text })),
-    [entry.change],
-  );
 
   return {
     list,
@@ -161,7 +164,49 @@ export function useSessionsState(
     setDraftText,
     save,
     message,
+    lapImport,
   };
+}
+
+/**
+ * Naming a session's track: the text entry pinned to its session, saving
+ * it (saying so through `setMessage` and calling `changed`), and editing it.
+ */
+function useRename(
+  app: ViewProps["app"],
+  { inputActive, setCapturing }: Pick<ViewProps, "inputActive" | "setCapturing">,
+  setMessage: (message: ViewMessage | null) => void,
+  changed: () => void,
+): {
+  entry: TextEntry<{ id: number; text: string }>;
+  save(name: string): void;
+  setDraftText(text: string): void;
+} {
+  // The session being named is pinned: a new session arriving meanwhile must not take the name.
+  const entry = useTextEntry<{ id: number; text: string }>({
+    setCapturing,
+    inputActive,
+    onCancel: () => setMessage({ text: "rename cancelled", error: false }),
+  });
+  const save = useCallback((name: string) => {
+    const draft = entry.value;
+    if (!draft) return;
+    app.sessions.rename(draft.id, name).then(
+      (updated) => {
+        entry.close();
+        setMessage({ text: `session ${updated.id} is now "${updated.track_name}"`, error: false });
+        changed();
+      },
+      (err) => setMessage({ text: err.message, error: true }),
+    );
+  }, [app, entry.value?.id, entry.close, changed]);
+
+  const setDraftText = useCallback(
+    (text: string) => entry.change((d) => ({ id: d.id, text })),
+    [entry.change],
+  );
+
+  return { entry, save, setDraftText };
 }
 
 /**

@@ -9,7 +9,8 @@
  */
 import { useCallback, useState } from "react";
 import type { BundleListItem } from "../app/bundles/bundles.ts";
-import { type ImportProgress, UnreadableFile } from "../app/laps/files.ts";
+import type { ImportProgress } from "../app/laps/files.ts";
+import { importRefusal } from "./lap_import_text.ts";
 import type { OfficialSuggestionResult } from "../app/bundles/official.ts";
 import type { Coverage } from "../core/geometry/types.ts";
 import type { ViewMessage, ViewProps } from "./view_types.ts";
@@ -122,7 +123,7 @@ export function useTracksState(
       },
       (err) => {
         setProgress(null);
-        setMessage({ text: `import failed: ${importError(err)}`, error: true });
+        setMessage({ text: `import failed: ${importRefusal(err)}`, error: true });
       },
     ).finally(() => setBusy(false));
   }, [app, outDir, entry.close, selected.set]);
@@ -233,12 +234,4 @@ function confirmSuggestion(
 
 function bundleSlug(b: BundleListItem): string {
   return b.slug;
-}
-
-function importError(err: unknown): string {
-  // The path was just typed: what the file system said is the news.
-  if (err instanceof UnreadableFile) return err.reason;
-  const issues = (err as { issues?: { path: string; message: string }[] }).issues;
-  const first = issues?.[0];
-  return first ? `${first.path}: ${first.message}` : (err as Error).message;
 }
