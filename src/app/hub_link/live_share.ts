@@ -156,9 +156,7 @@ export class LiveShare {
     if (this.#closed) return;
     let socket: WebSocket;
     try {
-      socket = new WebSocket(liveSocketUrl(this.#settings.url), {
-        headers: { Authorization: `Bearer ${this.#settings.token}` },
-      });
+      socket = new WebSocket(liveSocketUrl(this.#settings.url), this.#auth());
     } catch (err) {
       this.#log.warn("hub live: could not open the socket", err);
       return this.#later();
@@ -177,6 +175,17 @@ export class LiveShare {
       if (was) this.#changed();
       this.#later();
     };
+  }
+
+  /**
+   * Deno's WebSocket options with the token in a header (not in the URL, where logs keep it).
+   * Typed as the DOM's protocols argument, which a program checked with src/web's DOM types expects.
+   */
+  #auth(): string[] {
+    const init: { headers: Record<string, string> } = {
+      headers: { Authorization: `Bearer ${this.#settings.token}` },
+    };
+    return init as unknown as string[];
   }
 
   async #hello(socket: WebSocket): Promise<void> {
