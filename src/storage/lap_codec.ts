@@ -38,8 +38,9 @@ export function decodeSamples(bytes: Uint8Array): LapSamples {
   if (bytes.byteLength !== dataStart + columns.length * n * 8) {
     throw new Error("stored samples are truncated");
   }
-  // Copy to an aligned buffer: the input may sit at any offset.
-  const values = new Float64Array(bytes.slice(dataStart).buffer);
+  // Copy to an aligned buffer of its own: the input may sit at any offset, and a Node Buffer
+  // (what postgres.js answers a bytea with) shares a pool whose `slice` is a view, not a copy.
+  const values = new Float64Array(new Uint8Array(bytes.subarray(dataStart)).buffer);
   const out: Partial<Record<SampleColumn, number[]>> = {};
   columns.forEach((name, i) => {
     if (!isSampleColumn(name)) throw new Error(`stored samples name an unknown column ${name}`);

@@ -11,6 +11,8 @@ import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { type App, createApp } from "../../src/app/create_app.ts";
 import type { HubStatus } from "../../src/app/hub_link/hub_status.ts";
+import type { HubLinkOptions } from "../../src/app/hub_link/hub_link.ts";
+import type { Log } from "../../src/app/log.ts";
 import { listOutbox, listParked } from "../../src/storage/hub_outbox.ts";
 import { saveLap } from "../../src/storage/laps.ts";
 import { NotFound } from "../../src/core/errors.ts";
@@ -23,11 +25,20 @@ import { syntheticBundle } from "../_bundles.ts";
 
 const NOW = "2026-11-28T12:00:00.000Z";
 
-async function hubApp(kv: Deno.Kv, hub: FakeHub, clock: FakeTimers): Promise<App> {
+async function hubApp(
+  kv: Deno.Kv,
+  hub: FakeHub,
+  clock: FakeTimers,
+  opts: { link?: Omit<HubLinkOptions, "timers">; log?: Log } = {},
+): Promise<App> {
   return await createApp({
     kv,
     now: () => new Date(NOW),
-    hub: { settings: { url: hub.url, token: hub.token }, link: { timers: clock.timers } },
+    log: opts.log,
+    hub: {
+      settings: { url: hub.url, token: hub.token },
+      link: { ...opts.link, timers: clock.timers },
+    },
   });
 }
 
@@ -280,6 +291,54 @@ Deno.test("a bundle's votes are pushed on demand and after a survey save; the te
       () => app.hub!.pullBundle("monza"),
       (e) => e instanceof NotFound && e.message === "the hub has no bundle monza",
     );
+  } finally {
+    await app.shutdown();
+    await hub.close();
+  }
+});
+
+Deno.test("a hub that does not answer in time is a failure tried again later, not a wait without end", async () => {
+  const hub = startFakeHub();
+  hub.mode = { kind: "hold" };
+  const clock = fakeTimers();
+  using kv = await Deno.openKv(":memory:");
+  const app = await hubApp(kv, hub, clock, { link: { timeoutMs: 300 } });
+  try {
+    await storedLap(kv, 1);
+    await app.hub!.flush();
+    const s = await hubStatus(app, (x) => x.state === "backoff");
+    assert.equal(s.last_error, "hub unreachable: no answer within 300 ms");
+    assert.equal(s.waiting, 1);
+    hub.mode = { kind: "up" };
+    hub.release();
+    clock.fire();
+    await hubStatus(app, (x) => x.sent === 1 && x.state === "idle");
+    assert.equal(hub.laps.length, 1);
+  } finally {
+    await app.shutdown();
+    await hub.close();
+  }
+});
+
+Deno.test("past its bound the outbox lets the oldest entries go, saying so; their laps stay stored", async () => {
+  const hub = startFakeHub();
+  const clock = fakeTimers();
+  const warnings: string[] = [];
+  using kv = await Deno.openKv(":memory:");
+  const log: Log = { warn: (m) => void warnings.push(m), error: () => {} };
+  const app = await hubApp(kv, hub, clock, { link: { maxEntries: 2 }, log });
+  try {
+    // The start's look at the empty outbox is over; the laps go straight into the store, so no
+    // lap event wakes the sender before all three wait.
+    await app.hub!.flush();
+    for (let n = 1; n <= 3; n++) await storedLap(kv, n);
+    await app.hub!.flush();
+    await hubStatus(app, (x) => x.sent === 2 && x.state === "idle");
+    assert.deepEqual(hub.laps.map((l) => l.file.lap.number), [2, 3]);
+    assert.deepEqual(warnings, [
+      "hub outbox: 1 oldest entry let go past 2 waiting; those laps stay stored and `push` sends them",
+    ]);
+    assert.equal((await storeContents(kv)).laps.length, 3);
   } finally {
     await app.shutdown();
     await hub.close();

@@ -6,7 +6,9 @@
  */
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { runCli } from "../../src/cli/program.ts";
+import { createProgram, runCli } from "../../src/cli/program.ts";
+import type { ServerFlags } from "../../src/cli/options.ts";
+import { serverSettings } from "../../src/cli/start.ts";
 import { withStore } from "../../src/cli/with_store.ts";
 import { startFakeHub } from "../_fake_hub.ts";
 import { minimalLapFile } from "../_lap_files.ts";
@@ -100,5 +102,43 @@ Deno.test("push refuses a missing hub, a bad id and no laps, naming what is wron
     assert.deepEqual(r.err, ["sim-datalogger: --hub must be an http or https URL, not ftp"]);
   } finally {
     if (env !== undefined) Deno.env.set("SIM_DATALOGGER_HUB", env);
+  }
+});
+
+Deno.test("--hub and --hub-token are flags of start, serve and demo, taken from the environment when absent", () => {
+  const program = createProgram();
+  for (const name of ["start", "serve", "demo"]) {
+    const cmd = program.commands.find((c) => c.name() === name)!;
+    assert.ok(cmd.options.find((o) => o.long === "--hub"), name);
+    assert.ok(cmd.options.find((o) => o.long === "--hub-token"), name);
+  }
+  const flags: ServerFlags = {
+    host: "127.0.0.1",
+    port: 8765,
+    data: ":memory:",
+    recordMaxMb: 256,
+    recordKeep: 4,
+    forward: [],
+  };
+  const saved = ["SIM_DATALOGGER_HUB", "SIM_DATALOGGER_HUB_TOKEN"].map((k) => [k, Deno.env.get(k)]);
+  try {
+    Deno.env.delete("SIM_DATALOGGER_HUB");
+    Deno.env.delete("SIM_DATALOGGER_HUB_TOKEN");
+    assert.equal(serverSettings(flags).hub, null);
+    assert.deepEqual(
+      serverSettings({ ...flags, hub: "http://hub.lan:8770/", hubToken: "t1" }).hub,
+      {
+        url: "http://hub.lan:8770",
+        token: "t1",
+      },
+    );
+    Deno.env.set("SIM_DATALOGGER_HUB", "https://hub.example");
+    Deno.env.set("SIM_DATALOGGER_HUB_TOKEN", "t2");
+    assert.deepEqual(serverSettings(flags).hub, { url: "https://hub.example", token: "t2" });
+    assert.throws(() => serverSettings({ ...flags, hub: "hub.example" }), {
+      message: '--hub must be an absolute URL such as http://hub.local:8780, not "hub.example"',
+    });
+  } finally {
+    for (const [k, v] of saved) v === undefined ? Deno.env.delete(k!) : Deno.env.set(k!, v);
   }
 });

@@ -31,6 +31,9 @@ Deno.test("every command is registered once, start is the default", () => {
     "identify",
     "sessions",
     "laps",
+    "push",
+    "bundles",
+    "hub",
   ]);
 });
 

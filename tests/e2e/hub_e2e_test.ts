@@ -18,6 +18,13 @@ import { MAIN } from "../_cli.ts";
 import { run, type Running } from "./_running.ts";
 
 const ADMIN = "admin-token-for-the-hub-e2e-0123456789";
+const PROGRESS = Deno.env.get("HUB_E2E_PROGRESS");
+/** Notes a step to $HUB_E2E_PROGRESS (when set), to see where a slow run is. */
+function step(what: string): void {
+  if (PROGRESS) {
+    Deno.writeTextFileSync(PROGRESS, `${new Date().toISOString()} ${what}\n`, { append: true });
+  }
+}
 const LAPS = 3;
 
 function freePort(): number {
@@ -41,10 +48,30 @@ async function until<T>(what: string, probe: () => Promise<T | null>, ms = 90_00
 async function json(url: string, token?: string, init: RequestInit = {}): Promise<unknown> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(url, { ...init, headers });
+  // A request that hangs fails the step it belongs to instead of stalling the test.
+  const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(15_000) });
   const body = await res.json();
   if (!res.ok) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
   return body;
+}
+
+/**
+ * Where `got`'s sample columns differ from `want`'s: a column missing or extra, or the first
+ * index where a value differs (a deepEqual of whole laps would spend minutes wording its diff).
+ */
+function sampleFaults(got: Record<string, number[]>, want: Record<string, number[]>): string[] {
+  const faults: string[] = [];
+  for (const c of new Set([...Object.keys(got), ...Object.keys(want)])) {
+    const a = got[c];
+    const b = want[c];
+    if (!a || !b) faults.push(`${c}: ${a ? "extra" : "missing"}`);
+    else if (a.length !== b.length) faults.push(`${c}: ${a.length} values, not ${b.length}`);
+    else {
+      const i = a.findIndex((v, k) => !Object.is(v, b[k]));
+      if (i >= 0) faults.push(`${c}[${i}]: ${a[i]}, not ${b[i]}`);
+    }
+  }
+  return faults;
 }
 
 interface HubRow {
@@ -171,23 +198,30 @@ Deno.test({
         loggers.push(logger);
       }
       await Promise.all(loggers.map((l) => l.start()));
+      step("loggers up");
 
       // First kill: as soon as the first lap has arrived, while the drives go on.
       await until("a first lap at the hub", async () => (await hubLaps()).length >= 1 || null);
       await hub.stop("SIGKILL");
+      step("hub killed once");
       await until("a logger backing off", async () => {
         for (const l of loggers) if ((await l.hub()).state === "backoff") return true;
         return null;
       });
       hub = await startHub();
+      step("hub restarted once");
       const before = (await hubLaps()).length;
       await until("another lap at the hub", async () => (await hubLaps()).length > before || null);
       // Second kill, and the first logger stopped and started again on its store meanwhile.
       await hub.stop("SIGKILL");
+      step("hub killed twice");
       await Promise.all(consoles);
+      step("drives over");
       await loggers[0].stop();
       await loggers[0].start();
+      step("logger 0 restarted");
       hub = await startHub();
+      step("hub restarted twice");
 
       const expected = new Map<string, { api: string; id: number }>();
       for (const [i, l] of loggers.entries()) {
@@ -206,6 +240,7 @@ Deno.test({
           return s.waiting === 0 && s.state === "idle" || null;
         });
       }
+      step("outboxes empty");
       const rows = await hubLaps();
       const keys = rows.map((r) => `${r.driver}|${r.finished_at}|${r.time_ms}`);
       assert.equal(rows.length, 2 * LAPS, keys.join("\n"));
@@ -213,19 +248,25 @@ Deno.test({
       for (const r of rows) {
         const mine = expected.get(`${r.driver}|${r.finished_at}|${r.time_ms}`)!;
         const local = (await json(`${mine.api}/api/laps/${mine.id}/export.json`)) as {
-          lap: { samples: unknown };
+          lap: { samples: Record<string, number[]> };
         };
         const remote = (await json(`${hubUrl}/api/laps/${r.id}`, ADMIN)) as {
-          lap: { samples: unknown };
+          lap: { samples: Record<string, number[]> };
         };
-        assert.deepEqual(remote.lap.samples, local.lap.samples);
+        assert.deepEqual(
+          sampleFaults(remote.lap.samples, local.lap.samples),
+          [],
+          `hub lap ${r.id}`,
+        );
       }
+      step("samples compared");
     } finally {
       for (const l of loggers) await l.proc?.stop("SIGTERM").catch(() => null);
       await hub.stop("SIGTERM").catch(() => null);
       await Promise.allSettled(consoles);
       await pg.stop();
       await Deno.remove(dir, { recursive: true });
+      step("cleaned up");
     }
   },
 });

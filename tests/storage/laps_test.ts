@@ -83,6 +83,16 @@ Deno.test("sample codec round-trips bit for bit", () => {
   for (let i = 0; i < 1000; i++) assert.ok(Object.is(back.pos_x[i], s.pos_x[i]));
 });
 
+Deno.test("sample codec decodes a Node Buffer view at an offset of a shared pool (as postgres.js answers a bytea)", async () => {
+  const { Buffer } = await import("node:buffer");
+  const s = samples(50);
+  const bytes = encodeSamples(s);
+  // A pool holding other bytes first, and the samples as a view into it, as Buffer pools do.
+  const pool = Buffer.alloc(bytes.byteLength + 13, 0x5a);
+  pool.set(bytes, 13);
+  assert.deepEqual(decodeSamples(pool.subarray(13)), decodeSamples(bytes));
+});
+
 Deno.test("a long lap is chunked under the value limit and reads back equal", async () => {
   using kv = await Deno.openKv(":memory:");
   const session = await createSession(kv, {

@@ -3,6 +3,11 @@ import type { HubStatus } from "../../src/app/hub_link/hub_status.ts";
 import { hubNote } from "../../src/tui/hub_note.ts";
 import { linkLine } from "../../src/tui/link_line.ts";
 import type { LinkState } from "../../src/tui/live_figures.ts";
+import { createApp } from "../../src/app/create_app.ts";
+import { LiveModel } from "../../src/tui/live_model.ts";
+import { plainStatusLine } from "../../src/tui/plain_status.ts";
+import { startFakeHub } from "../_fake_hub.ts";
+import { fakeTimers } from "../_fake_timers.ts";
 
 const base: HubStatus = {
   url: "http://hub.local:8780",
@@ -56,4 +61,24 @@ Deno.test("the link line shows the hub; a narrow line lets a healthy hub go but 
   assert.equal(linkLine(down, 36), "hub ✗ 12 waiting  connected  drops 0");
   // Past what the line can hold, the end is cut, never the hub's trouble.
   assert.equal(linkLine(down, 22), "hub ✗ 12 waiting  con…");
+});
+
+Deno.test("the dashboard's model reads the hub from the app: the link line and the plain status say it", async () => {
+  const hub = startFakeHub();
+  using kv = await Deno.openKv(":memory:");
+  const app = await createApp({
+    kv,
+    hub: { settings: { url: hub.url, token: hub.token }, link: { timers: fakeTimers().timers } },
+  });
+  try {
+    await app.hub!.flush();
+    const model = new LiveModel(app);
+    const snapshot = model.snapshot();
+    assert.deepEqual(snapshot.link.hub, { text: "hub ✓ 0↑", trouble: false });
+    assert.equal(plainStatusLine(snapshot), "no telemetry source | hub ✓ 0↑ | no session yet");
+    await model.settled();
+  } finally {
+    await app.shutdown();
+    await hub.close();
+  }
 });

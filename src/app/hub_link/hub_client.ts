@@ -77,7 +77,11 @@ export class HubClient {
       return { ok: false, status: res.status, reason: `${res.status}: ${problemText(bytes, res)}` };
     } catch (err) {
       const why = timeout.aborted
-        ? `no answer within ${Math.round(this.#timeoutMs / 1000)} s`
+        ? `no answer within ${
+          this.#timeoutMs >= 1000
+            ? `${Math.round(this.#timeoutMs / 1000)} s`
+            : `${this.#timeoutMs} ms`
+        }`
         : messageOf(err);
       return { ok: false, status: 0, reason: `hub unreachable: ${why}` };
     }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { REBUILD_BESTS_SQL } from "./bests.ts";
 import type { SqlPort } from "./sql_port.ts";
 
 /** The advisory lock key the migrations run under (any fixed bigint; "hubm" in ASCII). */
@@ -61,6 +62,23 @@ export const MIGRATIONS: readonly Migration[] = [
         sections jsonb,
         updated_at timestamptz not null default now()
       );
+    `,
+  },
+  {
+    version: 2,
+    sql: `
+      create table hub_bests (
+        circuit text not null,
+        car_id integer not null,
+        driver text not null references hub_drivers (name),
+        lap_id bigint not null,
+        best_ms integer not null,
+        laps integer not null,
+        last_driven text not null,
+        sector_best jsonb,
+        primary key (circuit, car_id, driver)
+      );
+      ${REBUILD_BESTS_SQL}
     `,
   },
 ];
