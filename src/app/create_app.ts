@@ -227,7 +227,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
     corners: analysis,
     naming,
     team: team ?? undefined,
+    messages: hub?.messages,
   });
+  // The frames, not the packets, go to the hub: recording never waits for the link.
+  if (opts.hub?.settings.shareLive) hub?.shareLive(frames);
 
   // Fingerprints follow bundle changes, and warm up when a drive starts.
   tracks.fingerprints.listen(deps.bus);

@@ -156,6 +156,8 @@ export interface ServerFlags {
   hub?: string;
   /** `--hub-token TOKEN`: this driver's token at the hub. */
   hubToken?: string;
+  /** `--share-live`: the live frames go to the hub (needs a hub). */
+  shareLive?: boolean;
 }
 
 /** The flags of a logger command (`start`, `serve`). */
@@ -214,7 +216,11 @@ export function serverOptions(cmd: Command): Command {
         .choices(["own", "team"]).default("own"),
     )
     .option(...HUB_OPTION)
-    .option(...HUB_TOKEN_OPTION);
+    .option(...HUB_TOKEN_OPTION)
+    .option(
+      "--share-live",
+      "send the live frames to the hub (up to 10 a second) for a team-mate to engineer; needs --hub",
+    );
 }
 
 /** `--hub`, as every command that talks to the team hub spells it. */
@@ -232,13 +238,24 @@ export const HUB_TOKEN_OPTION = [
 /**
  * The hub of `flags` (`--hub`, `--hub-token`, else their environment
  * variables), checked: null when none is set; an Error naming the flag and
- * the rule for a bad URL or a missing token.
+ * the rule for a bad URL or a missing token, or for `--share-live` without
+ * a hub (it is marked `shareLive` otherwise).
  */
-export function hubFlags(flags: { hub?: string; hubToken?: string }): HubSettings | null {
-  return hubSettings(
+export function hubFlags(
+  flags: { hub?: string; hubToken?: string; shareLive?: boolean },
+): HubSettings | null {
+  const settings = hubSettings(
     flags.hub ?? Deno.env.get("SIM_DATALOGGER_HUB"),
     flags.hubToken ?? Deno.env.get("SIM_DATALOGGER_HUB_TOKEN"),
   );
+  if (!flags.shareLive) return settings;
+  if (settings === null) {
+    throw new Error(
+      "--share-live needs --hub URL and --hub-token TOKEN (or SIM_DATALOGGER_HUB and " +
+        "SIM_DATALOGGER_HUB_TOKEN): the live frames go to the team hub",
+    );
+  }
+  return { ...settings, shareLive: true };
 }
 
 /** Adds the logger's flags to `cmd`: the console's, then {@linkcode serverOptions}. */

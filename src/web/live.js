@@ -27,6 +27,7 @@ import {
 import { noSectors, sectorCells, sectorFrame, sectorLapStored } from "./live_sectors.js";
 import { fetchMapData, makeLiveMap } from "./live_map.js";
 import { wakeKeeper, wakeText } from "./wake_lock.js";
+import { showMessage } from "./hub_message_box.js";
 
 /**
  * @typedef {import("./api_types.js").LiveFrame} LiveFrame
@@ -278,6 +279,8 @@ async function loadMap(id) {
 function onFrame(f) {
   previous = f;
   sectors = sectorFrame(sectors, f);
+  // The team hub's message to the driver (--share-live): shown, and said when the voice is on.
+  showMessage(f, settings.speak && speaking ? (words) => say(words) : null);
   if (settings.speak && speaking) {
     for (const cue of brakeCues(f, settings.mode, cued)) {
       if (cue.kind === "speak") say(cue.text, true);

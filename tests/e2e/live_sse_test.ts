@@ -61,6 +61,7 @@ const FIELDS = [
   "strategy",
   "cue",
   "next_brake",
+  "message",
 ].sort();
 
 /**

@@ -16,6 +16,8 @@ Deno.test("GET / is the live page; its script, cue rules and style answer with t
       ["/live_map.js", "text/javascript; charset=utf-8", "live_map.js"],
       ["/shared_map.js", "text/javascript; charset=utf-8", "shared_map.js"],
       ["/manifest.webmanifest", "application/manifest+json", "manifest.webmanifest"],
+      ["/hub_message.js", "text/javascript; charset=utf-8", "hub_message.js"],
+      ["/hub_message_box.js", "text/javascript; charset=utf-8", "hub_message_box.js"],
       ["/live.css", "text/css; charset=utf-8", "live.css"],
       // The icon every page links, and where browsers ask for one unasked (else a 404 logged).
       ["/favicon.svg", "image/svg+xml", "favicon.svg"],
@@ -44,7 +46,10 @@ Deno.test("GET / is the live page; its script, cue rules and style answer with t
       "./live_sectors.js",
       "./live_map.js",
       "./wake_lock.js",
+      "./hub_message_box.js",
     ]);
+    const boxImports = [...(await source("hub_message_box.js")).matchAll(/from "([^"]+)"/g)];
+    assert.deepEqual(boxImports.map((m) => m[1]), ["./hub_message.js"]);
     // Both documents link the icon.
     for (const page of ["live.html", "pages.html"]) {
       assert.match(

@@ -22,6 +22,9 @@ import type { SessionService } from "../laps/sessions.ts";
 import { HubClient, type HubClientOptions } from "./hub_client.ts";
 import { HubSender, type HubTimers } from "./hub_sender.ts";
 import type { HubPushResult, HubStatus } from "./hub_status.ts";
+import type { LiveFrameSource } from "../live/live_frame.ts";
+import { HubMessages } from "./hub_messages.ts";
+import { LiveShare, type LiveShareOptions } from "./live_share.ts";
 
 /** The services the link reads laps and bundles through. */
 export interface HubLinkServices {
@@ -34,6 +37,8 @@ export interface HubLinkServices {
 export interface HubLinkOptions extends HubClientOptions {
   timers?: HubTimers;
   maxEntries?: number;
+  /** The live link's clock and buffer bound (`--share-live`). */
+  live?: LiveShareOptions;
 }
 
 /** This logger's pushes to and pulls from one team hub. */
@@ -42,7 +47,12 @@ export class HubLink {
   readonly #services: HubLinkServices;
   readonly #client: HubClient;
   readonly #sender: HubSender;
+  readonly #settings: HubSettings;
+  readonly #opts: HubLinkOptions;
+  #live: LiveShare | null = null;
   #unsubscribe: (() => void) | null = null;
+  /** The hub's messages to the driver (taken only while sharing live). */
+  readonly messages: HubMessages;
 
   /** A link to the hub of `settings`; nothing is sent before {@linkcode start}. */
   constructor(
@@ -54,6 +64,9 @@ export class HubLink {
     this.#deps = deps;
     this.#services = services;
     this.#client = new HubClient(settings, opts);
+    this.#settings = settings;
+    this.#opts = opts;
+    this.messages = new HubMessages(deps);
     this.#sender = new HubSender(deps, this.#client, {
       lapFile: (id) => this.#services.laps.exportFile(id).catch(orNull),
       bundleFile: (slug) => this.#services.bundles.export(slug).catch(orNull),
@@ -80,15 +93,33 @@ export class HubLink {
     void this.#sender.kick();
   }
 
-  /** The link's status (`hub` in GET /api/status). */
-  status(): HubStatus {
-    const { waiting, sent, parked, state, last_error } = this.#sender.counts();
-    return { url: this.#client.url, waiting, sent, parked, state, last_error };
+  /**
+   * Sends `frames` to the hub and takes its messages (`--share-live`),
+   * until {@linkcode close}; a second call does nothing.
+   */
+  shareLive(frames: Pick<LiveFrameSource, "subscribe">): void {
+    if (this.#live !== null) return;
+    const opts = { timers: this.#opts.timers, ...this.#opts.live };
+    this.#live = new LiveShare(this.#deps, frames, this.messages, this.#settings, opts);
+    this.#live.start();
   }
 
-  /** Calls `fn` whenever the status changes; returns what ends it. */
+  /** The link's status (`hub` in GET /api/status); `live` only while sharing live. */
+  status(): HubStatus {
+    const { waiting, sent, parked, state, last_error } = this.#sender.counts();
+    const status: HubStatus = { url: this.#client.url, waiting, sent, parked, state, last_error };
+    if (this.#live !== null) status.live = this.#live.status();
+    return status;
+  }
+
+  /** Calls `fn` whenever the status changes (the live link's connection too); returns what ends it. */
   onChange(fn: () => void): () => void {
-    return this.#sender.onChange(fn);
+    const offSender = this.#sender.onChange(fn);
+    const offLive = this.#live?.onChange(fn);
+    return () => {
+      offSender();
+      offLive?.();
+    };
   }
 
   /**
@@ -154,7 +185,7 @@ export class HubLink {
   async close(): Promise<void> {
     this.#unsubscribe?.();
     this.#unsubscribe = null;
-    await this.#sender.close();
+    await Promise.all([this.#sender.close(), this.#live?.close()]);
   }
 
   async #queue(refs: OutboxRef[]): Promise<void> {

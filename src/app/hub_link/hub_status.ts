@@ -25,6 +25,15 @@ export const hubStatusSchema = z.strictObject({
   state: z.enum(["idle", "sending", "backoff", "stopped"]),
   /** Why the last try failed, or null once one went through. */
   last_error: z.string().nullable(),
+  /** The live link (`--share-live`, issue #40); absent when the logger does not share live. */
+  live: z.strictObject({
+    /** The socket to the hub is up (the hello went). */
+    connected: z.boolean(),
+    /** Frames the hub was sent since the process started. */
+    frames_sent: count,
+    /** Frames dropped since the start: the link was down, or too slow to take them (never queued). */
+    frames_dropped: count,
+  }).optional(),
 }).meta({ id: "HubStatus" });
 
 /** Where this logger's pushes to the team hub stand. */

@@ -48,6 +48,7 @@ import { type LiveReference, liveReference } from "./live_reference.ts";
 import { ownLabel, teamLabel } from "./reference_label.ts";
 import type { TeamReference } from "../hub_link/team_reference.ts";
 import { RoadGaps } from "./road_gap.ts";
+import type { HubMessages } from "../hub_link/hub_messages.ts";
 
 /** Longest race `strategy` plans, laps. */
 export const MAX_RACE_LAPS = 1000;
@@ -80,6 +81,8 @@ export interface LiveFrameServices {
    * fetched; without one, against the driver's own best.
    */
   team?: Pick<TeamReference, "cached" | "refresh">;
+  /** The team hub's message to the driver, when the logger shares live (src/app/hub_link/hub_messages.ts). */
+  messages?: Pick<HubMessages, "current">;
 }
 
 type Reference = LiveReference;
@@ -127,6 +130,7 @@ export class LiveFrameService implements LiveFrameSource {
   readonly #bundles: LiveFrameServices["bundles"];
   readonly #cues: LiveFrameServices["cues"];
   readonly #corners: LiveFrameServices["corners"];
+  readonly #messages: LiveFrameServices["messages"];
   readonly #now: () => Date;
   readonly #log: AppDeps["log"];
   readonly #groups = new Map<number, Group>();
@@ -161,6 +165,7 @@ export class LiveFrameService implements LiveFrameSource {
     this.#roads = services.naming
       ? new RoadGaps({ ...services, naming: services.naming }, (task) => this.#background(task))
       : null;
+    this.#messages = services.messages;
     this.#now = deps.now;
     this.#log = deps.log;
     this.#detach.push(this.#live.tap((frame) => this.#onFrame(frame)));
@@ -404,6 +409,7 @@ export class LiveFrameService implements LiveFrameSource {
       strategy,
       cue: d.cue,
       next_brake: ref && d.along !== null ? nextBrake(ref.brakes, d.along, ref.length) : null,
+      message: this.#messages?.current() ?? null,
     };
     return d.built;
   }

@@ -13,6 +13,8 @@ export interface HubSettings {
   url: string;
   /** The driver's bearer token. */
   token: string;
+  /** `--share-live`: the live frames go to the hub and its messages come back (issue #40). */
+  shareLive?: boolean;
 }
 
 /**

@@ -45,6 +45,16 @@ export const HOME_FILES: Readonly<Record<string, WebFile>> = {
     summary: "The live page's screen wake lock (an ES module live.js imports)",
     description: JS,
   },
+  "/hub_message.js": {
+    name: "hub_message.js",
+    summary: "The live page's rules for the team hub's message (an ES module live.js imports)",
+    description: JS,
+  },
+  "/hub_message_box.js": {
+    name: "hub_message_box.js",
+    summary: "The live page's line for the team hub's message (an ES module live.js imports)",
+    description: JS,
+  },
   "/live.css": {
     name: "live.css",
     summary: "The live page's style",
