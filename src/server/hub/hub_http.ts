@@ -20,6 +20,8 @@ import { RouteTable } from "../route_table.ts";
 import type { HubEnv } from "./hub_env.ts";
 import { hubRouteGroups } from "./hub_route_groups.ts";
 import { hubHealth, hubStatusRoutes } from "./hub_status_routes.ts";
+import { authorizationOf } from "./hub_live_auth.ts";
+import { liveHubOf } from "../../app/hub/live_hub.ts";
 
 /** The hub's refusal of who asks, as the HTTP face's own error (same status, same words). */
 function httpError(err: unknown): unknown {
@@ -41,7 +43,7 @@ export function createHubHttp(app: HubApp, log: Pick<Log, "error">): RouteTable<
   http.use("/api/*", async (c, next) => {
     refuseRepeatedParams(c.req.url);
     if (!(c.req.path === hubHealth.path && c.req.method === "GET")) {
-      c.set("principal", await app.principal(c.req.header("authorization") ?? null));
+      c.set("principal", await app.principal(authorizationOf(c.req.raw)));
     }
     await next();
     c.header("Cache-Control", "no-store");
@@ -87,6 +89,7 @@ export function startHubHttp(
   return {
     url: `http://${host}:${addr.port}`,
     port: addr.port,
-    close: () => server.shutdown(),
+    // Live streams and sockets never end by themselves: they are ended before the server waits.
+    close: () => liveHubOf(app).stop().then(() => server.shutdown()),
   };
 }

@@ -11,6 +11,7 @@ import { hubBundleRoutes } from "./hub_bundle_routes.ts";
 import { hubDriverRoutes } from "./hub_driver_routes.ts";
 import type { HubEnv } from "./hub_env.ts";
 import { hubLapRoutes } from "./hub_lap_routes.ts";
+import { hubLiveRoutes } from "./hub_live_routes.ts";
 
 /** Every route group of the hub over `app`. */
 export function hubRouteGroups(app: HubApp): RouteTable<HubEnv>[] {
@@ -18,5 +19,6 @@ export function hubRouteGroups(app: HubApp): RouteTable<HubEnv>[] {
     hubDriverRoutes(app),
     hubLapRoutes(app),
     hubBundleRoutes(app),
+    hubLiveRoutes(app),
   ];
 }
