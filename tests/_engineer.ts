@@ -108,3 +108,76 @@ export async function readFrames(url: string, token?: string): Promise<FrameRead
     },
   };
 }
+
+/** A `hub` process of the tests: its URL, and how to end it. */
+export interface HubProcess {
+  url: string;
+  process: Deno.ChildProcess;
+  /** Sends `signal` and waits for the exit. */
+  stop(signal?: Deno.Signal): Promise<void>;
+}
+
+/**
+ * Starts `main.ts hub` on `database` (a PostgreSQL URL) with `adminToken`,
+ * on `port` (0: a free one), resolved once it prints where it listens.
+ */
+export async function startHubProcess(
+  database: string,
+  adminToken: string,
+  port = 0,
+): Promise<HubProcess> {
+  const main = new URL("../main.ts", import.meta.url).pathname;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      main,
+      "hub",
+      "--database",
+      database,
+      "--admin-token",
+      adminToken,
+      "--port",
+      String(port),
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let url: string | null = null;
+  while (url === null) {
+    const { value, done } = await lines.read();
+    if (done) throw new Error(`hub exited before listening: ${text}`);
+    text += value;
+    url = /listening on (http:\/\/\S+)/.exec(text)?.[1] ?? null;
+  }
+  // Keep draining its output so the pipe never fills.
+  (async () => {
+    while (!(await lines.read().catch(() => ({ done: true }))).done) { /* drained */ }
+  })();
+  return {
+    url,
+    process: child,
+    async stop(signal: Deno.Signal = "SIGTERM") {
+      try {
+        child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+      await child.status;
+    },
+  };
+}
+
+/** Adds driver `name` through `hub` as the admin and answers its token. */
+export async function addDriver(hub: string, adminToken: string, name: string): Promise<string> {
+  const res = await fetch(`${hub}/api/drivers`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
+  const body = await res.json();
+  if (res.status !== 201) throw new Error(`adding ${name}: ${JSON.stringify(body)}`);
+  return body.token;
+}

@@ -38,6 +38,8 @@ export const MESSAGE_CHANNEL = "driver_message";
 export const NOTIFY_MAX_BYTES = 8000;
 /** Least time between two writes of one driver's row, ms. */
 export const LIVE_WRITE_MS = 1000;
+/** Frames of one driver that may wait for the database (2 s at 10 Hz); older ones are dropped. */
+export const OUTBOX_FRAMES = 20;
 /** Most messages a reconnecting logger is sent from before it connected. */
 export const BACKLOG_LIMIT = 200;
 
@@ -63,7 +65,16 @@ export interface FrameInfo {
 export interface LiveHubStats {
   framesIn: number;
   framesFromPeers: number;
+  /** Frames not sent to the other processes: {@linkcode OUTBOX_FRAMES} newer ones waited. */
+  framesSkipped: number;
   notifyErrors: number;
+}
+
+/** A frame on its way to the database. */
+interface Outgoing {
+  payload: FramePayload;
+  info: FrameInfo;
+  at: number;
 }
 
 const encoder = new TextEncoder();
@@ -76,11 +87,17 @@ export class LiveHub {
   readonly #streams = new Map<string, Set<(f: FramePayload) => void>>();
   readonly #sockets = new Map<string, Set<(m: MessageRow) => void>>();
   readonly #lastWrite = new Map<string, number>();
+  readonly #outbox = new Map<string, { busy: boolean; queue: Outgoing[] }>();
   #unlisten: (() => Promise<void>)[] = [];
   #started: Promise<void> | null = null;
   readonly #closers = new Set<() => void>();
   /** What went through this process. */
-  readonly stats: LiveHubStats = { framesIn: 0, framesFromPeers: 0, notifyErrors: 0 };
+  readonly stats: LiveHubStats = {
+    framesIn: 0,
+    framesFromPeers: 0,
+    framesSkipped: 0,
+    notifyErrors: 0,
+  };
 
   /** The fan-out over `db`, reading time from `now`. */
   constructor(db: SqlPort, now: () => Date = () => new Date()) {
@@ -159,17 +176,40 @@ export class LiveHub {
     };
     this.stats.framesIn++;
     deliver(this.#streams.get(driver), payload);
-    const envelope = JSON.stringify({ o: this.#origin, d: driver, p: payload.text });
+    // One frame of a driver on its way to the database at a time, so the other processes get
+    // them in order; at most OUTBOX_FRAMES wait behind it, the oldest dropped first (a slow
+    // database costs frames, never memory).
+    let out = this.#outbox.get(driver);
+    if (out === undefined) this.#outbox.set(driver, out = { busy: false, queue: [] });
+    if (out.queue.length >= OUTBOX_FRAMES) {
+      out.queue.shift();
+      this.stats.framesSkipped++;
+    }
+    out.queue.push({ payload, info, at: receivedAt.getTime() });
+    if (out.busy) return;
+    out.busy = true;
+    try {
+      for (let job = out.queue.shift(); job !== undefined; job = out.queue.shift()) {
+        await this.#toDatabase(job);
+      }
+    } finally {
+      out.busy = false;
+    }
+  }
+
+  async #toDatabase(job: Outgoing): Promise<void> {
+    const { driver, text } = job.payload;
+    const envelope = JSON.stringify({ o: this.#origin, d: driver, p: text });
     const big = this.shared && encoder.encode(envelope).byteLength > NOTIFY_MAX_BYTES;
     const last = this.#lastWrite.get(driver) ?? -Infinity;
     try {
-      if (big || receivedAt.getTime() - last >= LIVE_WRITE_MS) {
-        this.#lastWrite.set(driver, receivedAt.getTime());
+      if (big || job.at - last >= LIVE_WRITE_MS) {
+        this.#lastWrite.set(driver, job.at);
         await writeLive(this.#db, {
           driver,
-          ...info,
-          last_frame_at: receivedAt.toISOString(),
-          frame: big ? payload.text : null,
+          ...job.info,
+          last_frame_at: new Date(job.at).toISOString(),
+          frame: big ? text : null,
         });
       }
       if (!this.shared) return;

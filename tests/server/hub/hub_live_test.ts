@@ -9,10 +9,13 @@ import { silentLog } from "../../../src/app/log.ts";
 import { MAX_FRAME_BYTES } from "../../../src/app/hub/live_rules.ts";
 import { startHubHttp } from "../../../src/server/hub/hub_http.ts";
 import { ADMIN_TOKEN, freshPglite, testHub } from "../../_hub.ts";
+import type { SqlPort } from "../../../src/storage/hub/sql_port.ts";
 import { fakeFrame, fakeLogger, readFrames, until } from "../../_engineer.ts";
 
+let shared: SqlPort | undefined;
+
 async function liveHub() {
-  const db = await freshPglite();
+  const db = shared ??= await freshPglite();
   const hub = await testHub(db, new Date());
   const server = startHubHttp(hub.app, { hostname: "127.0.0.1", port: 0, log: silentLog });
   const alice = await hub.driver("alice");
@@ -24,7 +27,6 @@ async function liveHub() {
     bob,
     async close() {
       await server.close();
-      await db.close();
     },
   };
 }
@@ -178,4 +180,8 @@ Deno.test("a message reaches the driver's socket at once, and after a reconnect 
   } finally {
     await h.close();
   }
+});
+
+Deno.test("closing the test database", async () => {
+  await shared?.close();
 });
