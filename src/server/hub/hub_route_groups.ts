@@ -12,6 +12,7 @@ import { hubDriverRoutes } from "./hub_driver_routes.ts";
 import type { HubEnv } from "./hub_env.ts";
 import { hubLapRoutes } from "./hub_lap_routes.ts";
 import { hubLiveRoutes } from "./hub_live_routes.ts";
+import { hubLivePages } from "./hub_live_pages.ts";
 
 /** Every route group of the hub over `app`. */
 export function hubRouteGroups(app: HubApp): RouteTable<HubEnv>[] {
@@ -20,5 +21,6 @@ export function hubRouteGroups(app: HubApp): RouteTable<HubEnv>[] {
     hubLapRoutes(app),
     hubBundleRoutes(app),
     hubLiveRoutes(app),
+    hubLivePages(),
   ];
 }

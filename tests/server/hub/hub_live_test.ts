@@ -182,6 +182,38 @@ Deno.test("a message reaches the driver's socket at once, and after a reconnect 
   }
 });
 
+Deno.test("the engineer's pages are served open, their data asked with the token", async () => {
+  const h = await liveHub();
+  try {
+    const page = await fetch(`${h.url}/live/alice`);
+    assertEquals(page.headers.get("content-type"), "text/html; charset=utf-8");
+    assertMatch(await page.text(), /<script type="module" src="\/engineer.js">/);
+    const list = await fetch(`${h.url}/live`);
+    assertMatch(await list.text(), /live_drivers.js/);
+    for (
+      const file of ["/engineer.js", "/live_sectors.js", "/cues.js", "/hub_token.js", "/live.css"]
+    ) {
+      const res = await fetch(`${h.url}${file}`);
+      await res.body?.cancel();
+      assertEquals([file, res.status], [file, 200]);
+    }
+    const doc = (await h.call("GET", "/openapi.json")).body as { paths: Record<string, unknown> };
+    for (
+      const path of [
+        "/api/live",
+        "/api/live/socket",
+        "/api/live/{driver}",
+        "/api/messages",
+        "/live/{driver}",
+      ]
+    ) {
+      assertEquals([path, path in doc.paths], [path, true]);
+    }
+  } finally {
+    await h.close();
+  }
+});
+
 Deno.test("closing the test database", async () => {
   await shared?.close();
 });
