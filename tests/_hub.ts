@@ -26,8 +26,11 @@ export const ADMIN_TOKEN = "admin-token-for-tests-0123456789";
 
 const TEMPLATE = join(tmpdir(), `sim-datalogger-hub-template-v${MIGRATIONS.length}-pglite-0.5.16`);
 
-/** A fresh migrated PGlite database in a folder of its own; `close` removes it. */
-export async function freshPglite(): Promise<SqlPort> {
+/**
+ * A data folder holding a fresh migrated PGlite database (`hub-pglite`),
+ * copied from the template; the caller removes it.
+ */
+export async function freshPgliteFolder(): Promise<string> {
   if (!(await exists(join(TEMPLATE, "hub-pglite")))) {
     const making = await Deno.makeTempDir({ prefix: "sim-datalogger-hub-template-" });
     await (await openHubStore({ dataDir: making })).close();
@@ -36,6 +39,12 @@ export async function freshPglite(): Promise<SqlPort> {
   }
   const dir = await Deno.makeTempDir({ prefix: "sim-datalogger-hub-test-" });
   await cp(TEMPLATE, dir, { recursive: true });
+  return dir;
+}
+
+/** A fresh migrated PGlite database in a folder of its own; `close` removes it. */
+export async function freshPglite(): Promise<SqlPort> {
+  const dir = await freshPgliteFolder();
   const db = await openHubStore({ dataDir: dir });
   return {
     ...db,

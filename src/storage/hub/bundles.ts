@@ -84,7 +84,7 @@ export async function changeBundle(
   if (next === null) return current;
   const rows = await tx.query(
     `insert into hub_bundles (slug, name, generation, doc, sections, updated_at)
-     values ($1, $2, 1, $3, $4::jsonb, now())
+     values ($1, $2, 1, $3, $4::text::jsonb, now())
      on conflict (slug) do update set name = excluded.name,
        generation = hub_bundles.generation + 1, doc = excluded.doc,
        sections = excluded.sections, updated_at = excluded.updated_at

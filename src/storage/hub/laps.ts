@@ -99,7 +99,7 @@ export async function insertLap(
   const inserted = await db.query(
     `insert into hub_laps (driver, content_hash, circuit, track_name, car_id, time_ms,
        finished_at, complete, sector_ms, fields, samples)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10::text::jsonb, $11)
      on conflict (driver, content_hash) do nothing returning id`,
     [
       lap.driver,

@@ -2,7 +2,9 @@
  * The one SQL port the hub's store speaks: the same text and `$n`
  * parameters run on the embedded PGlite and on a PostgreSQL server
  * (pglite_port.ts, postgres_port.ts), so every query and migration is
- * written once.
+ * written once. A JSON parameter is sent as text and cast (`$1::text::jsonb`):
+ * postgres.js would otherwise encode a string bound to a jsonb parameter
+ * as a JSON string.
  *
  * @module
  */
