@@ -99,22 +99,27 @@ export const linkMessageSchema = z.discriminatedUnion("type", [
 export type LinkMessage = z.output<typeof linkMessageSchema>;
 
 /**
- * Counts frames in a sliding second: {@linkcode admit} says whether one
- * more, arriving at `nowMs`, stays within {@linkcode MAX_FRAMES_PER_S}.
+ * A token bucket of {@linkcode MAX_FRAMES_PER_S} frames refilled at that
+ * rate: a logger's timer that fires a little early or late now and then
+ * loses nothing, while more than 10 a second, sustained or in a burst past
+ * the bucket, is dropped.
  */
 export class FrameRate {
-  readonly #times: number[] = [];
+  #tokens = MAX_FRAMES_PER_S;
+  #at: number | null = null;
   /** Frames refused so far. */
   dropped = 0;
 
   /** True (and counted) when a frame at `nowMs` is within the rate; false (dropped) when not. */
   admit(nowMs: number): boolean {
-    while (this.#times.length && nowMs - this.#times[0] >= 1000) this.#times.shift();
-    if (this.#times.length >= MAX_FRAMES_PER_S) {
+    const since = this.#at === null ? 0 : Math.max(0, nowMs - this.#at);
+    this.#at = nowMs;
+    this.#tokens = Math.min(MAX_FRAMES_PER_S, this.#tokens + since * MAX_FRAMES_PER_S / 1000);
+    if (this.#tokens < 1) {
       this.dropped++;
       return false;
     }
-    this.#times.push(nowMs);
+    this.#tokens -= 1;
     return true;
   }
 }
