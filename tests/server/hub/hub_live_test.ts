@@ -82,22 +82,27 @@ Deno.test("a logger's frames reach an engineer's stream; more than 10 a second a
     logger.send({ type: "frame", frame: big });
     await until(() => logger.received.length === 2, "the size refusal");
     assertMatch(String(logger.received[1].message), /^message is \d+ bytes, at most 32768$/);
-    await until(() => engineer.frames.length === 10, "ten frames");
+    // How many more than 10 pass depends on how long the burst took to arrive (the bucket refills):
+    // the exact count is live_link_test.ts's, on a fake clock.
+    await until(() => engineer.frames.length >= 10, "ten frames");
     const first = engineer.frames[0].data;
     assertEquals(first.driver, "alice");
     assertEquals((first.frame as Record<string, unknown>).packet_id, 100);
-    assertEquals(engineer.frames.map((f) => (f.data.frame as { packet_id: number }).packet_id), [
-      100,
-      101,
-      102,
-      103,
-      104,
-      105,
-      106,
-      107,
-      108,
-      109,
-    ]);
+    assertEquals(
+      engineer.frames.slice(0, 10).map((f) => (f.data.frame as { packet_id: number }).packet_id),
+      [
+        100,
+        101,
+        102,
+        103,
+        104,
+        105,
+        106,
+        107,
+        108,
+        109,
+      ],
+    );
     const list = await h.call("GET", "/api/live", { token: h.bob });
     assertEquals(list.status, 200);
     const [row] = list.body.drivers as Record<string, unknown>[];
