@@ -19,6 +19,7 @@ import { sweepEmptyLiveSessions } from "../storage/sessions.ts";
 import { sourceId as loadSourceId, storedSourceId } from "../storage/source_id.ts";
 import { type DiskProbe, diskProbe } from "../storage/disk_space.ts";
 import { readOnlyReason } from "../storage/kv.ts";
+import { feedOutbox } from "../storage/hub_outbox.ts";
 import { fileSpill, spillDirFor, type SpillPort } from "../storage/spill.ts";
 import { fileSurveySpill, type SurveySpillPort } from "../storage/survey_spill.ts";
 import { type KeeperBounds, LapKeeper } from "./store/lap_keeper.ts";
@@ -41,6 +42,8 @@ import { SessionService } from "./laps/sessions.ts";
 import { SurveyService } from "./survey/survey.ts";
 import type { TelemetrySource, TelemetryStatus } from "./live/telemetry_source.ts";
 import { TrackService } from "./tracks/tracks.ts";
+import type { HubSettings } from "../core/hub/hub_settings.ts";
+import { HubLink, type HubLinkOptions } from "./hub_link/hub_link.ts";
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {
@@ -92,6 +95,12 @@ export interface AppOptions {
    * only when status is read or a write is refused.
    */
   watchStore?: boolean | { probeMs: number };
+  /**
+   * The team hub (`--hub`, `--hub-token`): recorded laps go to its outbox
+   * and are sent in the background; none by default. `link` is the
+   * sender's clock and bounds (tests fake them).
+   */
+  hub?: { settings: HubSettings; link?: HubLinkOptions } | null;
 }
 
 /** The running application: its dependencies, its services, and its lifecycle. */
@@ -120,6 +129,8 @@ export interface App extends Readonly<AppDeps> {
   readonly laps: LapExchange;
   /** Imports and exports through files, for the command line and the dashboard. */
   readonly files: FileService;
+  /** The link to the team hub, or null when none is configured (or the store is read-only). */
+  readonly hub: HubLink | null;
   /** Live frames (gap to the reference, sector, fuel) for the HTTP stream and the dashboard. */
   readonly frames: LiveFrameSource;
   /** Attaches the telemetry transport whose status the app reports. */
@@ -155,6 +166,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
     ? await loadSourceId(kv)
     : await storedSourceId(kv) ?? "000000";
   if (readOnly === null) await tidyStore(kv, log);
+  // Before any lap is stored (those a spill kept included), so every recorded lap owes the hub.
+  if (opts.hub && readOnly === null) feedOutbox(kv);
 
   const deps: AppDeps = { kv, bus: new EventBus(log), now, sourceId, log };
   const { keeper, surveyKeeper, storeHealth, recovered } = storeKeeping(
@@ -189,6 +202,11 @@ export async function createApp(opts: AppOptions): Promise<App> {
   });
   const laps = new LapExchange(deps, { sessions, tracks });
   const files = new FileService({ bundles, laps });
+  // A store opened read-only records nothing and cannot mark what it sent: no link then.
+  const hub = opts.hub && readOnly === null
+    ? new HubLink(deps, { laps, sessions, bundles }, opts.hub.settings, opts.hub.link)
+    : null;
+  hub?.start();
   const cues = new LiveCues(deps);
   const frames = new LiveFrameService(deps, {
     live,
@@ -196,7 +214,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
     bundles,
     cues,
     corners: analysis,
+    messages: hub?.messages,
   });
+  // The frames, not the packets, go to the hub: recording never waits for the link.
+  if (opts.hub?.settings.shareLive) hub?.shareLive(frames);
 
   // Fingerprints follow bundle changes, and warm up when a drive starts.
   tracks.fingerprints.listen(deps.bus);
@@ -224,6 +245,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     tracks,
     laps,
     files,
+    hub,
     frames,
     attachTelemetry(source) {
       telemetry = source;
@@ -234,6 +256,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
     async shutdown() {
       await telemetry?.close();
       await live.flush();
+      // Laps still unsent stay in the outbox for the next start; a request in flight is let go.
+      await hub?.close();
       // One last try, so laps that waited for room the disk now has are stored before the end.
       if (readOnly === null) await live.retryWaiting();
       live.stopRetrying();

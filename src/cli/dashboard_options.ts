@@ -11,6 +11,7 @@ import type { App } from "../app/create_app.ts";
 import { type StoreHealthStatus, storeSentence } from "../app/store/store_health.ts";
 import { isLoopback } from "../core/loopback.ts";
 import { TuiNotices } from "../tui/notices.ts";
+import { postHubMessages } from "../tui/hub_message_notice.ts";
 import type { LivePageQr } from "../tui/qr_overlay.tsx";
 import { qrLines } from "./qr_text.ts";
 
@@ -49,15 +50,17 @@ export function postStoreNotices(
  * The dashboard's notices for a logger over `app`: `created` (the line
  * saying a new store was made, or null) and the store's health now, when
  * `now` (the dashboard will cover the printed lines; false when they stay
- * in sight), then every change of the store's health.
+ * in sight), then every change of the store's health, and the team hub's
+ * messages to the driver when the app has a hub (`--share-live`).
  */
 export function dashboardNotices(
-  app: Pick<App, "storeHealth" | "bus">,
+  app: Pick<App, "storeHealth" | "bus"> & Partial<Pick<App, "hub">>,
   opts: { created: string | null; now: boolean },
 ): TuiNotices {
   const notices = new TuiNotices();
   if (opts.created && opts.now) notices.post(opts.created);
   postStoreNotices(app, notices, { now: opts.now });
+  if (app.hub) postHubMessages(app.hub.messages, notices);
   return notices;
 }
 

@@ -17,6 +17,7 @@ import { type HttpServer, startHttp } from "../server/http.ts";
 import { startUdpClient, type UdpClient } from "../capture/udp_client.ts";
 import type { RecordOptions } from "../capture/record_writer.ts";
 import type { RelayTarget } from "../capture/relay_hub.ts";
+import type { HubSettings } from "../core/hub/hub_settings.ts";
 
 /** Everything a logger needs to start. */
 export interface LoggerOptions {
@@ -50,6 +51,8 @@ export interface LoggerOptions {
   forwards?: readonly RelayTarget[];
   /** Where laps wait while the store's disk is full (`--spill`); the OS temp directory by default. */
   spill?: string | null;
+  /** The team hub recorded laps are pushed to (`--hub`, `--hub-token`); none when null or absent. */
+  hub?: HubSettings | null;
 }
 
 /** A running logger. */
@@ -122,6 +125,7 @@ export async function startLogger(opts: LoggerOptions): Promise<Logger> {
       watchStore: true,
       storePath: storePath(kv),
       spillBase: opts.spill ?? null,
+      hub: opts.hub ? { settings: opts.hub } : null,
     });
     http = inUse("HTTP", opts.port, "--port", () =>
       startHttp(app, {

@@ -18,6 +18,7 @@ import type { ReplaySpeed } from "./fake_console.ts";
 import { describeNets, ipv4Value, relayPeerAllowed } from "../core/relay_address.ts";
 import { MAX_RELAY_APPS, type RelayTarget } from "../capture/relay_hub.ts";
 import { machineNets } from "../capture/relay_socket.ts";
+import { type HubSettings, hubSettings } from "../core/hub/hub_settings.ts";
 
 /** A port number 0..65535; {@linkcode InvalidArgumentError} otherwise. */
 export function port(value: string): number {
@@ -149,6 +150,12 @@ export interface ServerFlags {
   spill?: string;
   /** `--lan`: serve on every interface, so phones on the network open the live page. */
   lan?: boolean;
+  /** `--hub URL`: the team hub recorded laps are pushed to. */
+  hub?: string;
+  /** `--hub-token TOKEN`: this driver's token at the hub. */
+  hubToken?: string;
+  /** `--share-live`: the live frames go to the hub (needs a hub). */
+  shareLive?: boolean;
 }
 
 /** The flags of a logger command (`start`, `serve`). */
@@ -201,7 +208,48 @@ export function serverOptions(cmd: Command): Command {
         "--forward <host:port[:format]>",
         "also send every packet to this listening app (format A unless given; repeatable)",
       ).argParser(collectForward).default([] as RelayTarget[], "none"),
+    )
+    .option(...HUB_OPTION)
+    .option(...HUB_TOKEN_OPTION)
+    .option(
+      "--share-live",
+      "send the live frames to the hub (up to 10 a second) for a team-mate to engineer; needs --hub",
     );
+}
+
+/** `--hub`, as every command that talks to the team hub spells it. */
+export const HUB_OPTION = [
+  "--hub <url>",
+  "the team hub recorded laps are pushed to (default: $SIM_DATALOGGER_HUB)",
+] as const;
+
+/** `--hub-token`, as every command that talks to the team hub spells it. */
+export const HUB_TOKEN_OPTION = [
+  "--hub-token <token>",
+  "this driver's token at the hub (default: $SIM_DATALOGGER_HUB_TOKEN)",
+] as const;
+
+/**
+ * The hub of `flags` (`--hub`, `--hub-token`, else their environment
+ * variables), checked: null when none is set; an Error naming the flag and
+ * the rule for a bad URL or a missing token, or for `--share-live` without
+ * a hub (it is marked `shareLive` otherwise).
+ */
+export function hubFlags(
+  flags: { hub?: string; hubToken?: string; shareLive?: boolean },
+): HubSettings | null {
+  const settings = hubSettings(
+    flags.hub ?? Deno.env.get("SIM_DATALOGGER_HUB"),
+    flags.hubToken ?? Deno.env.get("SIM_DATALOGGER_HUB_TOKEN"),
+  );
+  if (!flags.shareLive) return settings;
+  if (settings === null) {
+    throw new Error(
+      "--share-live needs --hub URL and --hub-token TOKEN (or SIM_DATALOGGER_HUB and " +
+        "SIM_DATALOGGER_HUB_TOKEN): the live frames go to the team hub",
+    );
+  }
+  return { ...settings, shareLive: true };
 }
 
 /** Adds the logger's flags to `cmd`: the console's, then {@linkcode serverOptions}. */

@@ -15,6 +15,7 @@ import { addImportCommand } from "./import.ts";
 import { addListingCommands } from "./listing.ts";
 import { addReplayCommand } from "./replay.ts";
 import { addLoggerCommands } from "./start.ts";
+import { addHubCommands } from "./hub_link_commands.ts";
 
 /** Builds the program with every command; parsing throws instead of exiting. */
 export function createProgram(): Command {
@@ -31,6 +32,7 @@ export function createProgram(): Command {
   addExportCommands(program);
   addIdentifyCommand(program);
   addListingCommands(program);
+  addHubCommands(program);
   addHubCommand(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;

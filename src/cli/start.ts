@@ -16,7 +16,7 @@ import type { RoutedLog } from "../app/log.ts";
 import { dashboardNotices, livePageQr } from "./dashboard_options.ts";
 import { type LoggerOptions, startLogger } from "./logger_process.ts";
 import { tuiMode } from "../tui/tui_mode.ts";
-import { type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts";
+import { hubFlags, type LoggerFlags, loggerOptions, type ServerFlags } from "./options.ts";
 import { shutdownSignal, untilShutdown } from "./signals.ts";
 import { lanAddresses, pageUrl } from "./lan_address.ts";
 import { qrLines } from "./qr_text.ts";
@@ -66,14 +66,15 @@ export function reportOnNotices(log: RoutedLog, notices: TuiNotices): () => void
 /**
  * The logger settings of the shared flags (see `serverOptions`): the store,
  * the API's address, its token (`--token`, else $SIM_DATALOGGER_TOKEN) and
- * browser origin, the record file, the relay and forward targets, and
- * where laps wait while the disk is full.
+ * browser origin, the record file, the relay and forward targets, where
+ * laps wait while the disk is full, and the team hub (`--hub`,
+ * `--hub-token`, else $SIM_DATALOGGER_HUB and $SIM_DATALOGGER_HUB_TOKEN).
  */
 export function serverSettings(
   flags: ServerFlags,
 ): Pick<
   LoggerOptions,
-  "data" | "host" | "port" | "token" | "cors" | "record" | "relay" | "forwards" | "spill"
+  "data" | "host" | "port" | "token" | "cors" | "record" | "relay" | "forwards" | "spill" | "hub"
 > {
   if (flags.lan && flags.host !== "127.0.0.1") {
     throw new Error(`--lan binds 0.0.0.0; it cannot be given with --host ${flags.host}`);
@@ -90,6 +91,7 @@ export function serverSettings(
     relay: flags.relay ?? null,
     forwards: flags.forward,
     spill: flags.spill ?? null,
+    hub: hubFlags(flags),
   };
 }
 

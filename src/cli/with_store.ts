@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type App, createApp } from "../app/create_app.ts";
+import { type App, type AppOptions, createApp } from "../app/create_app.ts";
 import { consoleLog } from "../server/console_log.ts";
 import { closeStore, openStore, storePath } from "../storage/kv.ts";
 
@@ -12,13 +12,18 @@ import { closeStore, openStore, storePath } from "../storage/kv.ts";
  * Opens `data`, builds the application over it, runs `fn`, then shuts the
  * application down (so writes it queued settle and its watchers stop) and
  * closes the store, folding its write-ahead log into the database file.
- * Both happen whether `fn` succeeds or throws.
+ * Both happen whether `fn` succeeds or throws. `hub` is the team hub the
+ * command talks to (`push`, `bundles`), none by default.
  */
-export async function withStore<T>(data: string, fn: (app: App) => Promise<T>): Promise<T> {
+export async function withStore<T>(
+  data: string,
+  fn: (app: App) => Promise<T>,
+  hub: AppOptions["hub"] = null,
+): Promise<T> {
   const kv = await openStore(data);
   let app: App | null = null;
   try {
-    app = await createApp({ kv, log: consoleLog, storePath: storePath(kv) });
+    app = await createApp({ kv, log: consoleLog, storePath: storePath(kv), hub });
     return await fn(app);
   } finally {
     try {

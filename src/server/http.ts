@@ -17,6 +17,7 @@ import { pageRoutes } from "./routes/pages.ts";
 import { corsMethods, FILE_ORIGIN, FILE_ORIGIN_PATHS } from "./cors_origin.ts";
 import { authorize } from "./auth.ts";
 import { statusRoutes } from "./routes/status.ts";
+import { hubRoutes } from "./routes/hub.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { lapRoutes } from "./routes/laps.ts";
 import { analysisRoutes } from "./routes/analysis.ts";
@@ -139,6 +140,7 @@ export function createHttpApp(app: AppFace, opts: HttpOptions = {}): RouteTable<
   http.include(eventRoutes(opts.events ?? new EventStreams(app.bus)));
   http.include(liveRoutes(opts.live ?? new LiveStreams(app.frames, app.bus)));
   http.include(strategyRoutes(app));
+  http.include(hubRoutes(app));
   const allowed = allowedMethods(() => http.routes);
   http.notFound((c) => {
     const allow = allowed(c.req.path);

@@ -9,6 +9,9 @@
  * one commit before its chunks, which a crash in between leaves for the
  * start-up sweep.
  *
+ * On a store that feeds the team hub's outbox (hub_outbox.ts), a complete
+ * recorded lap's entry there is part of the same commit.
+ *
  * An incomplete lap (see `core/laps/coverage.ts`) is stored like any other
  * but never counts for best, and the span guard never sees it: a lap with a
  * hole neither holds the best nor sets the distance other laps are judged by.
@@ -20,6 +23,7 @@ import type { LapSamples } from "../core/laps/columns.ts";
 import { type Session, touchSession } from "../core/laps/session.ts";
 import { judgeSpans } from "../core/laps/span_guard.ts";
 import { deleteBlob, readBlob, withLockRetry, writeBlob } from "./blob.ts";
+import { outboxTakes, stageOutboxLap } from "./hub_outbox.ts";
 import { nextId } from "./ids.ts";
 import { decodeSamples, encodeSamples } from "./lap_codec.ts";
 import { indexWrite, rankingCircuit, rowKey, rowOf, stageBests } from "./lap_index.ts";
@@ -115,6 +119,8 @@ async function commitLap(
         );
       }
       op.set(lapKey(id), stored).set(rowKey(sessionId, id), rowOfStored(stored));
+      // The hub's entry goes with the lap: no lap stored without it, no entry without its lap.
+      if (outboxTakes(kv, lap)) stageOutboxLap(op, id, at);
       const updated: Session = {
         ...touchSession(normalSession(session.value), at),
         lap_count: all.length,

@@ -35,10 +35,12 @@ export const LINK_RANK = {
   console: 30,
   quietKernel: 40,
   relay: 50,
+  hub: 55,
   drops: 60,
   state: 70,
   kernel: 80,
   record: 90,
+  hubTrouble: 95,
   store: 100,
 } as const;
 
@@ -53,6 +55,14 @@ export function linkParts(link: LinkState): LinkPart[] {
       short: cut > 0 ? link.store.slice(0, cut) : undefined,
       droppable: false,
       rank: LINK_RANK.store,
+    });
+  }
+  if (link.hub) {
+    // A hub in trouble stays on a narrow line (laps pile up); one that is fine may go.
+    parts.push({
+      full: link.hub.text,
+      droppable: !link.hub.trouble,
+      rank: link.hub.trouble ? LINK_RANK.hubTrouble : LINK_RANK.hub,
     });
   }
   if (!link.stale && link.state === "none") {

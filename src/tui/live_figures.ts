@@ -8,6 +8,7 @@
 import type { LiveFrame } from "../app/live/live_frame.ts";
 import type { TelemetryStatus } from "../app/live/telemetry_source.ts";
 import type { PacketFormat } from "../core/gt7/format.ts";
+import type { HubNote } from "./hub_note.ts";
 
 /** No packet for longer than this and the link is stale: readouts grey out, ms. */
 export const STALE_AFTER_MS = 1000;
@@ -38,6 +39,8 @@ export interface LinkState {
   stale: boolean;
   /** The store's trouble (`store full: 3 laps not yet saved ...`), shown first; null or absent when fine. */
   store?: string | null;
+  /** The team hub's note (`hub ✓ 3↑`, `hub ✗ 12 waiting`); null or absent without a hub. */
+  hub?: HubNote | null;
 }
 
 /** The car, rounded for display. */

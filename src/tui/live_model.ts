@@ -19,6 +19,7 @@ import type { LapSummary } from "../core/laps/lap.ts";
 import type { SessionKind, TrackSource } from "../core/laps/session.ts";
 import { slugify } from "../core/bundle/slug.ts";
 import type { AppFace } from "../app/create_app.ts";
+import { hubNote } from "./hub_note.ts";
 import {
   type CarState,
   carState,
@@ -191,7 +192,11 @@ export class LiveModel {
     const raw = app.live.lastFrame;
     const lapped = frame !== null && frame.lap >= 1;
     return {
-      link: { ...this.#link(frame), store: storeNote(app) },
+      link: {
+        ...this.#link(frame),
+        store: storeNote(app),
+        hub: hubNote(app.hub?.status() ?? null),
+      },
       session: session
         ? {
           id: session.id,

@@ -46,7 +46,8 @@ export function plainStatusLine(s: LiveSnapshot): string {
   const car = s.car ? ` | ${s.car.speedKmh} km/h gear ${s.car.gear}` : "";
   const silent = l.stale ? ` (last packet ${l.lastPacketS} s ago)` : "";
   const store = l.store ? `${l.store} | ` : "";
-  return `${store}${link}${silent} | ${session}${lap}${car}`;
+  const hub = l.hub ? ` | ${l.hub.text}` : "";
+  return `${store}${link}${silent}${hub} | ${session}${lap}${car}`;
 }
 
 /**

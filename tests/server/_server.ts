@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type App, createApp } from "../../src/app/create_app.ts";
+import { type App, type AppOptions, createApp } from "../../src/app/create_app.ts";
 import { consoleLog } from "../../src/server/console_log.ts";
 import { type HttpOptions, startHttp } from "../../src/server/http.ts";
 
@@ -16,6 +16,8 @@ export interface TestServerOptions {
   http?: HttpOptions;
   /** Runs after the server closed and before the store closes. */
   afterClose?: (app: App) => Promise<void>;
+  /** The team hub the application pushes to; none when absent. */
+  hub?: AppOptions["hub"];
 }
 
 /** Runs `fn` with the server's base URL and its application, then closes both. */
@@ -25,12 +27,18 @@ export async function withServer(
 ): Promise<void> {
   const kv = await Deno.openKv(":memory:");
   const now = opts.now;
-  const app = await createApp({ kv, now: now ? () => now : undefined, log: consoleLog });
+  const app = await createApp({
+    kv,
+    now: now ? () => now : undefined,
+    log: consoleLog,
+    hub: opts.hub,
+  });
   const server = startHttp(app, { hostname: "127.0.0.1", port: 0, ...opts.http });
   try {
     await fn(server.url, app);
   } finally {
     await server.close();
+    await app.hub?.close();
     await opts.afterClose?.(app);
     kv.close();
   }

@@ -14,6 +14,7 @@ import {
   fuelStrategySchema,
   type RaceStrategy,
 } from "../../core/analysis/strategy_schema.ts";
+import { liveMessageSchema } from "../../core/hub/live_message.ts";
 
 export type { FuelStrategy, NextBrake, RaceStrategy };
 
@@ -115,6 +116,8 @@ export const liveFrameSchema = z.strictObject({
    * reference braked nowhere.
    */
   next_brake: z.strictObject({ corner: z.int(), name: z.string(), distance_m: num }).nullable(),
+  /** The team hub's newest message to the driver for 30 s after it arrived (`--share-live`); null otherwise. */
+  message: liveMessageSchema.nullable().optional(),
 }).meta({ id: "LiveFrame" });
 
 /** The gap to the reference lap and what it predicts. */

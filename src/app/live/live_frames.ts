@@ -46,6 +46,7 @@ import type { LiveCue, LiveCues } from "./live_cue.ts";
 import { checkFrameRate, MAX_HZ } from "./frame_rate.ts";
 import type { LiveService } from "./live.ts";
 import type { SessionService } from "../laps/sessions.ts";
+import type { HubMessages } from "../hub_link/hub_messages.ts";
 
 /** Longest race `strategy` plans, laps. */
 export const MAX_RACE_LAPS = 1000;
@@ -66,6 +67,8 @@ export interface LiveFrameServices {
    * reports; without it the reference lap's own corners are used.
    */
   corners?: Pick<AnalysisService, "cornerSources">;
+  /** The team hub's message to the driver, when the logger shares live (src/app/hub_link/hub_messages.ts). */
+  messages?: Pick<HubMessages, "current">;
 }
 
 /** The reference lap as the frames use it. */
@@ -116,6 +119,7 @@ export class LiveFrameService implements LiveFrameSource {
   readonly #bundles: LiveFrameServices["bundles"];
   readonly #cues: LiveFrameServices["cues"];
   readonly #corners: LiveFrameServices["corners"];
+  readonly #messages: LiveFrameServices["messages"];
   readonly #now: () => Date;
   readonly #log: AppDeps["log"];
   readonly #groups = new Map<number, Group>();
@@ -142,6 +146,7 @@ export class LiveFrameService implements LiveFrameSource {
     this.#bundles = services.bundles;
     this.#cues = services.cues;
     this.#corners = services.corners;
+    this.#messages = services.messages;
     this.#now = deps.now;
     this.#log = deps.log;
     this.#detach.push(this.#live.tap((frame) => this.#onFrame(frame)));
@@ -345,6 +350,7 @@ export class LiveFrameService implements LiveFrameSource {
       strategy,
       cue: d.cue,
       next_brake: ref && d.along !== null ? nextBrake(ref.brakes, d.along, ref.length) : null,
+      message: this.#messages?.current() ?? null,
     };
     return d.built;
   }

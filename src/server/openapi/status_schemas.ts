@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { liveStatusSchema } from "../../app/live/live.ts";
 import { storeHealthSchema } from "../../app/store/store_status.ts";
+import { hubStatusSchema } from "../../app/hub_link/hub_status.ts";
 import { telemetryStatusSchema } from "../../app/live/telemetry_source.ts";
 
 const count = z.int().min(0);
@@ -29,4 +30,6 @@ export const statusSchema = z.strictObject({
     wal_bytes: count.nullable(),
     ...storeHealthSchema.shape,
   }).meta({ description: "the store's file and its size; nulls for an in-memory store" }),
+  /** The team hub link (`--hub`): what waits, what went, the last failure; null without a hub. */
+  hub: hubStatusSchema.nullable(),
 });

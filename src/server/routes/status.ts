@@ -66,6 +66,7 @@ export function statusRoutes(app: AppFace): RouteTable {
       telemetry: app.telemetryStatus(),
       live: app.live.status(),
       store: { ...storeStatus(app.storePath), ...app.storeHealth.status() },
+      hub: app.hub?.status() ?? null,
     }));
   return r;
 }
