@@ -7,8 +7,8 @@
  * from the frame's own time stamp; the engineer's page on B in Chromium
  * draws the frames (lap, gap box, tyres); a message posted to B is in the
  * logger's own /api/live frames within 2 s; hub A SIGKILLed: the logger
- * goes on recording, and once A is back on its port B's stream resumes
- * within seconds.
+ * goes on recording (the Suzuka lap ends complete and stored), and once A
+ * is back on its port B's stream resumes within seconds.
  *
  * @module
  */
@@ -49,6 +49,17 @@ async function startHub(database: string, port: number): Promise<Running> {
   return p;
 }
 
+/** Polls `probe` every 100 ms until it answers a value; throws after `ms`. */
+async function until2<T>(probe: () => Promise<T | null>, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe().catch(() => null);
+    if (v !== null) return v;
+    if (Date.now() > end) throw new Error("timed out waiting for the complete lap");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 type Frame = { at: string; packet_id: number; delta: unknown; fuel: unknown; lap: number };
 
 Deno.test({
@@ -61,8 +72,8 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "engineer-e2e-" });
     const [portA, portB] = [freePort(), freePort()];
     const [urlA, urlB] = [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`];
-    let hubA = await startHub(pg.url, portA);
-    const hubB = await startHub(pg.url, portB);
+    // Started together: the replay's lap (53 s at 2x) sets the test's length, not the start-up.
+    let [hubA, hubB] = await Promise.all([startHub(pg.url, portA), startHub(pg.url, portB)]);
     const ac = new AbortController();
     let logger: Running | null = null;
     const closers: (() => Promise<unknown>)[] = [];
@@ -179,6 +190,15 @@ Deno.test({
         15_000,
       );
       assert.ok(Date.now() - restarted < 15_000);
+      // Nothing recorded was lost to the hub's death: the lap driven through it is complete and stored.
+      const laps = await until2(async () => {
+        const all = (await (await fetch(`${api}/api/laps?limit=10`)).json()) as {
+          complete: boolean;
+          time_ms: number;
+        }[];
+        return all.some((l) => l.complete) ? all : null;
+      }, 40_000);
+      assert.equal(laps.filter((l) => l.complete).length, 1);
     } finally {
       ac.abort();
       for (const close of closers.reverse()) await close().catch(() => null);
