@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import { cp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,7 +25,13 @@ import { readGzFixture } from "./_fixtures.ts";
 /** The admin token every test hub is made with. */
 export const ADMIN_TOKEN = "admin-token-for-tests-0123456789";
 
-const TEMPLATE = join(tmpdir(), `sim-datalogger-hub-template-v${MIGRATIONS.length}-pglite-0.5.16`);
+/** The template's folder, named by the schema's text: another schema never passes for this one. */
+const TEMPLATE = join(
+  tmpdir(),
+  `sim-datalogger-hub-template-${
+    createHash("sha256").update(JSON.stringify(MIGRATIONS)).digest("hex").slice(0, 16)
+  }-pglite-0.5.16`,
+);
 
 /**
  * A data folder holding a fresh migrated PGlite database (`hub-pglite`),

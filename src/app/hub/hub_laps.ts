@@ -17,12 +17,13 @@ import {
   deleteLapRow,
   getLapRow,
   insertLap,
-  lapDriver,
   type LapFilter,
-  leaderboardRows,
+  lapKey,
   listLapRows,
 } from "../../storage/hub/laps.ts";
-import type { SqlRunner } from "../../storage/hub/sql_port.ts";
+import { bestRows, refreshBest } from "../../storage/hub/bests.ts";
+import type { SqlPort, SqlRunner } from "../../storage/hub/sql_port.ts";
+import { boardOf } from "./board.ts";
 import { HubDenied } from "./hub_errors.ts";
 import { lapRowOf } from "./lap_intake.ts";
 import type { Principal } from "./principal.ts";
@@ -82,7 +83,7 @@ type Pushed = z.output<typeof lapPushedSchema>;
  * @throws {HubDenied} 403 for the admin; {ImportRejected} for a file the
  *   logger's import refuses (nothing written).
  */
-export async function pushLap(db: SqlRunner, who: Principal, json: unknown): Promise<Pushed> {
+export async function pushLap(db: SqlPort, who: Principal, json: unknown): Promise<Pushed> {
   if (who.admin) {
     throw new HubDenied("the admin does not drive: push laps with a driver's token", 403);
   }
@@ -91,7 +92,13 @@ export async function pushLap(db: SqlRunner, who: Principal, json: unknown): Pro
     who.name,
     async (circuit) => (await bundleSections(db, circuit)) as Section[] | null,
   );
-  const { id, created } = await insertLap(db, row);
+  const { id, created } = await db.transaction(async (tx) => {
+    const stored = await insertLap(tx, row);
+    if (stored.created && row.circuit !== null) {
+      await refreshBest(tx, row.circuit, row.car_id, row.driver);
+    }
+    return stored;
+  });
   return {
     id,
     driver: row.driver,
@@ -134,46 +141,30 @@ export function lapList(
  * @throws {NotFound} for no such lap; {HubDenied} 403 for another driver's.
  */
 export async function deleteLap(
-  db: SqlRunner,
+  db: SqlPort,
   who: Principal,
   id: number,
 ): Promise<{ id: number }> {
-  const driver = await lapDriver(db, id);
-  if (driver === null) throw new NotFound(`no lap ${id} on this hub`);
-  if (!who.admin && driver !== who.name) {
-    throw new HubDenied(`lap ${id} is ${driver}'s: a driver deletes only its own laps`, 403);
+  const key = await lapKey(db, id);
+  if (key === null) throw new NotFound(`no lap ${id} on this hub`);
+  if (!who.admin && key.driver !== who.name) {
+    throw new HubDenied(`lap ${id} is ${key.driver}'s: a driver deletes only its own laps`, 403);
   }
-  await deleteLapRow(db, id);
+  await db.transaction(async (tx) => {
+    await deleteLapRow(tx, id);
+    if (key.circuit !== null) await refreshBest(tx, key.circuit, key.car_id, key.driver);
+  });
   return { id };
 }
 
 /**
  * The leaderboard of `circuit` (and car `car` when not null): each
- * driver's best complete lap, fastest first, its gap to the first, and the
- * driver's theoretical best (the sum of the driver's best sectors, never
- * above the best lap; null when its sectors cannot be timed).
+ * driver's best complete lap, fastest first; see {@linkcode boardOf}.
  */
 export async function leaderboard(
   db: SqlRunner,
   circuit: string,
   car: number | null,
 ): Promise<z.output<typeof leaderboardSchema>> {
-  const rows = await leaderboardRows(db, circuit, car);
-  const first = rows[0]?.best_ms ?? 0;
-  return {
-    circuit,
-    car_id: car,
-    rows: rows.map((r) => ({
-      driver: r.driver,
-      best_ms: r.best_ms,
-      lap_id: r.lap_id,
-      car_id: r.car_id,
-      gap_ms: r.best_ms - first,
-      theoretical_best_ms: r.best_sectors_ms === null
-        ? null
-        : Math.min(r.best_ms, r.best_sectors_ms.reduce((a, b) => a + b, 0)),
-      laps: r.laps,
-      last_driven: r.last_driven,
-    })),
-  };
+  return { circuit, car_id: car, rows: boardOf(await bestRows(db, circuit, car)) };
 }

@@ -57,18 +57,6 @@ export interface LapFilter {
   limit: number;
 }
 
-/** One driver's line of a leaderboard, as the store answers it. */
-export interface BoardRow {
-  driver: string;
-  lap_id: number;
-  best_ms: number;
-  car_id: number;
-  laps: number;
-  last_driven: string;
-  /** The driver's best time through each sector, ms, over laps timed like the best one. */
-  best_sectors_ms: number[] | null;
-}
-
 const LIST_COLUMNS = "id, driver, circuit, track_name, car_id, time_ms, finished_at, complete";
 
 function json(value: unknown): unknown {
@@ -139,10 +127,23 @@ export async function getLapRow(db: SqlRunner, id: number): Promise<LapRow | nul
   };
 }
 
-/** The driver of lap `id`; null when no such lap. */
-export async function lapDriver(db: SqlRunner, id: number): Promise<string | null> {
-  const rows = await db.query("select driver from hub_laps where id = $1", [id]);
-  return rows.length ? String(rows[0].driver) : null;
+/** The key of a lap's best: its driver, circuit (null: unnamed) and car. */
+export interface LapKey {
+  driver: string;
+  circuit: string | null;
+  car_id: number;
+}
+
+/** The driver, circuit and car of lap `id`; null when no such lap. */
+export async function lapKey(db: SqlRunner, id: number): Promise<LapKey | null> {
+  const rows = await db.query("select driver, circuit, car_id from hub_laps where id = $1", [id]);
+  if (!rows.length) return null;
+  const r = rows[0];
+  return {
+    driver: String(r.driver),
+    circuit: r.circuit === null ? null : String(r.circuit),
+    car_id: Number(r.car_id),
+  };
 }
 
 /** Deletes lap `id`; whether it was there. */
@@ -169,58 +170,4 @@ export async function listLapRows(db: SqlRunner, filter: LapFilter): Promise<Lap
     params,
   );
   return rows.map(listRowOf);
-}
-
-/**
- * Each driver's best complete lap at `circuit` (with car `car` when not
- * null), fastest first (ties: the earlier stored), with the driver's count
- * of laps there, the latest finish time, and the best of each sector over
- * the driver's laps cut into as many sectors as the best one.
- */
-export async function leaderboardRows(
-  db: SqlRunner,
-  circuit: string,
-  car: number | null,
-): Promise<BoardRow[]> {
-  const params: SqlParam[] = car === null ? [circuit] : [circuit, car];
-  const carSql = car === null ? "" : "and car_id = $2";
-  const best = await db.query(
-    `with best as (
-       select distinct on (driver) driver, id, time_ms, car_id, sector_ms
-       from hub_laps where circuit = $1 ${carSql} and complete
-       order by driver, time_ms, id
-     ), counts as (
-       select driver, count(*)::int as laps, max(finished_at) as last_driven
-       from hub_laps where circuit = $1 ${carSql} group by driver
-     )
-     select best.*, counts.laps, counts.last_driven from best join counts using (driver)
-     order by time_ms, id`,
-    params,
-  );
-  const sectors = await db.query(
-    `select driver, jsonb_array_length(sector_ms) as n, s.k::int as k, min(s.v::int) as best
-     from hub_laps, jsonb_array_elements_text(sector_ms) with ordinality as s(v, k)
-     where circuit = $1 ${carSql} and complete and sector_ms is not null
-     group by driver, n, s.k`,
-    params,
-  );
-  const bests = new Map<string, number[]>();
-  for (const s of sectors) {
-    const key = `${s.driver}\u0000${s.n}`;
-    const list = bests.get(key) ?? [];
-    list[Number(s.k) - 1] = Number(s.best);
-    bests.set(key, list);
-  }
-  return best.map((r) => {
-    const own = json(r.sector_ms) as number[] | null;
-    return {
-      driver: String(r.driver),
-      lap_id: Number(r.id),
-      best_ms: Number(r.time_ms),
-      car_id: Number(r.car_id),
-      laps: Number(r.laps),
-      last_driven: String(r.last_driven),
-      best_sectors_ms: own === null ? null : bests.get(`${r.driver}\u0000${own.length}`) ?? null,
-    };
-  });
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { REBUILD_BESTS_SQL } from "./bests.ts";
 import type { SqlPort } from "./sql_port.ts";
 
 /** The advisory lock key the migrations run under (any fixed bigint; "hubm" in ASCII). */
@@ -64,9 +65,26 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 2,
+    sql: `
+      create table hub_bests (
+        circuit text not null,
+        car_id integer not null,
+        driver text not null references hub_drivers (name),
+        lap_id bigint not null,
+        best_ms integer not null,
+        laps integer not null,
+        last_driven text not null,
+        sector_best jsonb,
+        primary key (circuit, car_id, driver)
+      );
+      ${REBUILD_BESTS_SQL}
+    `,
+  },
+  {
     // #40: who is driving now (one row per driver, written at most ~1/s by the hub process
     // holding its socket, so every process lists the same) and the engineer's messages.
-    version: 2,
+    version: 3,
     sql: `
       create table hub_live (
         driver text primary key references hub_drivers (name),

@@ -43,7 +43,7 @@ Deno.test({
     ]);
     ports.push(a, b);
     const versions = await a.query("select version from hub_schema_versions order by version");
-    assert.deepEqual(versions.map((r) => Number(r.version)), [1, 2]);
+    assert.deepEqual(versions.map((r) => Number(r.version)), [1, 2, 3]);
     // Both made the team at once: one admin, and only one of them got a token to print.
     const { HubApp } = await import("../../../src/app/hub/hub_app.ts");
     const made = await Promise.all([
@@ -89,6 +89,16 @@ Deno.test({
       (board.body.rows as { driver: string; gap_ms: number }[]).map((r) => [r.driver, r.gap_ms]),
       [["alice", 0], ["bob", 1]],
     );
+    // Alice's lap deleted, her line goes; bob's ranks first.
+    assert.equal(
+      (await hub.call("DELETE", `/api/laps/${first.body.id}`, { token: alice })).status,
+      200,
+    );
+    const after = await hub.call("GET", "/api/leaderboard?circuit=ring&car=7", { token: bob });
+    assert.deepEqual(
+      (after.body.rows as { driver: string; laps: number }[]).map((r) => [r.driver, r.laps]),
+      [["bob", 1]],
+    );
     const bundle = syntheticBundle({
       cells: 20,
       sources: ["abcdef"],
@@ -105,7 +115,7 @@ Deno.test({
     await hub.call("DELETE", "/api/drivers/bob", { token: ADMIN_TOKEN });
     assert.equal((await hub.call("GET", "/api/me", { token: bob })).status, 401);
     const [count] = await db.query("select count(*)::int as n from hub_laps");
-    assert.equal(Number(count.n), 2);
+    assert.equal(Number(count.n), 1);
   },
 });
 
