@@ -23,6 +23,7 @@ import {
   TONE_STEPS_S,
 } from "./cues.js";
 import { noSectors, sectorCells, sectorFrame, sectorLapStored } from "./live_sectors.js";
+import { showMessage } from "./hub_message_box.js";
 
 /**
  * @typedef {import("./api_types.js").LiveFrame} LiveFrame
@@ -230,6 +231,8 @@ async function describeReference(id) {
 function onFrame(f) {
   previous = f;
   sectors = sectorFrame(sectors, f);
+  // The team hub's message to the driver (--share-live): shown, and said when the voice is on.
+  showMessage(f, settings.speak && speaking ? (words) => say(words) : null);
   if (settings.speak && speaking) {
     for (const cue of brakeCues(f, settings.mode, cued)) {
       if (cue.kind === "speak") say(cue.text, true);

@@ -12,6 +12,8 @@ Deno.test("GET / is the live page; its script, cue rules and style answer with t
       ["/live.js", "text/javascript; charset=utf-8", "live.js"],
       ["/cues.js", "text/javascript; charset=utf-8", "cues.js"],
       ["/live_sectors.js", "text/javascript; charset=utf-8", "live_sectors.js"],
+      ["/hub_message.js", "text/javascript; charset=utf-8", "hub_message.js"],
+      ["/hub_message_box.js", "text/javascript; charset=utf-8", "hub_message_box.js"],
       ["/live.css", "text/css; charset=utf-8", "live.css"],
       // The icon every page links, and where browsers ask for one unasked (else a 404 logged).
       ["/favicon.svg", "image/svg+xml", "favicon.svg"],
@@ -29,7 +31,9 @@ Deno.test("GET / is the live page; its script, cue rules and style answer with t
     const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]).sort();
     assert.deepEqual(refs, ["/favicon.svg", "/live.css", "/live.js"]);
     const imports = [...(await source("live.js")).matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
-    assert.deepEqual(imports, ["./cues.js", "./live_sectors.js"]);
+    assert.deepEqual(imports, ["./cues.js", "./live_sectors.js", "./hub_message_box.js"]);
+    const boxImports = [...(await source("hub_message_box.js")).matchAll(/from "([^"]+)"/g)];
+    assert.deepEqual(boxImports.map((m) => m[1]), ["./hub_message.js"]);
     // Both documents link the icon.
     for (const page of ["live.html", "pages.html"]) {
       assert.match(

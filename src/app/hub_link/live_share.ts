@@ -32,6 +32,9 @@ const SOURCE_HZ = 2 * SHARE_HZ;
 /** Bytes the socket may hold unsent before frames are dropped: a few frames, about half a second. */
 export const MAX_BUFFERED_BYTES = 16 * 1024;
 
+/** Longest wait for the hub to answer the socket's close at shutdown, ms. */
+const CLOSE_WAIT_MS = 1_000;
+
 /** The live link's part of GET /api/status's `hub`. */
 export interface LiveShareStatus {
   connected: boolean;
@@ -104,7 +107,7 @@ export class LiveShare {
     return () => this.#listeners.delete(fn);
   }
 
-  /** Stops following and sending; resolves once the socket is closed. */
+  /** Stops following and sending; resolves once the socket is closed (or the hub left a second to answer). */
   async close(): Promise<void> {
     this.#closed = true;
     this.#unsubscribe?.();
@@ -117,7 +120,10 @@ export class LiveShare {
     const { promise, resolve } = Promise.withResolvers<void>();
     socket.addEventListener("close", () => resolve());
     socket.close();
+    // A stalled hub never answers the closing handshake: shutting down does not wait for it.
+    const id = setTimeout(resolve, CLOSE_WAIT_MS);
     await promise;
+    clearTimeout(id);
   }
 
   /** A frame from the tap: sent now when the last send is 1/SHARE_HZ old, else kept as the latest. */

@@ -33,6 +33,16 @@ export const HOME_FILES: Readonly<Record<string, WebFile>> = {
     summary: "The live page's sector timing (an ES module live.js imports)",
     description: JS,
   },
+  "/hub_message.js": {
+    name: "hub_message.js",
+    summary: "The live page's rules for the team hub's message (an ES module live.js imports)",
+    description: JS,
+  },
+  "/hub_message_box.js": {
+    name: "hub_message_box.js",
+    summary: "The live page's line for the team hub's message (an ES module live.js imports)",
+    description: JS,
+  },
   "/live.css": {
     name: "live.css",
     summary: "The live page's style",
@@ -48,7 +58,8 @@ export const HOME_FILES: Readonly<Record<string, WebFile>> = {
 };
 
 /**
- * GET /, /live.js, /cues.js, /live_sectors.js and /live.css: the live
+ * GET /, /live.js, /cues.js, /live_sectors.js, /hub_message.js,
+ * /hub_message_box.js and /live.css: the live
  * page's files, and /favicon.svg (also at /favicon.ico) the icon of every
  * page, each with its content type; `no-cache` so a phone always revalidates and never runs
  * a page older than the logger it talks to. Each is listed in the table's operations.
