@@ -30,6 +30,8 @@ import {
 import { bundleCompiled, bundleDoc, bundleList, mergeVotes } from "./hub_bundles.ts";
 import type { votesMergedSchema } from "./hub_bundles.ts";
 import { ensureTeam, type Principal, principalOf } from "./principal.ts";
+import { IntakeGate } from "./intake_gate.ts";
+import { jsonBody } from "../../core/json_body.ts";
 
 export type { Principal } from "./principal.ts";
 
@@ -45,6 +47,7 @@ export class HubApp {
   /** The database; the app never closes it (its opener does). */
   readonly db: SqlPort;
   readonly #now: () => Date;
+  readonly #intake = new IntakeGate();
 
   /** The app over `deps.db`. */
   constructor(deps: HubDeps) {
@@ -77,9 +80,15 @@ export class HubApp {
     return revoke(this.db, who, name);
   }
 
-  /** Stores a pushed lap file; see {@linkcode pushLap}. */
-  pushLap(who: Principal, json: unknown): Promise<z.output<typeof lapPushedSchema>> {
-    return pushLap(this.db, who, json);
+  /**
+   * Stores the lap file in `bytes` (a request body), parsed and rebuilt a
+   * few at a time per process (see {@linkcode IntakeGate}); see
+   * {@linkcode pushLap}.
+   *
+   * @throws {BadRequest} for bytes that are not UTF-8 JSON; as {@linkcode pushLap}.
+   */
+  pushLap(who: Principal, bytes: Uint8Array): Promise<z.output<typeof lapPushedSchema>> {
+    return this.#intake.run(() => pushLap(this.db, who, jsonBody(bytes)));
   }
 
   /** Lap `id` as its lap file (NotFound when none); see {@linkcode lapFile}. */

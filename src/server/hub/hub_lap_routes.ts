@@ -17,7 +17,7 @@ import { driverNameSchema } from "../../app/hub/hub_drivers.ts";
 import { bundleSlugSchema } from "../../app/bundles/bundle_slug.ts";
 import { DEFAULT_LAP_LIMIT, MAX_LAP_LIMIT } from "../../app/laps/lap_listing.ts";
 import { lapFileSchema } from "../../core/laps/lap_file_schema.ts";
-import { emptyImport, MAX_IMPORT_BYTES, readJsonBody } from "../body.ts";
+import { emptyImport, MAX_IMPORT_BYTES, readBody } from "../body.ts";
 import { type Answer, declareRoute } from "../declared_route.ts";
 import { idParams } from "../params.ts";
 import { carParamSchema, idParamSchema, intParamSchema } from "../query_params.ts";
@@ -109,8 +109,8 @@ export function hubLapRoutes(app: HubApp): RouteTable<HubEnv> {
   const r = new RouteTable<HubEnv>();
   r.serve(pushLapRoute, async ({ reply }, c) => {
     const who = principalIn(c);
-    const json = await readJsonBody(c.req.raw, MAX_IMPORT_BYTES, emptyImport("a lap file (JSON)"));
-    const pushed = await app.pushLap(who, json);
+    const bytes = await readBody(c.req.raw, MAX_IMPORT_BYTES, emptyImport("a lap file (JSON)"));
+    const pushed = await app.pushLap(who, bytes);
     const answer = reply.json(pushed);
     return pushed.created ? answer : asRepeat(answer);
   });
