@@ -20,6 +20,7 @@ import { LONG } from "./_long.ts";
  */
 export const LONG_SUITES: readonly string[] = [
   "analysis_store_bench.ts",
+  "engineer_bench.ts",
   "events_bench.ts",
   "hub_load_bench.ts",
   "lap_exchange_bench.ts",

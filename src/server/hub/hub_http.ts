@@ -21,6 +21,7 @@ import type { HubEnv } from "./hub_env.ts";
 import { hubRouteGroups } from "./hub_route_groups.ts";
 import { hubHealth, hubStatusRoutes } from "./hub_status_routes.ts";
 import { pageToken, requestAuthorization } from "./page_token.ts";
+import { liveHubOf } from "../../app/hub/live_hub.ts";
 
 /** The hub's refusal of who asks, as the HTTP face's own error (same status, same words). */
 function httpError(err: unknown): unknown {
@@ -90,6 +91,7 @@ export function startHubHttp(
   return {
     url: `http://${host}:${addr.port}`,
     port: addr.port,
-    close: () => server.shutdown(),
+    // Live streams and sockets never end by themselves: they are ended before the server waits.
+    close: () => liveHubOf(app).stop().then(() => server.shutdown()),
   };
 }

@@ -13,6 +13,8 @@ import { hubBundleRoutes } from "./hub_bundle_routes.ts";
 import { hubDriverRoutes } from "./hub_driver_routes.ts";
 import type { HubEnv } from "./hub_env.ts";
 import { hubLapRoutes } from "./hub_lap_routes.ts";
+import { hubLiveRoutes } from "./hub_live_routes.ts";
+import { hubLivePages } from "./hub_live_pages.ts";
 
 /** Every route group of the hub over `app`. */
 export function hubRouteGroups(app: HubApp): RouteTable<HubEnv>[] {
@@ -21,5 +23,7 @@ export function hubRouteGroups(app: HubApp): RouteTable<HubEnv>[] {
     hubLapRoutes(app),
     hubBundleRoutes(app),
     mountHubAnalysis(new RouteTable<HubEnv>(), hubAnalysis(app.analysisSource())),
+    hubLiveRoutes(app),
+    hubLivePages(),
   ];
 }

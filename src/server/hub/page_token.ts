@@ -14,6 +14,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { HubApp } from "../../app/hub/hub_app.ts";
 import type { HubEnv } from "./hub_env.ts";
+import { authorizationOf } from "./hub_live_auth.ts";
 
 /** The cookie holding a page's token. */
 export const PAGE_TOKEN_COOKIE = "hub_token";
@@ -22,12 +23,13 @@ export const PAGE_TOKEN_COOKIE = "hub_token";
 const COOKIE_MAX_AGE_S = 30 * 24 * 3600;
 
 /**
- * The `Authorization` value a request stands for: its header, else on a
- * read the page cookie as a bearer token, else null.
+ * The `Authorization` value a request stands for: its header (or a live
+ * stream's `?token=`, see hub_live_auth.ts), else on a read the page cookie
+ * as a bearer token, else null.
  */
 export function requestAuthorization(c: Context<HubEnv>): string | null {
-  const header = c.req.header("authorization");
-  if (header !== undefined) return header;
+  const given = authorizationOf(c.req.raw);
+  if (given !== null) return given;
   if (c.req.method !== "GET" && c.req.method !== "HEAD") return null;
   const cookie = getCookie(c, PAGE_TOKEN_COOKIE);
   return cookie === undefined ? null : `Bearer ${cookie}`;

@@ -81,6 +81,31 @@ export const MIGRATIONS: readonly Migration[] = [
       ${REBUILD_BESTS_SQL}
     `,
   },
+  {
+    // #40: who is driving now (one row per driver, written at most ~1/s by the hub process
+    // holding its socket, so every process lists the same) and the engineer's messages.
+    version: 3,
+    sql: `
+      create table hub_live (
+        driver text primary key references hub_drivers (name),
+        circuit text,
+        track_name text,
+        car_id integer,
+        lap integer,
+        last_frame_at timestamptz not null,
+        frame text
+      );
+      create index hub_live_recent on hub_live (last_frame_at);
+      create table hub_messages (
+        id bigint generated always as identity primary key,
+        driver text not null references hub_drivers (name),
+        text text not null,
+        sender text not null,
+        sent_at timestamptz not null default now()
+      );
+      create index hub_messages_by_driver on hub_messages (driver, id);
+    `,
+  },
 ];
 
 /**

@@ -32,6 +32,11 @@ export async function openPglite(dataDir: string | null): Promise<SqlPort> {
     kind: "pglite",
     ...runner(db),
     transaction: (fn) => db.transaction((tx) => fn(runner(tx))),
+    // In-process: one PGlite is one process's, so its own listeners are the only ones.
+    listen: (channel, fn) => db.listen(channel, fn),
+    notify: async (channel, payload) => {
+      await db.query("select pg_notify($1, $2)", [channel, payload]);
+    },
     close: () => db.close(),
   };
 }

@@ -46,6 +46,14 @@ export function openPostgres(url: string): SqlPort {
     ...runner(sql),
     transaction: async <R>(fn: (tx: SqlRunner) => Promise<R>) =>
       (await sql.begin((tx) => fn(runner(tx)))) as R,
+    listen: async (channel, fn) => {
+      // postgres.js keeps one connection of its own for LISTEN and re-listens after a reconnect.
+      const { unlisten } = await sql.listen(channel, fn);
+      return unlisten;
+    },
+    notify: async (channel, payload) => {
+      await sql.notify(channel, payload);
+    },
     close: () => sql.end({ timeout: 5 }),
   };
 }

@@ -32,6 +32,14 @@ export interface SqlPort extends SqlRunner {
    * when it throws (and the error passed on), so nothing is partly written.
    */
   transaction<R>(fn: (tx: SqlRunner) => Promise<R>): Promise<R>;
+  /**
+   * Calls `fn` with the payload of every NOTIFY on `channel` (from any
+   * process on the database, this one included) until the answered
+   * function is called.
+   */
+  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Sends `payload` (at most 8000 bytes, PostgreSQL's limit) to every listener of `channel`. */
+  notify(channel: string, payload: string): Promise<void>;
   /** Closes the connection(s); the port is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -43,7 +43,7 @@ Deno.test({
     ]);
     ports.push(a, b);
     const versions = await a.query("select version from hub_schema_versions order by version");
-    assert.deepEqual(versions.map((r) => Number(r.version)), [1, 2]);
+    assert.deepEqual(versions.map((r) => Number(r.version)), [1, 2, 3]);
     // Both made the team at once: one admin, and only one of them got a token to print.
     const { HubApp } = await import("../../../src/app/hub/hub_app.ts");
     const made = await Promise.all([

@@ -23,7 +23,7 @@ Deno.test("migrations apply once: a second run applies nothing", async () => {
   const port = await db();
   assert.deepEqual(await migrate(port), []);
   const rows = await port.query("select version from hub_schema_versions");
-  assert.deepEqual(rows.map((r) => Number(r.version)), [1, 2]);
+  assert.deepEqual(rows.map((r) => Number(r.version)), [1, 2, 3]);
 });
 
 Deno.test("laps are listed newest first by circuit, car, driver and before", async () => {
