@@ -209,28 +209,17 @@ export async function createApp(opts: AppOptions): Promise<App> {
   });
   const laps = new LapExchange(deps, { sessions, tracks });
   const files = new FileService({ bundles, laps });
-  // A store opened read-only records nothing and cannot mark what it sent: no link then.
-  const hub = opts.hub && readOnly === null
-    ? new HubLink(deps, { laps, sessions, bundles }, opts.hub.settings, opts.hub.link)
-    : null;
-  hub?.start();
   const cues = new LiveCues(deps);
   const naming = tracks.liveNaming();
-  const team = opts.teamReference
-    ? new TeamReference(deps, opts.teamReference.link, opts.teamReference.options)
-    : null;
-  const frames = new LiveFrameService(deps, {
+  const { hub, team, frames } = liveLinks(deps, opts, readOnly, {
     live,
     sessions,
     bundles,
+    laps,
     cues,
-    corners: analysis,
+    analysis,
     naming,
-    team: team ?? undefined,
-    messages: hub?.messages,
   });
-  // The frames, not the packets, go to the hub: recording never waits for the link.
-  if (opts.hub?.settings.shareLive) hub?.shareLive(frames);
 
   // Fingerprints follow bundle changes, and warm up when a drive starts.
   tracks.fingerprints.listen(deps.bus);
@@ -288,6 +277,52 @@ export async function createApp(opts: AppOptions): Promise<App> {
       await team?.settled();
     },
   };
+}
+
+/**
+ * The team hub's link (none on a read-only store: it records nothing and
+ * cannot mark what it sent), the team reference, and the live frames wired
+ * to both; with `--share-live` the frames, never the packets, go to the
+ * hub, so recording never waits for the link.
+ */
+function liveLinks(
+  deps: AppDeps,
+  opts: AppOptions,
+  readOnly: string | null,
+  s: {
+    live: LiveService;
+    sessions: SessionService;
+    bundles: BundleService;
+    laps: LapExchange;
+    cues: LiveCues;
+    analysis: AnalysisService;
+    naming: ReturnType<TrackService["liveNaming"]>;
+  },
+): { hub: HubLink | null; team: TeamReference | null; frames: LiveFrameService } {
+  const hub = opts.hub && readOnly === null
+    ? new HubLink(
+      deps,
+      { laps: s.laps, sessions: s.sessions, bundles: s.bundles },
+      opts.hub.settings,
+      opts.hub.link,
+    )
+    : null;
+  hub?.start();
+  const team = opts.teamReference
+    ? new TeamReference(deps, opts.teamReference.link, opts.teamReference.options)
+    : null;
+  const frames = new LiveFrameService(deps, {
+    live: s.live,
+    sessions: s.sessions,
+    bundles: s.bundles,
+    cues: s.cues,
+    corners: s.analysis,
+    naming: s.naming,
+    team: team ?? undefined,
+    messages: hub?.messages,
+  });
+  if (opts.hub?.settings.shareLive) hub?.shareLive(frames);
+  return { hub, team, frames };
 }
 
 /**
