@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { consoleLog } from "../server/console_log.ts";
 import { HubApp } from "../app/hub/hub_app.ts";
@@ -58,7 +59,17 @@ function storeLine(db: SqlPort, flags: HubFlags): string {
 
 /** Serves the hub until a shutdown signal. */
 async function serveHub(flags: HubFlags): Promise<void> {
-  const db = await openHubStore(storeOptions(flags));
+  const opts = storeOptions(flags);
+  if (
+    opts.database === undefined && flags.data !== ":memory:" &&
+    !existsSync(pgliteFolder(flags.data))
+  ) {
+    // PGlite's first start runs initdb in WASM: tens of seconds on a small machine, said up front.
+    console.log(
+      `hub: creating the team's database in ${pgliteFolder(flags.data)} (up to a minute, once)`,
+    );
+  }
+  const db = await openHubStore(opts);
   const app = new HubApp({ db });
   const made = await app.ensureTeam(flags.adminToken ?? Deno.env.get(ADMIN_TOKEN_ENV) ?? null);
   if (made !== null) {

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { ownLabel } from "../../src/app/live/reference_label.ts";
 import { strict as assert } from "node:assert";
 import type { Page } from "puppeteer-core";
 import type { LiveFrame } from "../../src/app/live/live_frame.ts";
@@ -286,9 +287,12 @@ Deno.test({
       `/api/laps?ids=${last.delta.reference_lap_id}`,
     );
     assert.equal(ref.session_id, session.id);
-    const against = `vs this session's best, ${
-      lapTime(last.delta.reference_lap_ms)
-    } (lap ${ref.number})`;
+    // The logger's own words for the reference (the frame's reference_label), as the page shows them.
+    assert.equal(
+      last.delta.reference_label,
+      ownLabel(session.track_name, last.delta.reference_lap_ms!),
+    );
+    const against = `vs ${last.delta.reference_label}`;
     await phone.waitForFunction(
       (w: string, a: string) =>
         document.getElementById("where")!.textContent === w &&

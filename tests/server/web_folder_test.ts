@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { ENGINEER_FILES } from "../../src/server/hub/hub_live_pages.ts";
 import { etagOf, WEB_DIR, webAsset } from "../../src/server/web_folder.ts";
 import { webFileRoutes } from "../../src/server/routes/web_files.ts";
 import { HOME_FILES } from "../../src/server/routes/home.ts";
@@ -69,8 +70,11 @@ Deno.test("src/web and the routes agree: every file but the type-only api_types.
   const served = new Set([
     ...Object.values(HOME_FILES).map((f) => f.name),
     ...Object.values(PAGE_FILES),
+    // The hub serves the race engineer's pages from the same folder.
+    ...Object.values(ENGINEER_FILES).map((f) => f.name),
+    "engineer.html", // GET /live/{driver}, a route of its own (hub_live_pages.ts)
   ]);
   const files = (await listing(WEB_DIR)).filter((f) => f !== "api_types.js");
   assert.deepEqual([...served].sort(), files);
-  assert.equal(files.length, 28);
+  assert.equal(files.length, 38);
 });

@@ -26,6 +26,11 @@ async function get(url: string) {
   return { status: res.status, type: res.headers.get("content-type"), body: await res.json() };
 }
 
+/** The circuit's corner maps from its reference lines, as the hub's analysis lays them on laps. */
+function circuitMaps() {
+  return configurationsNamed(BROAD_BEAN).map(referenceCornerMap).filter((m) => m !== null);
+}
+
 Deno.test({
   name: "hub: compare overlays laps of different drivers with the engine's numbers",
   ignore: noFixtures,
@@ -37,7 +42,10 @@ Deno.test({
       // Bob's lap is the faster complete one: the reference by default.
       assert.equal(res.body.ref, 22);
       const [alice, bob] = [laps.get(11)!, laps.get(22)!];
-      assert.deepEqual(res.body, json(compareLaps({ ref: bob, laps: [alice, bob] })));
+      assert.deepEqual(
+        res.body,
+        json(compareLaps({ ref: bob, laps: [alice, bob], circuit: circuitMaps() })),
+      );
       const game = (alice.time_ms - bob.time_ms) / 1000;
       assert.ok(Math.abs(res.body.laps[0].delta_s.at(-1)! - game) <= 1 / 60);
 
@@ -82,7 +90,7 @@ Deno.test({
       const res = await get(`${url}/api/analysis/sectors?${Q}`);
       assert.equal(res.status, 200);
       const ranked = [22, 24, 13, 11].map((id) => laps.get(id)!);
-      assert.deepEqual(res.body, json(bestSectors(ranked, null)));
+      assert.deepEqual(res.body, json(bestSectors(ranked, null, circuitMaps())));
       assert.equal(res.body.best_lap_id, 22);
       const cons = await get(`${url}/api/analysis/consistency?${Q}&n=3`);
       assert.equal(cons.status, 200);
@@ -204,7 +212,10 @@ Deno.test({
       const other = { id: 28, time_ms: bob.time_ms, samples };
       const res = await get(`${url}/api/analysis/compare?laps=11,28&ref=28`);
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body, json(compareLaps({ ref: other, laps: [laps.get(11)!, other] })));
+      assert.deepEqual(
+        res.body,
+        json(compareLaps({ ref: other, laps: [laps.get(11)!, other], circuit: circuitMaps() })),
+      );
       const game = (laps.get(11)!.time_ms - bob.time_ms) / 1000;
       assert.ok(Math.abs(res.body.laps[0].delta_s.at(-1)! - game) <= 0.05);
       const notes = await get(`${url}/api/laps/11/notes?ref=28`);
@@ -240,7 +251,7 @@ Deno.test({
       assert.equal(res.status, 200);
       // Equal times go by id: bob's lap 2, his lap 4, then erin's copies of it.
       const fastest = [laps.get(22)!, fourth, ...copies.slice(0, HUB_SECTOR_LAPS - 2)];
-      assert.deepEqual(res.body, json(bestSectors(fastest, null)));
+      assert.deepEqual(res.body, json(bestSectors(fastest, null, circuitMaps())));
       assert.deepEqual(new Set(hub.reads), new Set(fastest.map((l) => l.id)));
     });
   },
