@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { gap, lapTime, pitLap } from "./cues.js";
+import { gap, lapTime, pitLap, referenceLine } from "./cues.js";
 import { noSectors, sectorCells, sectorFrame } from "./live_sectors.js";
 import { hubFetch, hubToken } from "./hub_token.js";
 
@@ -26,8 +26,11 @@ let sectors = noSectors();
 /** @type {[number, number][]} */
 const trail = [];
 let dirty = false;
-/** Frames drawn, and their ages when drawn (ms), for tests and the curious. */
-const stats = { frames: 0, drawn: 0 };
+/**
+ * Frames received and drawn, and the packet of the frame last drawn, for
+ * tests and the curious: what the page shows is that frame's.
+ */
+const stats = { frames: 0, drawn: 0, packet_id: /** @type {number | null} */ (null) };
 Object.assign(globalThis, { engineerStats: stats });
 
 /** @param {string} id @param {string} text */
@@ -78,6 +81,10 @@ function draw() {
   fill.className = side;
   text("predicted", lapTime(d.predicted_lap_ms ?? null));
   text("best", lapTime(d.reference_lap_ms ?? null));
+  // The logger's own words for the reference (circuit, whose lap, "same road so far"), as the
+  // live page's header says them; older loggers send none.
+  const refMs = d.reference_lap_id == null ? null : d.reference_lap_ms ?? null;
+  text("reference", referenceLine(refMs, null, null, d.reference_label ?? null));
   text("current", lapTime(f.lap_clock_ms ?? null));
   text("lap-no", String(f.lap));
   drawSectors(f);
@@ -90,6 +97,7 @@ function draw() {
   });
   drawMap();
   stats.drawn++;
+  stats.packet_id = f.packet_id ?? null;
 }
 
 /** @param {any} f */
