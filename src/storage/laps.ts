@@ -81,6 +81,15 @@ export interface SavedLaps {
   session: Session;
 }
 
+/** Options of {@linkcode saveLaps}. */
+export interface SaveLapsOptions {
+  /**
+   * gzip level of the samples, 1 (fastest) to 9 (smallest); default
+   * blob.ts's DEFAULT_GZIP_LEVEL. Any level reads back the same.
+   */
+  level?: number;
+}
+
 /**
  * Laps per commit of {@linkcode saveLaps}: two mutations each (three with a
  * hub entry) stays far under the 1000 a commit takes, with room for the
@@ -108,6 +117,7 @@ export async function saveLaps(
   sessionId: number,
   laps: readonly NewLap[],
   at?: string,
+  opts: SaveLapsOptions = {},
 ): Promise<SavedLaps> {
   if (laps.length === 0) throw new Error("saveLaps needs at least one lap");
   const summaries: LapSummary[] = [];
@@ -115,7 +125,7 @@ export async function saveLaps(
   for (const run of commitRuns(laps)) {
     const ids = await nextIds(kv, "lap", run.length);
     try {
-      const saved = await commitLaps(kv, sessionId, run, ids, at);
+      const saved = await commitLaps(kv, sessionId, run, ids, at, opts.level);
       summaries.push(...saved.laps);
       session = saved.session;
     } catch (err) {
@@ -151,10 +161,11 @@ async function commitLaps(
   laps: readonly NewLap[],
   ids: readonly number[],
   at: string | undefined,
+  level: number | undefined,
 ): Promise<SavedLaps> {
   const stored: StoredLap[] = [];
   for (const [i, lap] of laps.entries()) {
-    const ref = await writeBlob(kv, samplesPrefix(ids[i]), encodeSamples(lap.samples));
+    const ref = await writeBlob(kv, samplesPrefix(ids[i]), encodeSamples(lap.samples), { level });
     const dist = lap.samples.dist;
     const { samples: _samples, ...fields } = lap;
     stored.push({
