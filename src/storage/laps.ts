@@ -24,7 +24,7 @@ import { type Session, touchSession } from "../core/laps/session.ts";
 import { judgeSpans } from "../core/laps/span_guard.ts";
 import { deleteBlob, readBlob, withLockRetry, writeBlob } from "./blob.ts";
 import { outboxTakes, stageOutboxLap } from "./hub_outbox.ts";
-import { nextId } from "./ids.ts";
+import { nextIds } from "./ids.ts";
 import { decodeSamples, encodeSamples } from "./lap_codec.ts";
 import { indexWrite, rankingCircuit, rowKey, rowOf, stageBests } from "./lap_index.ts";
 import { normalSession, sessionKey } from "./sessions.ts";
@@ -71,64 +71,147 @@ export async function saveLap(
   lap: NewLap,
   at: string = lap.finished_at,
 ): Promise<SavedLap> {
-  const id = await nextId(kv, "lap");
-  try {
-    return await commitLap(kv, sessionId, lap, id, at);
-  } catch (err) {
-    // A refused commit (a full disk) must not leave its chunks taking the room a retry needs.
-    await deleteBlob(kv, samplesPrefix(id)).catch(() => {});
-    throw err;
-  }
+  const { laps, session } = await saveLaps(kv, sessionId, [lap], at);
+  return { lap: laps[0], session };
 }
 
-async function commitLap(
+/** What {@linkcode saveLaps} stored: the laps' summaries, in order, and their session as the last commit left it. */
+export interface SavedLaps {
+  laps: LapSummary[];
+  session: Session;
+}
+
+/** Options of {@linkcode saveLaps}. */
+export interface SaveLapsOptions {
+  /**
+   * gzip level of the samples, 1 (fastest) to 9 (smallest); default
+   * blob.ts's DEFAULT_GZIP_LEVEL. Any level reads back the same.
+   */
+  level?: number;
+}
+
+/**
+ * Laps per commit of {@linkcode saveLaps}: two mutations each (three with a
+ * hub entry) stays far under the 1000 a commit takes, with room for the
+ * session, its bests and re-judged siblings.
+ */
+const LAPS_PER_COMMIT = 100;
+
+/**
+ * Estimated bytes per commit of {@linkcode saveLaps}: half the 800 KiB a
+ * commit takes, since the estimate (twice a summary's JSON) is not exact.
+ */
+const COMMIT_BYTES = 400_000;
+
+/**
+ * Stores `laps`, in order, in `sessionId` as {@linkcode saveLap} stores
+ * one, but in as few commits as the store's limits allow (usually one):
+ * each commit holds a run of laps whole with the session's counters, the
+ * re-judged verdicts and the bests as of its last lap. A commit that fails
+ * throws and leaves the runs committed before it stored (the caller that
+ * wants all or nothing removes them, as an import removes its session);
+ * the failed run's chunks are deleted.
+ */
+export async function saveLaps(
   kv: Deno.Kv,
   sessionId: number,
-  lap: NewLap,
-  id: number,
-  at: string,
-): Promise<SavedLap> {
-  const ref = await writeBlob(kv, samplesPrefix(id), encodeSamples(lap.samples));
-  const dist = lap.samples.dist;
-  const { samples: _samples, ...fields } = lap;
-  const stored: StoredLap = {
-    ...fields,
-    id,
-    session_id: sessionId,
-    counts_for_best: lap.complete,
-    samples_ref: ref,
-    span_m: dist.length ? dist[dist.length - 1] : 0,
-  };
+  laps: readonly NewLap[],
+  at?: string,
+  opts: SaveLapsOptions = {},
+): Promise<SavedLaps> {
+  if (laps.length === 0) throw new Error("saveLaps needs at least one lap");
+  const summaries: LapSummary[] = [];
+  let session: Session | undefined;
+  for (const run of commitRuns(laps)) {
+    const ids = await nextIds(kv, "lap", run.length);
+    try {
+      const saved = await commitLaps(kv, sessionId, run, ids, at, opts.level);
+      summaries.push(...saved.laps);
+      session = saved.session;
+    } catch (err) {
+      // A refused commit (a full disk) must not leave its chunks taking the room a retry needs.
+      for (const id of ids) await deleteBlob(kv, samplesPrefix(id)).catch(() => {});
+      throw err;
+    }
+  }
+  return { laps: summaries, session: session! };
+}
+
+/** `laps` cut into runs that each fit one commit (see {@linkcode LAPS_PER_COMMIT}). */
+function* commitRuns(laps: readonly NewLap[]): Generator<NewLap[]> {
+  let run: NewLap[] = [];
+  let bytes = 0;
+  for (const lap of laps) {
+    const { samples: _samples, ...fields } = lap;
+    const size = 2 * JSON.stringify(fields).length + 512;
+    if (run.length > 0 && (run.length === LAPS_PER_COMMIT || bytes + size > COMMIT_BYTES)) {
+      yield run;
+      run = [];
+      bytes = 0;
+    }
+    run.push(lap);
+    bytes += size;
+  }
+  yield run;
+}
+
+async function commitLaps(
+  kv: Deno.Kv,
+  sessionId: number,
+  laps: readonly NewLap[],
+  ids: readonly number[],
+  at: string | undefined,
+  level: number | undefined,
+): Promise<SavedLaps> {
+  const stored: StoredLap[] = [];
+  for (const [i, lap] of laps.entries()) {
+    const ref = await writeBlob(kv, samplesPrefix(ids[i]), encodeSamples(lap.samples), { level });
+    const dist = lap.samples.dist;
+    const { samples: _samples, ...fields } = lap;
+    stored.push({
+      ...fields,
+      id: ids[i],
+      session_id: sessionId,
+      counts_for_best: lap.complete,
+      samples_ref: ref,
+      span_m: dist.length ? dist[dist.length - 1] : 0,
+    });
+  }
+  const mine = new Set(stored);
+  const last = laps[laps.length - 1];
+  const when = at ?? last.finished_at;
   return await indexWrite(kv, async () => {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const session = await kv.get<Session>(sessionKey(sessionId));
       if (!session.value) {
-        await deleteBlob(kv, samplesPrefix(id));
+        for (const id of ids) await deleteBlob(kv, samplesPrefix(id));
         throw new Error(`session ${sessionId} does not exist`);
       }
       const siblings = (await storedLapsOf(kv, sessionId)).map((e) => withCoverage(e.value));
-      const all = [...siblings, stored];
-      stored.counts_for_best = lap.complete;
+      const all = [...siblings, ...stored];
+      stored.forEach((s, i) => s.counts_for_best = laps[i].complete);
       // Every write of a session's laps also writes the session, so its check covers them.
       const op = kv.atomic().check(session);
       for (const changed of rejudge(all)) {
-        if (changed === stored) continue;
+        if (mine.has(changed)) continue;
         op.set(lapKey(changed.id), changed).set(
           rowKey(sessionId, changed.id),
           rowOfStored(changed),
         );
       }
-      op.set(lapKey(id), stored).set(rowKey(sessionId, id), rowOfStored(stored));
-      // The hub's entry goes with the lap: no lap stored without it, no entry without its lap.
-      if (outboxTakes(kv, lap)) stageOutboxLap(op, id, at);
+      stored.forEach((s, i) => {
+        op.set(lapKey(s.id), s).set(rowKey(sessionId, s.id), rowOfStored(s));
+        // The hub's entry goes with the lap: no lap stored without it, no entry without its lap.
+        if (outboxTakes(kv, laps[i])) stageOutboxLap(op, s.id, at ?? laps[i].finished_at);
+      });
       const updated: Session = {
-        ...touchSession(normalSession(session.value), at),
+        ...touchSession(normalSession(session.value), when),
         lap_count: all.length,
         best_lap_time_ms: bestOf(all),
       };
       await stageSession(kv, op, sessionId, updated, all, siblings);
       const res = await withLockRetry(() => op.commit());
-      if (res.ok) return { lap: publicSummary(stored), session: updated };
+      if (res.ok) return { laps: stored.map(publicSummary), session: updated };
     }
     throw new Error(`session ${sessionId} is too contended to add a lap`);
   });

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { nextId } from "../../src/storage/ids.ts";
+import { nextId, nextIds } from "../../src/storage/ids.ts";
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
@@ -30,4 +30,16 @@ Deno.test("nextId: two handles on one store (as two processes) never hand out th
     b.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("nextIds: a block is consecutive and never overlaps single ids taken around it", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const [a, block, b] = await Promise.all([
+    nextId(kv, "lap"),
+    nextIds(kv, "lap", 50),
+    nextId(kv, "lap"),
+  ]);
+  assert.equal(a, 1);
+  assert.deepEqual(block, range(50).map((i) => i + 1));
+  assert.equal(b, 52);
 });

@@ -5,6 +5,7 @@ import {
   listLaps,
   type NewLap,
   saveLap,
+  saveLaps,
   sweepOrphanSamples,
 } from "../../src/storage/laps.ts";
 import { writeBlob } from "../../src/storage/blob.ts";
@@ -247,4 +248,44 @@ Deno.test("a store on disk keeps laps across a restart", async () => {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("saveLaps stores 101 laps in order over more than one commit, each run whole, read back equal", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const session = await createSession(kv, {
+    kind: "imported",
+    started_at: "2026-11-21T09:00:00.000Z",
+    car_id: 3315,
+    car_name: "x",
+  });
+  // 101 laps: more than the 100 one commit takes, so the last lap goes in a second commit.
+  const laps = Array.from({ length: 101 }, (_, i) => ({
+    ...newLap(20, 90_000 + i, 1, i === 7 ? 3 : 0),
+    number: i + 1,
+    imported: true,
+  }));
+  laps[40].time_ms = 80_000;
+  laps[7].time_ms = 70_000; // fastest, but incomplete: never the best
+  const saved = await saveLaps(kv, session.id, laps, "2026-11-21T11:00:00.000Z", { level: 1 });
+  assert.deepEqual(saved.laps.map((l) => l.number), laps.map((l) => l.number));
+  const first = saved.laps[0].id;
+  assert.deepEqual(saved.laps.map((l) => l.id), laps.map((_, i) => first + i));
+  assert.equal(saved.session.lap_count, 101);
+  assert.equal(saved.session.best_lap_time_ms, 80_000);
+  assert.equal(saved.session.updated_at, "2026-11-21T11:00:00.000Z");
+  assert.deepEqual(await getSession(kv, session.id), saved.session);
+  assert.deepEqual(await listLaps(kv, session.id), saved.laps);
+  assert.deepEqual(saved.laps.filter((l) => !l.counts_for_best).map((l) => l.number), [8]);
+  // Level 1 chunks read back bit for bit, like the default level's.
+  assert.deepEqual((await getLap(kv, saved.laps[100].id))?.samples, laps[100].samples);
+});
+
+Deno.test("saveLaps into a session that is gone stores nothing and leaves no chunks", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await assert.rejects(
+    saveLaps(kv, 99, [newLap(20, 90_000), newLap(20, 91_000)]),
+    /session 99 does not exist/,
+  );
+  assert.equal((await Array.fromAsync(kv.list({ prefix: ["lap_samples"] }))).length, 0);
+  assert.equal((await Array.fromAsync(kv.list({ prefix: ["lap"] }))).length, 0);
 });
