@@ -5,6 +5,10 @@
  *
  * @module
  */
+import type { Context } from "hono";
+import { NotFound } from "../core/errors.ts";
+import type { Log } from "../app/log.ts";
+import { MethodNotAllowed, problemResponse } from "./problem.ts";
 
 /** A registered route as Hono lists it: `GET` and `/api/laps/:id`. */
 export interface RouteEntry {
@@ -42,5 +46,26 @@ export function allowedMethods(
     const methods = new Set(table.filter((r) => r.pattern.test(path)).map((r) => r.method));
     if (methods.has("GET")) methods.add("HEAD");
     return [...methods].sort();
+  };
+}
+
+/**
+ * The answer to a request no route took: a 405 problem naming the methods
+ * its path is served with (`Allow`), else a 404 naming the request; failures
+ * of the answer itself go to `log`.
+ */
+export function unrouted(
+  routes: () => readonly RouteEntry[],
+  log: Pick<Log, "error">,
+): (c: Context) => Response {
+  const allowed = allowedMethods(routes);
+  return (c) => {
+    const allow = allowed(c.req.path);
+    return problemResponse(
+      allow.length
+        ? new MethodNotAllowed(c.req.method, c.req.path, allow)
+        : new NotFound(`no route for ${c.req.method} ${c.req.path}`),
+      log,
+    );
   };
 }

@@ -6,11 +6,10 @@
  */
 import { secureHeaders } from "hono/secure-headers";
 import { cors } from "hono/cors";
-import { NotFound } from "../core/errors.ts";
 import { StoreRefused } from "../core/store_refusal.ts";
 import type { AppFace } from "../app/create_app.ts";
-import { MethodNotAllowed, problemResponse } from "./problem.ts";
-import { allowedMethods } from "./allowed_methods.ts";
+import { problemResponse } from "./problem.ts";
+import { unrouted } from "./allowed_methods.ts";
 import { refuseRepeatedParams } from "./params.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { pageRoutes } from "./routes/pages.ts";
@@ -141,16 +140,7 @@ export function createHttpApp(app: AppFace, opts: HttpOptions = {}): RouteTable<
   http.include(liveRoutes(opts.live ?? new LiveStreams(app.frames, app.bus)));
   http.include(strategyRoutes(app));
   http.include(hubRoutes(app));
-  const allowed = allowedMethods(() => http.routes);
-  http.notFound((c) => {
-    const allow = allowed(c.req.path);
-    return problemResponse(
-      allow.length
-        ? new MethodNotAllowed(c.req.method, c.req.path, allow)
-        : new NotFound(`no route for ${c.req.method} ${c.req.path}`),
-      app.log,
-    );
-  });
+  http.notFound(unrouted(() => http.routes, app.log));
   http.onError((err) => problemResponse(err, app.log));
   return http;
 }

@@ -8,14 +8,13 @@
  * @module
  */
 import { secureHeaders } from "hono/secure-headers";
-import { NotFound } from "../../core/errors.ts";
 import type { Log } from "../../app/log.ts";
 import type { HubApp } from "../../app/hub/hub_app.ts";
 import { HubDenied } from "../../app/hub/hub_errors.ts";
-import { allowedMethods } from "../allowed_methods.ts";
+import { unrouted } from "../allowed_methods.ts";
 import { DEFAULT_BODY_TIMEOUT_MS, startBodyClock } from "../body.ts";
 import { refuseRepeatedParams } from "../params.ts";
-import { MethodNotAllowed, problemResponse, Unauthorized } from "../problem.ts";
+import { problemResponse, Unauthorized } from "../problem.ts";
 import { RouteTable } from "../route_table.ts";
 import type { HubEnv } from "./hub_env.ts";
 import { hubRouteGroups } from "./hub_route_groups.ts";
@@ -52,16 +51,7 @@ export function createHubHttp(app: HubApp, log: Pick<Log, "error">): RouteTable<
   });
   http.include(hubStatusRoutes(() => http.operations));
   for (const group of hubRouteGroups(app)) http.include(group);
-  const allowed = allowedMethods(() => http.routes);
-  http.notFound((c) => {
-    const allow = allowed(c.req.path);
-    return problemResponse(
-      allow.length
-        ? new MethodNotAllowed(c.req.method, c.req.path, allow)
-        : new NotFound(`no route for ${c.req.method} ${c.req.path}`),
-      log,
-    );
-  });
+  http.notFound(unrouted(() => http.routes, log));
   http.onError((err) => problemResponse(httpError(err), log));
   return http;
 }
