@@ -227,7 +227,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   live.onLap((lap, session) => tracks.nameLiveSession(lap, session));
   // ...then its coaching notes go on the bus (against a reference of the circuit it was named),
   // and the next lap's cue follows them.
-  announceNotes(deps, live, analysis);
+  announceNotes(deps, live, analysis, team);
   // ...and from the reference lines while its first lap is driven.
   const stopLiveNaming = naming.watch();
   const geometryWatch = opts.watchGeometry ? geometry.watch() : null;

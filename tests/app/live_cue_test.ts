@@ -20,6 +20,8 @@ function notesOf(list: CoachingNote[]): CoachingNotes {
   return {
     lap_id: 7,
     ref_id: 3,
+    ref_hub_lap_id: null,
+    ref_driver: null,
     source: "lap",
     lap_start_m: null,
     lap_delta_s: 0.5,

@@ -12,67 +12,9 @@
  *   with the hub down and nothing kept, against the driver's own best.
  */
 import { strict as assert } from "node:assert";
-import { createApp } from "../../src/app/create_app.ts";
-import type { LiveFrame } from "../../src/app/live/live_frame.ts";
-import type { LiveFrameService } from "../../src/app/live/live_frames.ts";
 import { TeamReference } from "../../src/app/hub_link/team_reference.ts";
-import type { Log } from "../../src/app/log.ts";
-import { defaultReferenceIndex } from "../../src/core/identify/reference_index.ts";
-import { toLapFile } from "../../src/core/laps/lap_file.ts";
-import { finishRecordedLap } from "../../src/core/laps/recorded_lap.ts";
-import { getLap, saveLap } from "../../src/storage/laps.ts";
 import { noFixtures } from "../_fixtures.ts";
-import { testSession } from "../_stored_laps.ts";
-import { captureFrames, recordLaps } from "../core/identify/_laps.ts";
-
-const SUZUKA = "gt7/suzuka-full-lap.A.gt7.gz";
-const TOKEN = "alice-token";
-
-interface Board {
-  driver: string;
-  best_ms: number;
-  lap_id: number;
-}
-
-/** A fake hub of one circuit and car: the board's top row and the lap file it names. */
-function fakeHub(car: number, file: unknown) {
-  const state = { board: null as Board | null, requests: [] as string[], nonsense: false };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
-    const url = new URL(req.url);
-    state.requests.push(url.pathname + url.search);
-    if (req.headers.get("authorization") !== `Bearer ${TOKEN}`) {
-      return Response.json({ title: "Unauthorized" }, { status: 401 });
-    }
-    if (url.pathname === "/api/me") return Response.json({ name: "bob", admin: false });
-    if (url.pathname === "/api/leaderboard") {
-      if (state.nonsense) return Response.json({ rows: [{ driver: "alice" }] });
-      const rows = state.board ? [{ ...state.board, car_id: car, gap_ms: 0 }] : [];
-      return Response.json({ circuit: url.searchParams.get("circuit"), car_id: car, rows });
-    }
-    if (url.pathname === `/api/laps/${state.board?.lap_id}`) return Response.json(file);
-    return Response.json({ title: "Not Found" }, { status: 404 });
-  });
-  return { state, server, url: `http://127.0.0.1:${server.addr.port}` };
-}
-
-/** A log that keeps its warnings. */
-function keptLog(): Log & { warnings: string[] } {
-  const warnings: string[] = [];
-  return {
-    warnings,
-    error: (m: string) => warnings.push(m),
-    warn: (m: string) => warnings.push(m),
-  } as Log & { warnings: string[] };
-}
-
-/** Suzuka's recorded lap stored as the best of a session named "Suzuka Circuit", and its file. */
-async function suzukaBest(kv: Deno.Kv) {
-  const recorded = recordLaps(captureFrames(SUZUKA))[0];
-  const session = await testSession(kv, "Suzuka Circuit", recorded.car_id);
-  const saved = await saveLap(kv, session.id, finishRecordedLap(recorded, "2026-11-24T10:00:00Z"));
-  const lap = (await getLap(kv, saved.lap.id))!;
-  return { lap, file: toLapFile(lap, { track_name: "Suzuka Circuit", car_name: "" }) };
-}
+import { driveTeam, fakeHub, keptLog, suzukaBest, TOKEN } from "./_team_hub.ts";
 
 Deno.test({
   name: "the team's best is fetched with the token, kept by circuit and car, fetched again only " +
@@ -136,28 +78,6 @@ Deno.test({
   },
 });
 
-/** Drives Suzuka every third frame into an app with `--reference team` at `hub`; the 20 Hz frames. */
-async function driveTeam(kv: Deno.Kv, hub: string): Promise<LiveFrame[]> {
-  const app = await createApp({
-    kv,
-    references: defaultReferenceIndex(),
-    teamReference: { link: { url: hub, token: TOKEN }, options: { timeoutMs: 2000 } },
-  });
-  const frames = app.frames as LiveFrameService;
-  const seen: LiveFrame[] = [];
-  frames.subscribe(20, (f) => seen.push(f));
-  const drive = captureFrames(SUZUKA).filter((_, i) => i % 3 === 0);
-  for (const [i, frame] of drive.entries()) {
-    app.live.ingest(frame);
-    if (i % 10 === 0) {
-      await app.live.flush();
-      await frames.settled();
-    }
-  }
-  await app.shutdown();
-  return seen.filter((f) => f.lap === 1);
-}
-
 Deno.test({
   name: "--reference team: the gap runs against the team's best once named, saying whose; " +
     "the driver's own best while the hub is down and nothing is kept",
@@ -168,7 +88,7 @@ Deno.test({
     const hub = fakeHub(lap.car_id, file);
     hub.state.board = { driver: "alice", best_ms: 98_000, lap_id: 7 };
     try {
-      const lap1 = await driveTeam(kv, hub.url);
+      const lap1 = (await driveTeam(kv, hub.url)).lap1;
       const last = lap1.at(-1)!;
       assert.deepEqual(
         { ...last.delta, delta_ms: null, predicted_lap_ms: null },
@@ -190,7 +110,7 @@ Deno.test({
     // Another store, the hub gone: own best, said so.
     await using fresh = await Deno.openKv(":memory:");
     await suzukaBest(fresh);
-    const lap1 = await driveTeam(fresh, hub.url);
+    const lap1 = (await driveTeam(fresh, hub.url)).lap1;
     assert.equal(lap1.at(-1)!.delta.reference_label, "your best · Suzuka Circuit 1:39.036");
     assert.equal(lap1.at(-1)!.delta.reference_driver, null);
   },

@@ -104,7 +104,7 @@ Deno.test("a stored live lap's notes are announced on the bus, against the sessi
     assert.equal(third.notes.notes[0].cue, "Turn 3: brake later");
     assert.deepEqual(
       third.notes,
-      await app.analysis.notes(laps[2].id, { ref: third.notes.ref_id }),
+      await app.analysis.notes(laps[2].id, { ref: third.notes.ref_id! }),
     );
   });
 });

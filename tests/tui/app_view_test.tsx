@@ -235,6 +235,8 @@ Deno.test("a stored lap's top three notes pass by under the tabs", async () => {
     notes: {
       lap_id: 3,
       ref_id: 1,
+      ref_hub_lap_id: null,
+      ref_driver: null,
       source: "lap",
       lap_start_m: null,
       lap_delta_s: 0.6,
@@ -257,6 +259,8 @@ Deno.test("a stored lap's top three notes pass by under the tabs", async () => {
     notes: {
       lap_id: 4,
       ref_id: 1,
+      ref_hub_lap_id: null,
+      ref_driver: null,
       source: "lap",
       lap_start_m: null,
       lap_delta_s: 0.08,

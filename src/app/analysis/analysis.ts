@@ -21,7 +21,11 @@ import { compareLaps } from "../../core/analysis/compare.ts";
 import type { ChannelName } from "../../core/analysis/channel_names.ts";
 import { consistency } from "../../core/analysis/consistency.ts";
 import { cornerReport } from "../../core/analysis/corner_report.ts";
-import { type CoachingNotes, coachingNotes } from "../../core/analysis/coaching_notes.ts";
+import {
+  type CoachingNotes,
+  coachingNotes,
+  type NotedLap,
+} from "../../core/analysis/coaching_notes.ts";
 import { loopStartOf } from "../../core/analysis/lap_rotation.ts";
 import { traceOf } from "../../core/analysis/lap_trace.ts";
 import { type BundleMarks, sectorPlan } from "../../core/analysis/sector_plan.ts";
@@ -205,8 +209,22 @@ export class AnalysisService {
     const mine = { lap, session };
     const ref = chosen === lap.id ? mine : (await this.#load([chosen]))[0];
     sameCircuit([mine, ref], ["id", "ref"]);
+    return await this.notesAgainst(lap, session, ref.lap);
+  }
+
+  /**
+   * The notes of `lap` (of `session`) against `ref`, a lap held rather than
+   * looked up (the team's best from the hub, which is not in this store),
+   * by the same rule and on the same corners as {@linkcode lapNotes}. The
+   * notes' `ref_id` is `ref.id`: a caller whose reference is not stored
+   * sets the reference fields itself. The caller answers for `ref` being a
+   * lap of the session's circuit.
+   *
+   * @throws {BadRequest} for a lap or reference that covers no distance.
+   */
+  async notesAgainst(lap: Lap, session: Session, ref: NotedLap): Promise<CoachingNotes> {
     const { authored, circuit } = await this.cornerSources(session.track_name);
-    return coachingNotes(lap, ref.lap, authored, { circuit });
+    return coachingNotes(lap, ref, authored, { circuit });
   }
 
   /**

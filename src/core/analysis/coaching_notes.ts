@@ -132,6 +132,8 @@ export function coachingNotes(
   return {
     lap_id: lap.id,
     ref_id: ref.id,
+    ref_hub_lap_id: null,
+    ref_driver: null,
     source: report.source,
     lap_start_m: report.lap_start_m,
     lap_delta_s: total,

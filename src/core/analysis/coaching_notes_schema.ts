@@ -74,7 +74,19 @@ export const coachingNoteSchema = z.strictObject({
 /** The body of `GET /api/laps/{id}/notes`. */
 export const coachingNotesSchema = z.strictObject({
   lap_id: z.int(),
-  ref_id: z.int(),
+  /** The reference's id in this store; null for a lap that is not in it (the team's best from the hub). */
+  ref_id: z.int().nullable().meta({
+    description:
+      "the reference lap's id; null when it is the team's best from the hub (ref_hub_lap_id)",
+  }),
+  /** The hub's id of the reference when it is the team's best from the hub (`--reference team`); else null. */
+  ref_hub_lap_id: z.string().nullable().meta({
+    description: "the hub's lap id when the reference is the team's best from the hub; else null",
+  }),
+  /** The teammate who drove the reference; null for the driver's own lap (here or on the hub). */
+  ref_driver: z.string().nullable().meta({
+    description: "the teammate who drove the reference; null for your own lap",
+  }),
   source: z.enum(["authored", "circuit", "lap"]),
   /**
    * Where the lap's distance axis (`cue_at_m`) starts, metres along the
