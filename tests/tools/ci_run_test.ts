@@ -12,7 +12,7 @@ Deno.test("deno task ok is the fast gate; deno task hardening runs tests/hardeni
     tasks.ok,
     /deno fmt --check && deno lint && deno task cycles && deno check .*&& deno task test$/,
   );
-  assert.equal(tasks.test, "deno test -A --parallel --ignore=tests/hardening");
+  assert.equal(tasks.test, "DENO_JOBS=3 deno test -A --parallel --ignore=tests/hardening");
   assert.equal(tasks.hardening, "deno test -A --v8-flags=--expose-gc tests/hardening");
 });
 
